@@ -1,0 +1,193 @@
+// Package job is the translation job and its state machine. Only this
+// package changes a job's status, so every transition is checked here.
+package job
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Status is where a job is in its life.
+type Status string
+
+const (
+	Pending    Status = "pending"
+	Processing Status = "processing"
+	Completed  Status = "completed"
+	Failed     Status = "failed"
+)
+
+// Terminal reports whether no further transition is possible.
+func (s Status) Terminal() bool { return s == Completed || s == Failed }
+
+// Stage is the last pipeline stage a job finished; stages are idempotent
+// and skip work a redelivered event finds already done.
+type Stage string
+
+const (
+	StageAccepted   Stage = "accepted"
+	StageConverted  Stage = "converted"
+	StageExtracted  Stage = "extracted"
+	StageTranslated Stage = "translated"
+	StageAssembled  Stage = "assembled"
+	StageLaidOut    Stage = "laid_out"
+	StageFinished   Stage = "finished"
+)
+
+var stageOrder = map[Stage]int{
+	StageAccepted: 0, StageConverted: 1, StageExtracted: 2, StageTranslated: 3,
+	StageAssembled: 4, StageLaidOut: 5, StageFinished: 6,
+}
+
+// Reached reports whether stage s is at or past stage t.
+func (s Stage) Reached(t Stage) bool { return stageOrder[s] >= stageOrder[t] }
+
+// Mode is a translation mode of the API.
+type Mode string
+
+const (
+	Professional Mode = "professional" // technical terms protected
+	Full         Mode = "full"         // everything translated
+	Literal      Mode = "literal"      // word for word where the engine can
+	Extreme      Mode = "extreme"      // full localisation (idioms, units, formats)
+)
+
+// Modes lists the accepted modes, in the order the API documents them.
+var Modes = []Mode{Professional, Full, Literal, Extreme}
+
+// ParseMode accepts a mode name; empty means professional.
+func ParseMode(s string) (Mode, error) {
+	if s == "" {
+		return Professional, nil
+	}
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("translation_mode %q is not one of professional, full, literal, extreme", s)
+}
+
+// Fidelity is the RTL-layout quality report of a job.
+type Fidelity struct {
+	Status   string   `json:"status"` // full, partial, degraded
+	Warnings []string `json:"warnings"`
+}
+
+// Metrics counts what a job cost the engines.
+type Metrics struct {
+	EngineCalls int `json:"engine_calls"`
+	CharsSent   int `json:"chars_sent"`
+	CacheHits   int `json:"cache_hits"`
+	Segments    int `json:"segments"`
+}
+
+// Job is one translation request.
+type Job struct {
+	ID           string
+	AccountID    string
+	Status       Status
+	Stage        Stage
+	SourceLang   string // as requested: a language name or "auto"
+	DetectedLang string // detected or confirmed source language, once known
+	TargetLang   string
+	Mode         Mode
+	OriginalName string
+	Format       string // docx, doc, odt, rtf (from content sniffing)
+	Words        int
+	Engine       string
+	Warnings     []string
+	RTL          *Fidelity
+	Metrics      Metrics
+	FidelityInfo string // summary of the document fidelity check
+	Error        string
+	Attempts     int
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	CompletedAt  *time.Time
+	ExpiredAt    *time.Time // when the output was deleted after the download window
+}
+
+// ErrTransition is returned for a transition the state machine forbids.
+var ErrTransition = errors.New("job: transition not allowed")
+
+// New is a job as accepted by the API.
+func New(id, account string, now time.Time) *Job {
+	return &Job{ID: id, AccountID: account, Status: Pending, Stage: StageAccepted, CreatedAt: now, UpdatedAt: now}
+}
+
+// Start moves a pending job to processing. Starting a processing job again
+// is allowed: a redelivered event after a crash resumes it.
+func (j *Job) Start(now time.Time) error {
+	switch j.Status {
+	case Pending, Processing:
+		j.Status, j.UpdatedAt = Processing, now
+		return nil
+	}
+	return fmt.Errorf("%w: %s -> processing", ErrTransition, j.Status)
+}
+
+// Advance records a finished stage of a processing job.
+func (j *Job) Advance(s Stage, now time.Time) error {
+	if j.Status != Processing {
+		return fmt.Errorf("%w: stage %s on a %s job", ErrTransition, s, j.Status)
+	}
+	if stageOrder[s] > stageOrder[j.Stage] {
+		j.Stage = s
+	}
+	j.UpdatedAt = now
+	return nil
+}
+
+// Complete ends a processing job successfully.
+func (j *Job) Complete(now time.Time) error {
+	if j.Status != Processing {
+		return fmt.Errorf("%w: %s -> completed", ErrTransition, j.Status)
+	}
+	j.Status, j.Stage, j.UpdatedAt = Completed, StageFinished, now
+	t := now
+	j.CompletedAt = &t
+	return nil
+}
+
+// Fail ends a non-terminal job with a human-readable reason.
+func (j *Job) Fail(reason string, now time.Time) error {
+	if j.Status.Terminal() {
+		return fmt.Errorf("%w: %s -> failed", ErrTransition, j.Status)
+	}
+	j.Status, j.Error, j.UpdatedAt = Failed, reason, now
+	t := now
+	j.CompletedAt = &t
+	return nil
+}
+
+// Warn adds a warning once.
+func (j *Job) Warn(w string) {
+	for _, have := range j.Warnings {
+		if have == w {
+			return
+		}
+	}
+	j.Warnings = append(j.Warnings, w)
+}
+
+// DownloadState says whether the output may be downloaded at now.
+type DownloadState int
+
+const (
+	DownloadReady    DownloadState = iota
+	DownloadNotReady               // not completed: 404
+	DownloadExpired                // past the window: 410
+)
+
+// Download decides the download state for a window of ttl after completion.
+func (j *Job) Download(now time.Time, ttl time.Duration) DownloadState {
+	if j.Status != Completed || j.CompletedAt == nil {
+		return DownloadNotReady
+	}
+	if j.ExpiredAt != nil || now.Sub(*j.CompletedAt) >= ttl {
+		return DownloadExpired
+	}
+	return DownloadReady
+}

@@ -1,0 +1,239 @@
+// Package ports declares what the core needs from the outside world. The
+// adapters implement these interfaces; the core never imports an adapter.
+package ports
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/core/account"
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/segment"
+)
+
+// ErrNotFound is returned by stores for a missing record.
+var ErrNotFound = errors.New("not found")
+
+// ErrQuotaExceeded is returned by UsageStore.Reserve when the words do not fit.
+var ErrQuotaExceeded = errors.New("monthly word quota exhausted")
+
+// Clock tells the time; tests move it.
+type Clock interface{ Now() time.Time }
+
+// JobStore keeps jobs.
+type JobStore interface {
+	CreateJob(ctx context.Context, j *job.Job) error
+	GetJob(ctx context.Context, id string) (*job.Job, error)
+	// UpdateJob reads, changes and writes a job atomically. fn may refuse
+	// with an error, which is returned and nothing is written.
+	UpdateJob(ctx context.Context, id string, fn func(*job.Job) error) (*job.Job, error)
+	// CompletedBefore lists completed jobs whose output is still stored
+	// and that completed before t.
+	CompletedBefore(ctx context.Context, t time.Time) ([]*job.Job, error)
+	// DeleteJobsBefore removes jobs created before t and returns their ids.
+	DeleteJobsBefore(ctx context.Context, t time.Time) ([]string, error)
+	// Unfinished lists jobs that are not terminal (for recovery at start).
+	Unfinished(ctx context.Context) ([]*job.Job, error)
+}
+
+// AccountStore keeps accounts and API keys.
+type AccountStore interface {
+	CreateAccount(ctx context.Context, a *account.Account) error
+	GetAccount(ctx context.Context, id string) (*account.Account, error)
+	UpdateAccount(ctx context.Context, id string, fn func(*account.Account) error) (*account.Account, error)
+	CreateKey(ctx context.Context, k account.Key) error
+	KeyByHash(ctx context.Context, hash string) (*account.Key, error)
+	RevokeKey(ctx context.Context, keyID string, at time.Time) error
+}
+
+// UsageStore keeps word usage per account and billing period. Words are
+// reserved for a job when its text is extracted and released if it fails,
+// so a failed job charges nothing and concurrent jobs never overrun.
+type UsageStore interface {
+	// Reserve adds words for jobID to the period if used+words <= limit
+	// (limit nil: unlimited); ErrQuotaExceeded otherwise. Reserving the
+	// same job twice is a no-op.
+	Reserve(ctx context.Context, accountID, period, jobID string, words int64, limit *int64) error
+	// Release gives a job's reserved words back; a no-op if none.
+	Release(ctx context.Context, jobID string) error
+	Used(ctx context.Context, accountID, period string) (int64, error)
+}
+
+// Webhook is a registered receiver.
+type Webhook struct {
+	ID        string
+	AccountID string
+	URL       string
+	Events    []string
+	Secret    string // plain secret; the store encrypts it at rest
+	Active    bool
+	CreatedAt time.Time
+}
+
+// WebhookStore keeps webhook registrations.
+type WebhookStore interface {
+	CreateWebhook(ctx context.Context, w *Webhook) error
+	ListWebhooks(ctx context.Context, accountID string) ([]*Webhook, error)
+}
+
+// Blob is a stored document opened for reading.
+type Blob interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+	io.Closer
+	Size() int64
+}
+
+// BlobStore keeps documents by key.
+type BlobStore interface {
+	Put(ctx context.Context, key string, r io.Reader) (int64, error)
+	Open(ctx context.Context, key string) (Blob, error)
+	Delete(ctx context.Context, key string) error
+	// DeletePrefix removes every blob whose key starts with prefix.
+	DeletePrefix(ctx context.Context, prefix string) error
+}
+
+// Topic names the job events that carry a job between stages. Names have
+// no dots so that every transport accepts them.
+type Topic string
+
+const (
+	TopicAccepted   Topic = "job_accepted"
+	TopicConverted  Topic = "job_converted"
+	TopicExtracted  Topic = "job_extracted"
+	TopicTranslated Topic = "job_translated"
+	TopicAssembled  Topic = "job_assembled"
+	TopicLaidOut    Topic = "job_laid_out"
+	TopicCompleted  Topic = "job_completed"
+	TopicFailed     Topic = "job_failed"
+)
+
+// Topics lists every topic in pipeline order.
+var Topics = []Topic{TopicAccepted, TopicConverted, TopicExtracted, TopicTranslated, TopicAssembled, TopicLaidOut, TopicCompleted, TopicFailed}
+
+// JobEvent is the payload of every topic.
+type JobEvent struct {
+	EventID   string     `json:"event_id"`
+	JobID     string     `json:"job_id"`
+	AccountID string     `json:"account_id"`
+	Stage     job.Stage  `json:"stage"`
+	Status    job.Status `json:"status"`
+	At        time.Time  `json:"at"`
+	Error     string     `json:"error,omitempty"`
+}
+
+// EventHandler handles one event; an error makes the transport redeliver.
+type EventHandler func(ctx context.Context, e JobEvent) error
+
+// EventBus carries job events. Handlers are registered before the bus
+// starts; delivery is at least once, so handlers must be idempotent.
+type EventBus interface {
+	Publish(ctx context.Context, topic Topic, e JobEvent) error
+	Handle(name string, topic Topic, h EventHandler)
+}
+
+// RateLimiter enforces a per-key request rate.
+type RateLimiter interface {
+	// Allow counts one request against limit per minute and says whether it
+	// may pass; when not, retryAfter is how long until one would.
+	Allow(ctx context.Context, key string, limit int) (ok bool, retryAfter time.Duration, err error)
+}
+
+// Converter turns .doc, .odt and .rtf into .docx.
+type Converter interface {
+	Formats() []string
+	Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error
+}
+
+// Pair is a language direction an engine serves, as ISO 639-1 codes.
+type Pair struct{ Source, Target string }
+
+// Capabilities describe an engine after its handshake.
+type Capabilities struct {
+	Name string
+	// Pairs the engine serves; AnyToAny engines serve every registry pair.
+	Pairs    []Pair
+	AnyToAny bool
+	// Batch limits; zero means the host default.
+	MaxSegments int
+	MaxChars    int
+	// Modes the engine honours; others are translated as "full" with a warning.
+	Modes []job.Mode
+}
+
+// TranslateRequest is one batch of segments for one engine.
+type TranslateRequest struct {
+	Source   string // ISO code
+	Target   string // ISO code
+	Mode     job.Mode
+	Segments []string // tagged text (see package segment)
+}
+
+// TranslateResult answers a TranslateRequest, segment for segment.
+type TranslateResult struct {
+	Segments []string
+	Warnings []string
+}
+
+// Provider is a translation engine.
+type Provider interface {
+	Capabilities(ctx context.Context) (Capabilities, error)
+	Translate(ctx context.Context, req TranslateRequest) (TranslateResult, error)
+}
+
+// DocumentEngine reads translatable text out of a document and writes the
+// translation back into a copy of it.
+type DocumentEngine interface {
+	Extract(ctx context.Context, src Blob) (*segment.Document, error)
+	// Assemble writes src with every segment replaced by its Target.
+	// Warnings report repairs (codes an engine dropped, …).
+	Assemble(ctx context.Context, src Blob, doc *segment.Document, out io.Writer) (warnings []string, err error)
+}
+
+// LayoutRequest says which directions a layout pass converts between.
+type LayoutRequest struct {
+	SourceLang string // ISO code
+	TargetLang string // ISO code
+}
+
+// RTLLayout fixes the direction of an assembled document.
+type RTLLayout interface {
+	// Estimate pre-scans a source document for what RTL output would lose.
+	Estimate(ctx context.Context, src Blob, req LayoutRequest) (*job.Fidelity, error)
+	Apply(ctx context.Context, src Blob, req LayoutRequest, out io.Writer) (*job.Fidelity, error)
+}
+
+// Notifier tells the outside world that a job finished (webhooks).
+type Notifier interface {
+	Notify(ctx context.Context, j *job.Job, event string) error
+}
+
+// URLFetcher downloads a document from a user-given URL, refusing
+// addresses that would reach inside the service's network.
+type URLFetcher interface {
+	// Fetch writes at most max bytes of the document at url to dst and
+	// returns the file name the URL suggests.
+	Fetch(ctx context.Context, url string, dst io.Writer, max int64) (name string, err error)
+}
+
+// LanguageDetector guesses the language of a text.
+type LanguageDetector interface {
+	// Detect returns an ISO code and a confidence in [0,1]; "" if unknown.
+	Detect(text string) (code string, confidence float64)
+}
+
+// Engine is one enabled translation engine.
+type Engine struct {
+	Name     string
+	Provider Provider
+	Caps     Capabilities
+}
+
+// EngineRegistry lists the enabled engines in priority order
+// (DRAGOMAN_ENGINES). Engines that are down are restarted by the registry.
+type EngineRegistry interface {
+	Engines(ctx context.Context) ([]Engine, error)
+}

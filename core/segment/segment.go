@@ -1,0 +1,77 @@
+// Package segment is Dragoman's document model: a document is a list of
+// translation units (one per paragraph-like container), each split into
+// segments whose text carries inline codes.
+//
+// Inline codes follow XLIFF 1.2: a formatting span or hyperlink is a paired
+// code written as <g id="N">…</g>, anything that sits between words (tab,
+// break, note reference, field, image, bookmark) is an isolated code
+// <x id="N"/>. Text outside tags is XML-escaped (&lt; &gt; &amp;). Providers
+// see only this tagged text; the native markup each id stands for stays with
+// the format adapter that produced it (Unit.Codes), so no engine can corrupt it.
+package segment
+
+// CodeKind says whether an inline code wraps text or stands alone.
+type CodeKind string
+
+const (
+	Paired   CodeKind = "paired"   // <g id="N">…</g>: bold span, hyperlink, …
+	Isolated CodeKind = "isolated" // <x id="N"/>: tab, break, note reference, …
+)
+
+// Code is one inline code of a unit. Native is opaque to everything but the
+// format adapter that wrote it (for DOCX: the run properties or element XML).
+type Code struct {
+	ID     int      `json:"id"`
+	Kind   CodeKind `json:"kind"`
+	Type   string   `json:"type,omitempty"` // semantic hint: "fmt", "link", "tab", "br", "fn", …
+	Native string   `json:"native,omitempty"`
+}
+
+// Segment is the piece a provider translates: usually one sentence.
+type Segment struct {
+	ID     string `json:"id"`
+	Source string `json:"source"`           // tagged text
+	Target string `json:"target,omitempty"` // tagged text, filled by translation
+}
+
+// Unit is a paragraph-like container: a paragraph, a table cell paragraph,
+// a text-box paragraph, an alt text, a document property.
+type Unit struct {
+	ID       string    `json:"id"`
+	Part     string    `json:"part,omitempty"` // where it lives, e.g. "word/document.xml"
+	Codes    []Code    `json:"codes,omitempty"`
+	Segments []Segment `json:"segments"`
+}
+
+// Document is everything translatable in one file, in document order.
+type Document struct {
+	Format string `json:"format"` // "docx"
+	Units  []Unit `json:"units"`
+}
+
+// Segments calls fn for every segment, in order, with a pointer so fn may
+// set Target.
+func (d *Document) EachSegment(fn func(u *Unit, s *Segment)) {
+	for i := range d.Units {
+		u := &d.Units[i]
+		for j := range u.Segments {
+			fn(u, &u.Segments[j])
+		}
+	}
+}
+
+// PlainText is the document's source text without codes, one unit per line;
+// it feeds word counting and language detection.
+func (d *Document) PlainText() string {
+	var b []byte
+	for _, u := range d.Units {
+		for i, s := range u.Segments {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, Plain(s.Source)...)
+		}
+		b = append(b, '\n')
+	}
+	return string(b)
+}
