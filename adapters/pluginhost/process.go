@@ -1,0 +1,219 @@
+package pluginhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+)
+
+// ErrPluginCrashed wraps the error of a call whose plugin process died or
+// became unreachable. The process is restarted, so the caller may retry.
+var ErrPluginCrashed = errors.New("plugin process crashed and is being restarted; retry the call")
+
+// ErrClosed is returned by calls after Close.
+var ErrClosed = errors.New("plugin host is closed")
+
+// process is one plugin binary and its current child process, started on
+// first use and again whenever the previous one is gone.
+type process struct {
+	host *Host
+	kind string // sdk.KindProvider or sdk.KindConverter
+	name string
+	path string
+
+	mu       sync.Mutex
+	client   *plugin.Client
+	raw      any    // *sdk.ProviderClient or *sdk.ConverterClient
+	gen      uint64 // counts starts, so a stale failure cannot kill a fresh process
+	starts   int
+	closed   bool
+	caps     ports.Capabilities // providers
+	formats  []string           // converters
+	starting sync.Mutex         // one eager restart at a time
+}
+
+// get returns the live plugin client, starting the process if needed.
+func (p *process) get() (any, uint64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, 0, ErrClosed
+	}
+	if p.client != nil && !p.client.Exited() {
+		return p.raw, p.gen, nil
+	}
+	if p.client != nil {
+		p.host.log.Warn("plugin process exited; restarting", "plugin", p.name, "kind", p.kind)
+		p.client.Kill()
+		p.client = nil
+	}
+	if err := p.startLocked(); err != nil {
+		return nil, 0, err
+	}
+	return p.raw, p.gen, nil
+}
+
+func (p *process) startLocked() error {
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		Plugins:          plugin.PluginSet{p.kind: p.pluginGlue()},
+		Cmd:              exec.Command(p.path), // go-plugin passes the host's environment on
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Logger:           p.host.hclog.Named(p.name),
+		StartTimeout:     p.host.opts.startTimeout,
+	})
+	raw, err := dispense(client, p.kind)
+	if err != nil {
+		client.Kill()
+		return p.startError(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), p.host.opts.startTimeout)
+	defer cancel()
+	switch c := raw.(type) {
+	case *sdk.ProviderClient:
+		caps, err := c.Capabilities(ctx)
+		if err != nil {
+			client.Kill()
+			return p.startError(fmt.Errorf("capabilities: %w", err))
+		}
+		if caps.Name == "" {
+			caps.Name = p.name
+		}
+		p.caps = caps
+	case *sdk.ConverterClient:
+		if err := c.Load(ctx); err != nil {
+			client.Kill()
+			return p.startError(fmt.Errorf("formats: %w", err))
+		}
+		p.formats = c.Formats()
+	}
+	p.client, p.raw = client, raw
+	p.gen++
+	p.starts++
+	return nil
+}
+
+func dispense(client *plugin.Client, kind string) (any, error) {
+	rpc, err := client.Client()
+	if err != nil {
+		return nil, err
+	}
+	return rpc.Dispense(kind)
+}
+
+func (p *process) pluginGlue() plugin.Plugin {
+	if p.kind == sdk.KindConverter {
+		return &sdk.ConverterPlugin{}
+	}
+	return &sdk.ProviderPlugin{}
+}
+
+func (p *process) startError(err error) error {
+	var verr *sdk.VersionError
+	if errors.As(err, &verr) || strings.Contains(err.Error(), "incompatible API version") {
+		return fmt.Errorf("%s plugin %q (%s) does not speak Dragoman plugin protocol v%d; rebuild it against the matching plugins/sdk: %w",
+			p.kind, p.name, p.path, sdk.ProtocolVersion, err)
+	}
+	return fmt.Errorf("%s plugin %q (%s) did not start: %w", p.kind, p.name, p.path, err)
+}
+
+// failed inspects a call's error. When it means the process is gone (it
+// exited, or its connection broke), the process is dropped and restarted
+// in the background and the error is wrapped in ErrPluginCrashed.
+func (p *process) failed(gen uint64, err error) error {
+	if err == nil {
+		return nil
+	}
+	p.mu.Lock()
+	client := p.client
+	current := gen == p.gen && client != nil
+	lost := status.Code(err) == codes.Unavailable || (current && client.Exited())
+	if !lost {
+		p.mu.Unlock()
+		return err
+	}
+	if current {
+		p.client = nil
+	}
+	p.mu.Unlock()
+	if current {
+		p.host.log.Warn("plugin process lost during a call; restarting", "plugin", p.name, "kind", p.kind, "error", err)
+		go func() {
+			client.Kill()
+			p.restart()
+		}()
+	}
+	return fmt.Errorf("%s %q: %w: %v", p.kind, p.name, ErrPluginCrashed, err)
+}
+
+// restart starts the process eagerly so the next call finds it ready.
+func (p *process) restart() {
+	p.starting.Lock()
+	defer p.starting.Unlock()
+	if _, _, err := p.get(); err != nil && !errors.Is(err, ErrClosed) {
+		p.host.log.Error("plugin restart failed; will retry on next use", "plugin", p.name, "error", err)
+	}
+}
+
+// stop kills the process for good.
+func (p *process) stop() {
+	p.mu.Lock()
+	p.closed = true
+	client := p.client
+	p.client = nil
+	p.mu.Unlock()
+	if client != nil {
+		client.Kill()
+	}
+}
+
+// healthy pings the live process; a failure kills and restarts it.
+func (p *process) healthy(ctx context.Context) {
+	p.mu.Lock()
+	client, raw, gen := p.client, p.raw, p.gen
+	p.mu.Unlock()
+	if client == nil {
+		p.restart()
+		return
+	}
+	h, ok := raw.(sdk.HealthChecker)
+	if !ok {
+		return
+	}
+	err := h.Health(ctx)
+	if err == nil {
+		return
+	}
+	p.host.log.Warn("plugin failed its health check; restarting", "plugin", p.name, "kind", p.kind, "error", err)
+	p.mu.Lock()
+	if p.gen == gen && p.client == client {
+		p.client = nil
+	}
+	p.mu.Unlock()
+	client.Kill()
+	p.restart()
+}
+
+// pid is the child's process id, 0 if none is running (for tests and logs).
+func (p *process) pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client == nil {
+		return 0
+	}
+	if rc := p.client.ReattachConfig(); rc != nil {
+		return rc.Pid
+	}
+	return 0
+}

@@ -1,0 +1,172 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	pb "github.com/dragoman-translate/dragoman/plugins/sdk/pluginpb/dragoman/plugin/v1"
+)
+
+// Provider is a translation engine; it is the host's ports.Provider, so an
+// engine written against the SDK plugs straight into the pipeline.
+type Provider = ports.Provider
+
+// HealthChecker is optionally implemented by a Provider or Converter whose
+// health is more than "the process answers" (a model loaded, a tool found).
+type HealthChecker interface {
+	Health(ctx context.Context) error
+}
+
+// ProviderPlugin is the go-plugin glue for providers: the plugin side
+// serves Impl, the host side gets a *ProviderClient.
+type ProviderPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	Impl Provider
+}
+
+var _ plugin.GRPCPlugin = (*ProviderPlugin)(nil)
+
+func (p *ProviderPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	pb.RegisterProviderServer(s, &providerServer{impl: p.Impl})
+	return nil
+}
+
+func (p *ProviderPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
+	return &ProviderClient{rpc: pb.NewProviderClient(c)}, nil
+}
+
+type providerServer struct {
+	pb.UnimplementedProviderServer
+	impl Provider
+}
+
+func (s *providerServer) Capabilities(ctx context.Context, _ *pb.CapabilitiesRequest) (*pb.CapabilitiesResponse, error) {
+	c, err := s.impl.Capabilities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp := &pb.CapabilitiesResponse{
+		Name:            c.Name,
+		AnyToAny:        c.AnyToAny,
+		MaxSegments:     int32(c.MaxSegments),
+		MaxChars:        int32(c.MaxChars),
+		ProtocolVersion: ProtocolVersion,
+	}
+	for _, p := range c.Pairs {
+		resp.Pairs = append(resp.Pairs, &pb.Pair{Source: p.Source, Target: p.Target})
+	}
+	for _, m := range c.Modes {
+		resp.Modes = append(resp.Modes, string(m))
+	}
+	return resp, nil
+}
+
+func (s *providerServer) Translate(ctx context.Context, req *pb.TranslateRequest) (*pb.TranslateResponse, error) {
+	res, err := s.impl.Translate(ctx, ports.TranslateRequest{
+		Source:   req.Source,
+		Target:   req.Target,
+		Mode:     job.Mode(req.Mode),
+		Segments: req.Segments,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Segments) != len(req.Segments) {
+		return nil, fmt.Errorf("engine returned %d segments for %d", len(res.Segments), len(req.Segments))
+	}
+	return &pb.TranslateResponse{Segments: res.Segments, Warnings: res.Warnings}, nil
+}
+
+func (s *providerServer) Health(ctx context.Context, _ *pb.HealthRequest) (*pb.HealthResponse, error) {
+	return health(ctx, s.impl), nil
+}
+
+func health(ctx context.Context, impl any) *pb.HealthResponse {
+	if h, ok := impl.(HealthChecker); ok {
+		if err := h.Health(ctx); err != nil {
+			return &pb.HealthResponse{Ok: false, Detail: err.Error()}
+		}
+	}
+	return &pb.HealthResponse{Ok: true}
+}
+
+// ProviderClient is the host's handle on a provider plugin. It implements
+// ports.Provider and HealthChecker.
+type ProviderClient struct {
+	rpc pb.ProviderClient
+}
+
+var (
+	_ ports.Provider = (*ProviderClient)(nil)
+	_ HealthChecker  = (*ProviderClient)(nil)
+)
+
+// Capabilities asks the plugin what it serves and checks that it speaks
+// this host's protocol version.
+func (c *ProviderClient) Capabilities(ctx context.Context) (ports.Capabilities, error) {
+	resp, err := c.rpc.Capabilities(ctx, &pb.CapabilitiesRequest{HostProtocolVersion: ProtocolVersion})
+	if err != nil {
+		return ports.Capabilities{}, err
+	}
+	if resp.ProtocolVersion != ProtocolVersion {
+		return ports.Capabilities{}, &VersionError{Plugin: resp.Name, PluginVersion: int(resp.ProtocolVersion)}
+	}
+	caps := ports.Capabilities{
+		Name:        resp.Name,
+		AnyToAny:    resp.AnyToAny,
+		MaxSegments: int(resp.MaxSegments),
+		MaxChars:    int(resp.MaxChars),
+	}
+	for _, p := range resp.Pairs {
+		caps.Pairs = append(caps.Pairs, ports.Pair{Source: p.Source, Target: p.Target})
+	}
+	for _, m := range resp.Modes {
+		caps.Modes = append(caps.Modes, job.Mode(m))
+	}
+	return caps, nil
+}
+
+// Translate sends one batch and checks that every segment came back.
+func (c *ProviderClient) Translate(ctx context.Context, req ports.TranslateRequest) (ports.TranslateResult, error) {
+	resp, err := c.rpc.Translate(ctx, &pb.TranslateRequest{
+		Source:   req.Source,
+		Target:   req.Target,
+		Mode:     string(req.Mode),
+		Segments: req.Segments,
+	})
+	if err != nil {
+		return ports.TranslateResult{}, err
+	}
+	if len(resp.Segments) != len(req.Segments) {
+		return ports.TranslateResult{}, fmt.Errorf("plugin returned %d segments for %d", len(resp.Segments), len(req.Segments))
+	}
+	return ports.TranslateResult{Segments: resp.Segments, Warnings: resp.Warnings}, nil
+}
+
+// Health pings the plugin; an error means it is unreachable or unwell.
+func (c *ProviderClient) Health(ctx context.Context) error {
+	resp, err := c.rpc.Health(ctx, &pb.HealthRequest{})
+	if err != nil {
+		return err
+	}
+	if !resp.Ok {
+		return fmt.Errorf("plugin unhealthy: %s", resp.Detail)
+	}
+	return nil
+}
+
+// VersionError says a plugin speaks another protocol version than the host.
+type VersionError struct {
+	Plugin        string
+	PluginVersion int
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("plugin %s speaks Dragoman plugin protocol v%d but this host speaks v%d: rebuild the plugin against the matching plugins/sdk",
+		e.Plugin, e.PluginVersion, ProtocolVersion)
+}
