@@ -1,0 +1,215 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+)
+
+// jobColumns are the jobs columns in the order of jobArgs.
+var jobColumns = []string{
+	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
+	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
+	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at",
+}
+
+var (
+	jobSelect = "SELECT " + strings.Join(jobColumns, ", ") + " FROM jobs"
+	jobInsert = "INSERT INTO jobs (" + strings.Join(jobColumns, ", ") + ") VALUES (" +
+		strings.TrimSuffix(strings.Repeat("?, ", len(jobColumns)), ", ") + ")"
+	jobUpdate = "UPDATE jobs SET " + strings.Join(jobColumns[1:], " = ?, ") + " = ? WHERE id = ?"
+)
+
+type jobRow struct {
+	ID           string         `db:"id"`
+	AccountID    string         `db:"account_id"`
+	Status       string         `db:"status"`
+	Stage        string         `db:"stage"`
+	SourceLang   string         `db:"source_lang"`
+	DetectedLang string         `db:"detected_lang"`
+	TargetLang   string         `db:"target_lang"`
+	Mode         string         `db:"mode"`
+	OriginalName string         `db:"original_name"`
+	Format       string         `db:"format"`
+	Words        int            `db:"words"`
+	Engine       string         `db:"engine"`
+	Warnings     string         `db:"warnings"`
+	RTL          sql.NullString `db:"rtl"`
+	Metrics      string         `db:"metrics"`
+	FidelityInfo string         `db:"fidelity_info"`
+	Error        string         `db:"error_message"`
+	Attempts     int            `db:"attempts"`
+	CreatedAt    timeCol        `db:"created_at"`
+	UpdatedAt    timeCol        `db:"updated_at"`
+	CompletedAt  nullTimeCol    `db:"completed_at"`
+	ExpiredAt    nullTimeCol    `db:"expired_at"`
+}
+
+func (r *jobRow) job() (*job.Job, error) {
+	j := &job.Job{
+		ID: r.ID, AccountID: r.AccountID, Status: job.Status(r.Status), Stage: job.Stage(r.Stage),
+		SourceLang: r.SourceLang, DetectedLang: r.DetectedLang, TargetLang: r.TargetLang,
+		Mode: job.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
+		Engine: r.Engine, FidelityInfo: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
+		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
+		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T,
+	}
+	if err := json.Unmarshal([]byte(r.Warnings), &j.Warnings); err != nil {
+		return nil, fmt.Errorf("job %s warnings: %w", r.ID, err)
+	}
+	if len(j.Warnings) == 0 {
+		j.Warnings = nil
+	}
+	if err := json.Unmarshal([]byte(r.Metrics), &j.Metrics); err != nil {
+		return nil, fmt.Errorf("job %s metrics: %w", r.ID, err)
+	}
+	if r.RTL.Valid {
+		j.RTL = new(job.Fidelity)
+		if err := json.Unmarshal([]byte(r.RTL.String), j.RTL); err != nil {
+			return nil, fmt.Errorf("job %s rtl: %w", r.ID, err)
+		}
+	}
+	return j, nil
+}
+
+// normJob puts j's times in stored form, so the caller's copy equals what
+// a later read returns.
+func normJob(j *job.Job) {
+	j.CreatedAt, j.UpdatedAt = norm(j.CreatedAt), norm(j.UpdatedAt)
+	j.CompletedAt, j.ExpiredAt = normPtr(j.CompletedAt), normPtr(j.ExpiredAt)
+}
+
+// jobArgs are j's values in jobColumns order.
+func jobArgs(j *job.Job) ([]any, error) {
+	warnings := j.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	w, err := json.Marshal(warnings)
+	if err != nil {
+		return nil, err
+	}
+	m, err := json.Marshal(j.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	var rtl any
+	if j.RTL != nil {
+		b, err := json.Marshal(j.RTL)
+		if err != nil {
+			return nil, err
+		}
+		rtl = string(b)
+	}
+	return []any{
+		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
+		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
+		j.FidelityInfo, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt),
+	}, nil
+}
+
+// CreateJob inserts j, normalising its times to the stored form (UTC,
+// microseconds). A duplicate id is an error.
+func (s *Store) CreateJob(ctx context.Context, j *job.Job) error {
+	if j.ID == "" || j.AccountID == "" {
+		return fmt.Errorf("sqlstore: create job: id and account are required")
+	}
+	normJob(j)
+	args, err := jobArgs(j)
+	if err != nil {
+		return fmt.Errorf("sqlstore: create job %s: %w", j.ID, err)
+	}
+	if _, err := s.w.ExecContext(ctx, s.w.Rebind(jobInsert), args...); err != nil {
+		return fmt.Errorf("sqlstore: create job %s: %w", j.ID, err)
+	}
+	return nil
+}
+
+// GetJob reads a job; ports.ErrNotFound if there is none.
+func (s *Store) GetJob(ctx context.Context, id string) (*job.Job, error) {
+	var r jobRow
+	if err := s.r.GetContext(ctx, &r, s.r.Rebind(jobSelect+" WHERE id = ?"), id); err != nil {
+		return nil, fmt.Errorf("sqlstore: get job %s: %w", id, notFound(err))
+	}
+	return r.job()
+}
+
+// UpdateJob runs fn on the current job inside one write transaction and
+// writes the result; an error from fn writes nothing. The id cannot change.
+func (s *Store) UpdateJob(ctx context.Context, id string, fn func(*job.Job) error) (*job.Job, error) {
+	var out *job.Job
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var r jobRow
+		if err := tx.GetContext(ctx, &r, tx.Rebind(jobSelect+" WHERE id = ?"+s.forUpdate()), id); err != nil {
+			return notFound(err)
+		}
+		j, err := r.job()
+		if err != nil {
+			return err
+		}
+		if err := fn(j); err != nil {
+			return err
+		}
+		j.ID = id
+		normJob(j)
+		args, err := jobArgs(j)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(jobUpdate), append(args[1:], id)...); err != nil {
+			return err
+		}
+		out = j
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: update job %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// CompletedBefore lists completed jobs whose output has not expired and
+// that completed before t, oldest first.
+func (s *Store) CompletedBefore(ctx context.Context, t time.Time) ([]*job.Job, error) {
+	return s.selectJobs(ctx, jobSelect+" WHERE status = ? AND expired_at IS NULL AND completed_at < ? ORDER BY completed_at, id",
+		string(job.Completed), ts(t))
+}
+
+// Unfinished lists pending and processing jobs, oldest first.
+func (s *Store) Unfinished(ctx context.Context) ([]*job.Job, error) {
+	return s.selectJobs(ctx, jobSelect+" WHERE status IN (?, ?) ORDER BY created_at, id",
+		string(job.Pending), string(job.Processing))
+}
+
+// DeleteJobsBefore removes jobs created before t and returns their ids.
+// Usage reservations stay: they are the charge.
+func (s *Store) DeleteJobsBefore(ctx context.Context, t time.Time) ([]string, error) {
+	var ids []string
+	if err := s.w.SelectContext(ctx, &ids, s.w.Rebind("DELETE FROM jobs WHERE created_at < ? RETURNING id"), ts(t)); err != nil {
+		return nil, fmt.Errorf("sqlstore: delete jobs: %w", err)
+	}
+	return ids, nil
+}
+
+func (s *Store) selectJobs(ctx context.Context, q string, args ...any) ([]*job.Job, error) {
+	var rows []jobRow
+	if err := s.r.SelectContext(ctx, &rows, s.r.Rebind(q), args...); err != nil {
+		return nil, fmt.Errorf("sqlstore: list jobs: %w", err)
+	}
+	jobs := make([]*job.Job, 0, len(rows))
+	for i := range rows {
+		j, err := rows[i].job()
+		if err != nil {
+			return nil, fmt.Errorf("sqlstore: %w", err)
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
+}

@@ -1,0 +1,88 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// tmChunk keeps IN lists and multi-row inserts well under both drivers'
+// parameter limits.
+const tmChunk = 200
+
+// GetTM looks up stored translations of segments by hash for one engine,
+// mode and direction; the result maps hash to target for the hits only.
+func (s *Store) GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	out := make(map[string]string, len(hashes))
+	for len(hashes) > 0 {
+		n := min(len(hashes), tmChunk)
+		q, args, err := sqlx.In("SELECT hash, target FROM translation_memory WHERE engine = ? AND mode = ? AND src = ? AND tgt = ? AND hash IN (?)",
+			engine, mode, src, tgt, hashes[:n])
+		if err != nil {
+			return nil, err
+		}
+		rows, err := s.r.QueryContext(ctx, s.r.Rebind(q), args...)
+		if err != nil {
+			return nil, fmt.Errorf("sqlstore: get tm: %w", err)
+		}
+		for rows.Next() {
+			var h, t string
+			if err := rows.Scan(&h, &t); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("sqlstore: get tm: %w", err)
+			}
+			out[h] = t
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("sqlstore: get tm: %w", err)
+		}
+		hashes = hashes[n:]
+	}
+	return out, nil
+}
+
+// PutTM stores translations (hash to target) in one transaction; a hash
+// already stored gets the new target.
+func (s *Store) PutTM(ctx context.Context, engine, mode, src, tgt string, entries map[string]string) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	hashes := make([]string, 0, len(entries))
+	for h := range entries {
+		hashes = append(hashes, h)
+	}
+	// A fixed order makes concurrent PostgreSQL batches lock rows in the
+	// same order, so they cannot deadlock.
+	sort.Strings(hashes)
+	now := ts(s.clock())
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		for len(hashes) > 0 {
+			n := min(len(hashes), tmChunk)
+			var b strings.Builder
+			b.WriteString("INSERT INTO translation_memory (engine, mode, src, tgt, hash, target, created_at) VALUES ")
+			args := make([]any, 0, n*7)
+			for i, h := range hashes[:n] {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+				args = append(args, engine, mode, src, tgt, h, entries[h], now)
+			}
+			b.WriteString(" ON CONFLICT (engine, mode, src, tgt, hash) DO UPDATE SET target = excluded.target")
+			if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
+				return err
+			}
+			hashes = hashes[n:]
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("sqlstore: put tm: %w", err)
+	}
+	return nil
+}
