@@ -16,6 +16,10 @@ import (
 // ErrNotFound is returned by stores for a missing record.
 var ErrNotFound = errors.New("not found")
 
+// ErrBadDocument marks errors caused by the document itself (corrupt,
+// encrypted, unsupported): retrying cannot help, the job fails at once.
+var ErrBadDocument = errors.New("bad document")
+
 // ErrQuotaExceeded is returned by UsageStore.Reserve when the words do not fit.
 var ErrQuotaExceeded = errors.New("monthly word quota exhausted")
 

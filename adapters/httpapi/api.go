@@ -1,0 +1,137 @@
+// Package httpapi serves the /v1 REST contract with huma: it generates the
+// OpenAPI 3.1 document from the operations registered here, serves it at
+// /v1/openapi.json and /v1/openapi.yaml, and an offline docs page at /v1/docs.
+package httpapi
+
+import (
+	"context"
+	"embed"
+	"io/fs"
+	"log/slog"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/dragoman-translate/dragoman/core/service"
+)
+
+// Version is the contract's version.
+const Version = "1.0.0"
+
+// Prefix is the base path of the contract.
+const Prefix = "/v1"
+
+//go:embed docsui
+var docsUI embed.FS
+
+// API is the HTTP face of the service.
+type API struct {
+	svc *service.Service
+	log *slog.Logger
+	api huma.API
+	mux *http.ServeMux
+}
+
+type callerKey struct{}
+
+// caller is the authenticated client of a request.
+func caller(ctx context.Context) *service.Caller {
+	c, _ := ctx.Value(callerKey{}).(*service.Caller)
+	return c
+}
+
+var security = []map[string][]string{{"apiKey": {}}}
+
+// New builds the API and its routes.
+func New(svc *service.Service, log *slog.Logger) *API {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	mux := http.NewServeMux()
+	cfg := huma.DefaultConfig("Dragoman document translation API", Version)
+	cfg.Info.Description = description
+	cfg.DocsPath = "" // huma's page loads from a CDN; ours is embedded
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key",
+			Description: "API key (`dgm_…`) created with `dragoman admin key create`."},
+	}
+	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
+	a := &API{svc: svc, log: log, mux: mux}
+	a.api = humago.NewWithPrefix(mux, Prefix, cfg)
+	a.api.UseMiddleware(a.authenticate)
+
+	a.registerMeta()
+	a.registerJobs()
+	a.registerWebhooks()
+
+	sub, _ := fs.Sub(docsUI, "docsui")
+	assets := http.StripPrefix(Prefix+"/docs/", http.FileServerFS(sub))
+	mux.Handle("GET "+Prefix+"/docs/", assets)
+	mux.HandleFunc("GET "+Prefix+"/docs", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		b, _ := fs.ReadFile(sub, "index.html")
+		_, _ = w.Write(b)
+	})
+	// Everything else gets the same problem body as the contract's errors.
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, newProblem(http.StatusNotFound, "no such endpoint: see "+Prefix+"/openapi.json"))
+	})
+	return a
+}
+
+// Handler serves the API.
+func (a *API) Handler() http.Handler { return a.mux }
+
+// OpenAPI is the generated contract.
+func (a *API) OpenAPI() *huma.OpenAPI { return a.api.OpenAPI() }
+
+// authenticate runs before every operation that declares security: it
+// resolves the key and applies the per-minute limit before the body is read.
+func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
+	if len(ctx.Operation().Security) == 0 {
+		next(ctx)
+		return
+	}
+	c, err := a.svc.Authenticate(ctx.Context(), ctx.Header("X-API-Key"))
+	if err != nil {
+		a.writeErr(ctx, err)
+		return
+	}
+	next(huma.WithValue(ctx, callerKey{}, c))
+}
+
+func (a *API) writeErr(ctx huma.Context, err error) {
+	p := a.problem(err)
+	for k, vs := range p.headers {
+		for _, v := range vs {
+			ctx.SetHeader(k, v)
+		}
+	}
+	ctx.SetHeader("Content-Type", "application/problem+json")
+	ctx.SetStatus(p.Status)
+	_ = jsonEncode(ctx.BodyWriter(), p)
+}
+
+// problem maps err and logs what the client does not see.
+func (a *API) problem(err error) *Problem {
+	p := problemOf(err)
+	if p.Status == http.StatusInternalServerError {
+		a.log.Error("request failed", "err", err)
+	}
+	return p
+}
+
+// fail turns a core error into the error huma writes.
+func (a *API) fail(err error) error { return a.problem(err) }
+
+func writeProblem(w http.ResponseWriter, p *Problem) {
+	for k, vs := range p.headers {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(p.Status)
+	_ = jsonEncode(w, p)
+}

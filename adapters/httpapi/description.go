@@ -1,0 +1,11 @@
+package httpapi
+
+const description = `Dragoman translates word-processing documents (.docx, .doc, .odt, .rtf) and returns a .docx that looks like the original, with right-to-left layout when the target is Hebrew, Arabic, Persian or Urdu.
+
+Flow: POST /translate (or /translate-url) → 202 with a job id → poll GET /jobs/{job_id} every 2–5 s → GET /jobs/{job_id}/download within 10 minutes of completion. Or register a webhook and receive a signed POST when the job finishes.
+
+Authentication: every endpoint except GET /health needs the X-API-Key header. Missing or invalid key: 401; revoked key or suspended account: 403. A job of another account is 404.
+
+Errors: every error has the same JSON body (Problem: status, code, message, optional errors[] with location and message); request values are never echoed.
+
+Limits: 50 MB per document; per-account requests per minute (free 10, starter 30, pro 60; 429 with Retry-After in seconds); monthly words (free 10,000, starter 100,000, pro unlimited; 402 when exhausted). Words are counted per Unicode word boundaries; Chinese and Japanese count one word per character, Thai/Lao/Khmer/Myanmar per character group (see the README).`

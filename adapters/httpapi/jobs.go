@@ -1,0 +1,344 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/service"
+)
+
+// RtlFidelity reports how well right-to-left layout was preserved.
+type RtlFidelity struct {
+	Status   string   `json:"status" enum:"full,partial,degraded" doc:"Quality of RTL formatting preservation"`
+	Warnings []string `json:"warnings" doc:"Human-readable warnings about RTL conversion issues"`
+}
+
+// JobAccepted answers POST /translate.
+type JobAccepted struct {
+	JobID       string       `json:"job_id" format:"uuid"`
+	Status      string       `json:"status" enum:"pending,processing,completed,failed" doc:"Initially pending"`
+	CreatedAt   time.Time    `json:"created_at"`
+	PollURL     string       `json:"poll_url" doc:"Relative path of the job status resource" example:"/v1/jobs/7d1e…"`
+	RtlFidelity *RtlFidelity `json:"rtl_fidelity" required:"false" nullable:"true" doc:"Estimate from a pre-scan of the source; null where direction is irrelevant (left-to-right source and target)"`
+}
+
+// JobAcceptedURL answers POST /translate-url.
+type JobAcceptedURL struct {
+	JobID     string    `json:"job_id" format:"uuid"`
+	Status    string    `json:"status" enum:"pending,processing,completed,failed"`
+	CreatedAt time.Time `json:"created_at"`
+	PollURL   string    `json:"poll_url"`
+}
+
+// Metrics counts what the job cost the engines.
+type Metrics struct {
+	EngineCalls int `json:"engine_calls"`
+	CharsSent   int `json:"chars_sent"`
+	CacheHits   int `json:"cache_hits"`
+	Segments    int `json:"segments"`
+}
+
+// JobStatus is the state of a job.
+type JobStatus struct {
+	JobID       string       `json:"job_id" format:"uuid"`
+	Status      string       `json:"status" enum:"pending,processing,completed,failed"`
+	SourceLang  *string      `json:"source_lang" nullable:"true" doc:"Source language: the detected one once known, else as requested (auto)"`
+	TargetLang  *string      `json:"target_lang" nullable:"true"`
+	CreatedAt   *time.Time   `json:"created_at" nullable:"true"`
+	CompletedAt *time.Time   `json:"completed_at" nullable:"true"`
+	DownloadURL *string      `json:"download_url" nullable:"true" doc:"Path to download the translated file once completed"`
+	Error       *string      `json:"error" nullable:"true" doc:"Human-readable reason when failed"`
+	RtlFidelity *RtlFidelity `json:"rtl_fidelity" required:"false" nullable:"true"`
+
+	// Beyond the specification's fields.
+	OriginalName    string   `json:"original_name" doc:"File name as uploaded"`
+	TranslationMode string   `json:"translation_mode"`
+	TotalWords      int      `json:"total_words" doc:"Words counted in the document (charged on completion)"`
+	Engine          *string  `json:"engine" nullable:"true" doc:"Translation engine used"`
+	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
+	Metrics         Metrics  `json:"metrics"`
+	Fidelity        *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
+}
+
+func strp(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func fidelityOut(f *job.Fidelity) *RtlFidelity {
+	if f == nil {
+		return nil
+	}
+	w := f.Warnings
+	if w == nil {
+		w = []string{}
+	}
+	return &RtlFidelity{Status: f.Status, Warnings: w}
+}
+
+func statusOf(j *job.Job) JobStatus {
+	src := j.SourceLang
+	if j.DetectedLang != "" {
+		src = j.DetectedLang
+	}
+	created := j.CreatedAt
+	out := JobStatus{
+		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(j.TargetLang),
+		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: fidelityOut(j.RTL),
+		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: j.Words,
+		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.FidelityInfo),
+	}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	if j.Status == job.Completed && j.ExpiredAt == nil {
+		out.DownloadURL = strp(Prefix + "/jobs/" + j.ID + "/download")
+	}
+	return out
+}
+
+const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); " +
+	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
+	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
+	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
+
+// uploadInput takes the raw request: the multipart body is streamed part
+// by part, never parsed into memory or a temporary file by the framework.
+type uploadInput struct {
+	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
+	req    *http.Request
+}
+
+func (u *uploadInput) Resolve(ctx huma.Context) []error {
+	u.req, _ = humago.Unwrap(ctx)
+	return nil
+}
+
+type acceptedOutput struct {
+	Location string `header:"Location"`
+	Body     JobAccepted
+}
+
+type acceptedURLOutput struct {
+	Location string `header:"Location"`
+	Body     JobAcceptedURL
+}
+
+type translateURLInput struct {
+	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
+	Body   struct {
+		URL             string `json:"url" format:"uri" maxLength:"4096" doc:"HTTPS URL of the document (.docx, .doc, .odt, .rtf; max 50 MB)"`
+		TargetLang      string `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
+		SourceLang      string `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
+		TranslationMode string `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
+	}
+}
+
+type jobInput struct {
+	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
+	JobID  string `path:"job_id" format:"uuid" doc:"Job identifier"`
+}
+
+type jobOutput struct{ Body JobStatus }
+
+const docxType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+func (a *API) registerJobs() {
+	op := huma.Operation{
+		OperationID: "translate", Method: http.MethodPost, Path: "/translate", Tags: []string{"Jobs"},
+		Summary:       "Translate an uploaded document",
+		Description:   "Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto) and `translation_mode` (default professional). " + modeDoc + " The answer is 202 with a job id to poll.",
+		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1, MaxBodyBytes: -1,
+		Errors: []int{401, 402, 403, 413, 422, 429, 503},
+	}
+	huma.Register(a.api, op, a.translate)
+	a.documentUpload()
+
+	huma.Register(a.api, huma.Operation{
+		OperationID: "translateUrl", Method: http.MethodPost, Path: "/translate-url", Tags: []string{"Jobs"},
+		Summary:       "Translate a document fetched from an HTTPS URL",
+		Description:   "The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). " + modeDoc,
+		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1,
+		Errors: []int{400, 401, 402, 403, 413, 422, 429, 503},
+	}, a.translateURL)
+
+	huma.Register(a.api, huma.Operation{
+		OperationID: "getJob", Method: http.MethodGet, Path: "/jobs/{job_id}", Tags: []string{"Jobs"},
+		Summary:     "Job status",
+		Description: "Poll every 2 to 5 seconds until `completed` or `failed`. Jobs are kept 24 hours (configurable), then 404.",
+		Security:    security, Errors: []int{401, 403, 404, 429},
+	}, a.getJob)
+
+	huma.Register(a.api, huma.Operation{
+		OperationID: "downloadJob", Method: http.MethodGet, Path: "/jobs/{job_id}/download", Tags: []string{"Jobs"},
+		Summary:     "Download the translated document",
+		Description: "The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.",
+		Security:    security, Errors: []int{401, 403, 404, 410, 429},
+		Responses: map[string]*huma.Response{"200": {
+			Description: "The translated document",
+			Headers:     map[string]*huma.Param{"Content-Disposition": {Description: "attachment; filename derived from the original name and the target language", Schema: &huma.Schema{Type: "string"}}},
+			Content: map[string]*huma.MediaType{
+				docxType: {Schema: &huma.Schema{Type: "string", Format: "binary"}},
+			},
+		}},
+	}, a.download)
+}
+
+// documentUpload declares the multipart body in the contract. It is set
+// after registration so that huma does not buffer or parse the body itself.
+func (a *API) documentUpload() {
+	op := a.api.OpenAPI().Paths["/translate"].Post
+	str := func(doc, def string, enum ...any) *huma.Schema {
+		return &huma.Schema{Type: "string", Description: doc, Default: def, Enum: enum}
+	}
+	op.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
+		"multipart/form-data": {Schema: &huma.Schema{
+			Type:     "object",
+			Required: []string{"file"},
+			Properties: map[string]*huma.Schema{
+				"file":             {Type: "string", Format: "binary", Description: ".docx, .doc, .odt or .rtf; max 50 MB"},
+				"target_lang":      str("Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)", "Arabic"),
+				"source_lang":      str("Source language name, or auto for detection", "auto"),
+				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
+			},
+		}},
+	}}
+}
+
+func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
+	j := acc.Job
+	poll := Prefix + "/jobs/" + j.ID
+	return &acceptedOutput{Location: poll, Body: JobAccepted{
+		JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: poll, RtlFidelity: fidelityOut(acc.RTL),
+	}}
+}
+
+// translate streams the multipart upload into the blob store.
+func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, error) {
+	c := caller(ctx)
+	r := in.req
+	if err := a.svc.CheckQuota(ctx, c); err != nil {
+		return nil, a.fail(err)
+	}
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		return nil, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
+	}
+	// Room for the form fields and part headers around a 50 MB file.
+	body := http.MaxBytesReader(nil, r.Body, a.svc.Config.MaxUpload+1<<20)
+	mr := multipart.NewReader(body, params["boundary"])
+	req := service.SubmitRequest{}
+	var up *service.Upload
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			a.discard(ctx, up)
+			return nil, a.bodyError(err)
+		}
+		name := part.FormName()
+		switch {
+		case name == "file" && up == nil:
+			req.Name = part.FileName()
+			up, err = a.svc.Receive(ctx, part, false)
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+				}
+				return nil, a.fail(err)
+			}
+		case name == "target_lang" || name == "source_lang" || name == "translation_mode":
+			v, err := io.ReadAll(io.LimitReader(part, 256))
+			if err != nil {
+				a.discard(ctx, up)
+				return nil, a.bodyError(err)
+			}
+			s := strings.TrimSpace(string(v))
+			switch name {
+			case "target_lang":
+				req.TargetLang = s
+			case "source_lang":
+				req.SourceLang = s
+			default:
+				req.Mode = s
+			}
+		default:
+			_, _ = io.Copy(io.Discard, part) // unknown fields are ignored
+		}
+		part.Close()
+	}
+	if up == nil {
+		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
+	}
+	acc, err := a.svc.Queue(ctx, c, up, req)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return a.accepted(acc), nil
+}
+
+func (a *API) discard(ctx context.Context, up *service.Upload) {
+	if up != nil {
+		a.svc.Discard(ctx, up)
+	}
+}
+
+func (a *API) bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+	}
+	return newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read: "+err.Error())
+}
+
+func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
+	acc, err := a.svc.SubmitURL(ctx, caller(ctx), in.Body.URL, in.Body.TargetLang, in.Body.SourceLang, in.Body.TranslationMode)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	out := a.accepted(acc)
+	return &acceptedURLOutput{Location: out.Location, Body: JobAcceptedURL{
+		JobID: out.Body.JobID, Status: out.Body.Status, CreatedAt: out.Body.CreatedAt, PollURL: out.Body.PollURL,
+	}}, nil
+}
+
+func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
+	j, err := a.svc.Job(ctx, caller(ctx), in.JobID)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return &jobOutput{Body: statusOf(j)}, nil
+}
+
+func (a *API) download(ctx context.Context, in *jobInput) (*huma.StreamResponse, error) {
+	d, err := a.svc.Download(ctx, caller(ctx), in.JobID)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		defer d.Blob.Close()
+		r, w := humago.Unwrap(hctx)
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": d.Name}))
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", docxType)
+		http.ServeContent(w, r, "", time.Time{}, contentTyped{d.Blob})
+	}}, nil
+}
+
+// contentTyped hides the blob's other methods from http.ServeContent.
+type contentTyped struct{ io.ReadSeeker }

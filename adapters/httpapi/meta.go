@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+func jsonEncode(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
+
+type healthOutput struct {
+	Body struct {
+		OK bool `json:"ok" doc:"true when the service is up"`
+	}
+}
+
+type languagesOutput struct {
+	Body struct {
+		Languages []string `json:"languages" doc:"Names accepted as target_lang (and as source_lang)"`
+	}
+}
+
+type usageOutput struct {
+	Body struct {
+		UsedWords  int64  `json:"used_words" doc:"Words used in the current billing period (calendar month, UTC)"`
+		LimitWords *int64 `json:"limit_words" nullable:"true" doc:"Words allowed in the period; null when unlimited"`
+		PlanName   string `json:"plan_name" doc:"Name of the plan"`
+	}
+}
+
+type authInput struct {
+	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
+}
+
+func (a *API) registerMeta() {
+	huma.Register(a.api, huma.Operation{
+		OperationID: "health", Method: http.MethodGet, Path: "/health", Tags: []string{"Service"},
+		Summary: "Liveness check", Description: "No authentication.",
+	}, func(ctx context.Context, _ *struct{}) (*healthOutput, error) {
+		out := &healthOutput{}
+		out.Body.OK = true
+		return out, nil
+	})
+
+	huma.Register(a.api, huma.Operation{
+		OperationID: "languages", Method: http.MethodGet, Path: "/languages", Tags: []string{"Service"},
+		Summary: "Languages",
+		Description: "Language names the configured engines can translate into, accepted as `target_lang`. " +
+			"`source_lang` accepts the same names (or `auto`); whether a given pair is served is checked at submission " +
+			"(422 when no configured engine serves it). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.",
+		Security: security, Errors: []int{401, 403, 429, 503},
+	}, func(ctx context.Context, _ *authInput) (*languagesOutput, error) {
+		names, err := a.svc.Languages(ctx)
+		if err != nil {
+			return nil, a.fail(err)
+		}
+		out := &languagesOutput{}
+		out.Body.Languages = names
+		if out.Body.Languages == nil {
+			out.Body.Languages = []string{}
+		}
+		return out, nil
+	})
+
+	huma.Register(a.api, huma.Operation{
+		OperationID: "usage", Method: http.MethodGet, Path: "/usage", Tags: []string{"Service"},
+		Summary:     "Usage in the current billing period",
+		Description: "The billing period is the calendar month in UTC. Words are counted when a document's text is extracted, reserved while the job runs, and given back if it fails.",
+		Security:    security, Errors: []int{401, 403, 429},
+	}, func(ctx context.Context, _ *authInput) (*usageOutput, error) {
+		u, err := a.svc.Usage(ctx, caller(ctx))
+		if err != nil {
+			return nil, a.fail(err)
+		}
+		out := &usageOutput{}
+		out.Body.UsedWords, out.Body.LimitWords, out.Body.PlanName = u.UsedWords, u.LimitWords, u.PlanName
+		return out, nil
+	})
+}

@@ -1,0 +1,292 @@
+// Package pipeline runs a job through its stages. Each stage is a handler
+// of one event topic that does its work, records the stage on the job and
+// publishes the next event:
+//
+//	job_accepted → convert → job_converted → extract → job_extracted →
+//	translate → job_translated → assemble → job_assembled → lay out →
+//	job_laid_out → finish → job_completed | job_failed
+//
+// Delivery is at least once, so every stage is idempotent: a redelivered
+// event whose stage the job already passed only republishes the next event,
+// and every stage writes its result under a fixed key before advancing.
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/core/translate"
+)
+
+// Pipeline holds what the stages need.
+type Pipeline struct {
+	Jobs       ports.JobStore
+	Accounts   ports.AccountStore
+	Quota      ports.UsageStore
+	Blobs      ports.BlobStore
+	Bus        ports.EventBus
+	Docs       ports.DocumentEngine
+	Converter  ports.Converter        // nil: .doc/.odt/.rtf jobs fail with a clear message
+	Layout     ports.RTLLayout        // nil: no direction conversion
+	Detector   ports.LanguageDetector // nil: source_lang must be given
+	Fidelity   FidelityChecker        // nil: no fidelity summary
+	Translator *translate.Translator
+	Engines    ports.EngineRegistry
+	Notifier   ports.Notifier // nil: no webhooks
+	Clock      ports.Clock
+	NewID      func() string
+	Log        *slog.Logger
+	// MaxAttempts bounds how often a stage is tried before the job fails.
+	MaxAttempts int
+}
+
+// FidelityChecker compares a source and a translated package.
+type FidelityChecker interface {
+	Summary(ctx context.Context, src, out ports.Blob) (summary string, lost bool, err error)
+}
+
+// Failure is a reason to fail the job now: retrying cannot help.
+type Failure struct{ Msg string }
+
+func (f *Failure) Error() string { return f.Msg }
+
+func failf(format string, args ...any) error { return &Failure{Msg: fmt.Sprintf(format, args...)} }
+
+// Register subscribes every stage to its topic.
+func (p *Pipeline) Register() {
+	p.Bus.Handle("convert", ports.TopicAccepted, p.stage(job.StageConverted, ports.TopicConverted, p.convert))
+	p.Bus.Handle("extract", ports.TopicConverted, p.stage(job.StageExtracted, ports.TopicExtracted, p.extract))
+	p.Bus.Handle("translate", ports.TopicExtracted, p.stage(job.StageTranslated, ports.TopicTranslated, p.translate))
+	p.Bus.Handle("assemble", ports.TopicTranslated, p.stage(job.StageAssembled, ports.TopicAssembled, p.assemble))
+	p.Bus.Handle("layout", ports.TopicAssembled, p.stage(job.StageLaidOut, ports.TopicLaidOut, p.layout))
+	p.Bus.Handle("finish", ports.TopicLaidOut, p.finish)
+	if p.Notifier != nil {
+		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(EventCompleted))
+		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(EventFailed))
+	}
+}
+
+// Webhook event names.
+const (
+	EventCompleted = "job.completed"
+	EventFailed    = "job.failed"
+)
+
+// stageTopic is the event that starts the stage after s.
+var stageTopic = map[job.Stage]ports.Topic{
+	job.StageAccepted:   ports.TopicAccepted,
+	job.StageConverted:  ports.TopicConverted,
+	job.StageExtracted:  ports.TopicExtracted,
+	job.StageTranslated: ports.TopicTranslated,
+	job.StageAssembled:  ports.TopicAssembled,
+	job.StageLaidOut:    ports.TopicLaidOut,
+}
+
+// Recover republishes the event of every unfinished job, so jobs whose
+// event was lost (published before a crash, or never) still finish.
+// Duplicates are harmless: stages are idempotent.
+func (p *Pipeline) Recover(ctx context.Context) error {
+	jobs, err := p.Jobs.Unfinished(ctx)
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		if err := p.publish(ctx, stageTopic[j.Stage], j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// work does a stage's work on a snapshot of the job and returns the
+// changes to record with the stage.
+type work func(ctx context.Context, j *job.Job) (apply func(*job.Job), err error)
+
+func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHandler {
+	return func(ctx context.Context, e ports.JobEvent) error {
+		var tooMany bool
+		j, err := p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {
+			if j.Status.Terminal() || j.Stage.Reached(done) {
+				return nil
+			}
+			if err := j.Start(p.Clock.Now()); err != nil {
+				return err
+			}
+			j.Attempts++
+			tooMany = j.Attempts > p.maxAttempts()
+			return nil
+		})
+		if errors.Is(err, ports.ErrNotFound) {
+			return nil // deleted after its retention
+		}
+		if err != nil {
+			return err
+		}
+		if j.Status.Terminal() {
+			return nil
+		}
+		if j.Stage.Reached(done) { // redelivered: the work is done
+			return p.publish(ctx, next, j)
+		}
+		if tooMany {
+			return p.fail(ctx, j, fmt.Sprintf("processing stopped after %d attempts at the %s stage", p.maxAttempts(), done))
+		}
+		apply, err := w(ctx, j)
+		if err != nil {
+			var f *Failure
+			if errors.As(err, &f) || errors.Is(err, ports.ErrBadDocument) {
+				return p.fail(ctx, j, err.Error())
+			}
+			p.log().Warn("stage failed; it will be retried", "job", j.ID, "stage", done, "attempt", j.Attempts, "err", err)
+			if j.Attempts >= p.maxAttempts() {
+				return p.fail(ctx, j, fmt.Sprintf("processing failed at the %s stage: %v", done, err))
+			}
+			return err
+		}
+		j, err = p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
+			if apply != nil {
+				apply(j)
+			}
+			j.Attempts = 0
+			return j.Advance(done, p.Clock.Now())
+		})
+		if err != nil {
+			return err
+		}
+		return p.publish(ctx, next, j)
+	}
+}
+
+func (p *Pipeline) maxAttempts() int {
+	if p.MaxAttempts <= 0 {
+		return 3
+	}
+	return p.MaxAttempts
+}
+
+func (p *Pipeline) log() *slog.Logger {
+	if p.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return p.Log
+}
+
+func (p *Pipeline) publish(ctx context.Context, t ports.Topic, j *job.Job) error {
+	return p.Bus.Publish(ctx, t, ports.JobEvent{
+		EventID: p.NewID(), JobID: j.ID, AccountID: j.AccountID,
+		Stage: j.Stage, Status: j.Status, At: p.Clock.Now(), Error: j.Error,
+	})
+}
+
+// fail ends a job: it records the reason, gives back reserved words,
+// deletes the job's files and announces the failure.
+func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
+	j, err := p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
+		if j.Status.Terminal() {
+			return nil
+		}
+		return j.Fail(reason, p.Clock.Now())
+	})
+	if err != nil {
+		return err
+	}
+	if err := p.Quota.Release(ctx, j.ID); err != nil {
+		return err
+	}
+	_ = p.Blobs.DeletePrefix(ctx, job.Prefix(j.ID))
+	p.log().Info("job failed", "job", j.ID, "reason", reason)
+	return p.publish(ctx, ports.TopicFailed, j)
+}
+
+// finish completes a job whose output is laid out.
+func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
+	var changed bool
+	j, err := p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {
+		if j.Status.Terminal() {
+			return nil
+		}
+		changed = true
+		return j.Complete(p.Clock.Now())
+	})
+	if errors.Is(err, ports.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !changed && j.Status != job.Completed {
+		return nil
+	}
+	for _, k := range []string{"input", "source.docx", "segments.json", "translated.json", "assembled.docx"} {
+		_ = p.Blobs.Delete(ctx, key(j, k))
+	}
+	// On a redelivery the event may have gone out already; receivers
+	// de-duplicate by the job's event id, so announcing twice is safe.
+	return p.publish(ctx, ports.TopicCompleted, j)
+}
+
+func (p *Pipeline) notify(event string) ports.EventHandler {
+	return func(ctx context.Context, e ports.JobEvent) error {
+		j, err := p.Jobs.GetJob(ctx, e.JobID)
+		if errors.Is(err, ports.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return p.Notifier.Notify(ctx, j, event)
+	}
+}
+
+// key names a job's intermediate file.
+func key(j *job.Job, name string) string { return job.Prefix(j.ID) + name }
+
+// sourceKey is the .docx the extract and assemble stages read.
+func sourceKey(j *job.Job) string {
+	if j.Format == "docx" {
+		return key(j, "input")
+	}
+	return key(j, "source.docx")
+}
+
+// write stores what produce writes under key k. produce runs concurrently
+// with the store and has returned when write does.
+func (p *Pipeline) write(ctx context.Context, k string, produce func(w io.Writer) error) error {
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := produce(pw)
+		pw.CloseWithError(err)
+		done <- err
+	}()
+	_, err := p.Blobs.Put(ctx, k, pr)
+	pr.CloseWithError(errors.New("store stopped reading"))
+	if perr := <-done; perr != nil {
+		return perr
+	}
+	return err
+}
+
+func (p *Pipeline) putJSON(ctx context.Context, k string, v any) error {
+	return p.write(ctx, k, func(w io.Writer) error { return json.NewEncoder(w).Encode(v) })
+}
+
+func (p *Pipeline) getDoc(ctx context.Context, k string) (*segment.Document, error) {
+	b, err := p.Blobs.Open(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	var d segment.Document
+	if err := json.NewDecoder(b).Decode(&d); err != nil {
+		return nil, fmt.Errorf("read %s: %w", k, err)
+	}
+	return &d, nil
+}

@@ -1,0 +1,262 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/core/account"
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/core/wordcount"
+)
+
+// convert turns .doc, .odt and .rtf into .docx.
+func (p *Pipeline) convert(ctx context.Context, j *job.Job) (func(*job.Job), error) {
+	if j.Format == "docx" {
+		return nil, nil
+	}
+	if p.Converter == nil || !slices.Contains(p.Converter.Formats(), j.Format) {
+		return nil, failf(".%s documents cannot be translated yet: no converter for this format is installed (the LibreOffice converter plugin, dragoman-converter-libreoffice)", j.Format)
+	}
+	in, err := p.Blobs.Open(ctx, key(j, "input"))
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	err = p.write(ctx, key(j, "source.docx"), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
+	if err != nil {
+		if errors.Is(err, ports.ErrBadDocument) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("conversion from .%s failed: %w", j.Format, err)
+	}
+	return nil, nil
+}
+
+// extract reads the text, counts words, settles the source language and
+// reserves the words against the account's quota.
+func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), error) {
+	src, err := p.Blobs.Open(ctx, sourceKey(j))
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	doc, err := p.Docs.Extract(ctx, src)
+	if err != nil {
+		return nil, &Failure{Msg: "the document could not be read: " + err.Error()}
+	}
+	text := doc.PlainText()
+	words := wordcount.Count(text)
+
+	target, err := language.Lookup(j.TargetLang)
+	if err != nil {
+		return nil, &Failure{Msg: err.Error()}
+	}
+	var warnings []string
+	source, warn, err := p.sourceLanguage(j, text)
+	if err != nil {
+		return nil, err
+	}
+	if warn != "" {
+		warnings = append(warnings, warn)
+	}
+	if words > 0 && source.Code != target.Code {
+		engines, err := p.Engines.Engines(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := translate.Route(engines, source.Code, target.Code); !ok {
+			return nil, failf("no configured engine translates %s to %s (the source language was %s)", source.Name, target.Name, detectedOrGiven(j))
+		}
+	}
+	if words == 0 {
+		warnings = append(warnings, "the document contains no translatable text")
+	}
+
+	a, err := p.Accounts.GetAccount(ctx, j.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	limit := a.Limits().LimitWords
+	period := account.Period(j.CreatedAt)
+	if err := p.Quota.Reserve(ctx, j.AccountID, period, j.ID, int64(words), limit); err != nil {
+		if errors.Is(err, ports.ErrQuotaExceeded) {
+			used, _ := p.Quota.Used(ctx, j.AccountID, period)
+			left := *limit - used
+			if left < 0 {
+				left = 0
+			}
+			return nil, failf("word quota exceeded: the document has %d words but only %d of this month's %d remain; nothing was charged", words, left, *limit)
+		}
+		return nil, err
+	}
+	if err := p.putJSON(ctx, key(j, "segments.json"), doc); err != nil {
+		return nil, err
+	}
+	return func(j *job.Job) {
+		j.Words = words
+		j.DetectedLang = source.Name
+		for _, w := range warnings {
+			j.Warn(w)
+		}
+	}, nil
+}
+
+func detectedOrGiven(j *job.Job) string {
+	if j.SourceLang == "auto" {
+		return "detected"
+	}
+	return "given"
+}
+
+// sourceLanguage is the given source, or the detected one.
+func (p *Pipeline) sourceLanguage(j *job.Job, text string) (language.Language, string, error) {
+	if j.SourceLang != "" && j.SourceLang != "auto" {
+		l, err := language.Lookup(j.SourceLang)
+		if err != nil {
+			return l, "", &Failure{Msg: err.Error()}
+		}
+		return l, "", nil
+	}
+	if p.Detector == nil {
+		return language.Language{}, "", failf("source_lang is auto but no language detector is configured: give source_lang")
+	}
+	sample := text
+	if len(sample) > 20_000 {
+		sample = sample[:20_000]
+	}
+	code, conf := p.Detector.Detect(sample)
+	if code == "" {
+		if strings.TrimSpace(text) == "" {
+			l, _ := language.Lookup("English") // nothing to translate; any source will do
+			return l, "", nil
+		}
+		return language.Language{}, "", failf("the source language could not be detected: give source_lang")
+	}
+	l, ok := language.ByCode(code)
+	if !ok {
+		return l, "", failf("the detected source language %q is not supported", code)
+	}
+	if conf < 0.5 {
+		return l, fmt.Sprintf("the source language was detected as %s with low confidence (%.0f%%); give source_lang if this is wrong", l.Name, conf*100), nil
+	}
+	return l, "", nil
+}
+
+// translate sends the segments to the engine.
+func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), error) {
+	doc, err := p.getDoc(ctx, key(j, "segments.json"))
+	if err != nil {
+		return nil, err
+	}
+	src, _ := language.Lookup(j.DetectedLang)
+	tgt, _ := language.Lookup(j.TargetLang)
+	var res translate.Result
+	if src.Code == tgt.Code || j.Words == 0 {
+		doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) { s.Target = s.Source })
+		res.Engine = "none"
+	} else {
+		res, err = p.Translator.Translate(ctx, doc, src.Code, tgt.Code, j.Mode)
+		var ee *translate.EngineError
+		switch {
+		case errors.As(err, &ee):
+			return nil, &Failure{Msg: ee.Error()}
+		case errors.Is(err, translate.ErrNoRoute):
+			return nil, failf("no configured engine translates %s to %s", src.Name, tgt.Name)
+		case err != nil:
+			return nil, err
+		}
+	}
+	if err := p.putJSON(ctx, key(j, "translated.json"), doc); err != nil {
+		return nil, err
+	}
+	return func(j *job.Job) {
+		j.Engine = res.Engine
+		j.Metrics = res.Metrics
+		for _, w := range res.Warnings {
+			j.Warn(w)
+		}
+	}, nil
+}
+
+// assemble writes the translated text back into a copy of the document.
+func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), error) {
+	doc, err := p.getDoc(ctx, key(j, "translated.json"))
+	if err != nil {
+		return nil, err
+	}
+	src, err := p.Blobs.Open(ctx, sourceKey(j))
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	var warnings []string
+	err = p.write(ctx, key(j, "assembled.docx"), func(w io.Writer) (err error) {
+		warnings, err = p.Docs.Assemble(ctx, src, doc, w)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func(j *job.Job) {
+		for _, w := range warnings {
+			j.Warn(w)
+		}
+	}, nil
+}
+
+// layout converts direction where source and target differ in it (or
+// either is right-to-left), and checks fidelity against the source.
+func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
+	src, _ := language.Lookup(j.DetectedLang)
+	tgt, _ := language.Lookup(j.TargetLang)
+	in, err := p.Blobs.Open(ctx, key(j, "assembled.docx"))
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var fid *job.Fidelity
+	if p.Layout != nil && (src.IsRTL() || tgt.IsRTL()) {
+		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
+			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: src.Code, TargetLang: tgt.Code}, w)
+			return err
+		})
+	} else {
+		_, err = p.Blobs.Put(ctx, job.OutputKey(j.ID), in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var summary string
+	if p.Fidelity != nil {
+		if s, err := p.checkFidelity(ctx, j); err == nil {
+			summary = s
+		}
+	}
+	return func(j *job.Job) {
+		j.RTL = fid
+		j.FidelityInfo = summary
+	}, nil
+}
+
+func (p *Pipeline) checkFidelity(ctx context.Context, j *job.Job) (string, error) {
+	src, err := p.Blobs.Open(ctx, sourceKey(j))
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	out, err := p.Blobs.Open(ctx, job.OutputKey(j.ID))
+	if err != nil {
+		return "", err
+	}
+	defer out.Close()
+	s, _, err := p.Fidelity.Summary(ctx, src, out)
+	return s, err
+}

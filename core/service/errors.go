@@ -1,0 +1,50 @@
+// Package service holds the use cases the API offers clients: authenticate,
+// submit a document, read a job, download its output, read usage. Errors are
+// typed so that each adapter maps them to its own protocol.
+package service
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Kind classifies a client-facing error.
+type Kind int
+
+const (
+	KindUnauthenticated Kind = iota + 1 // missing or invalid key: 401
+	KindForbidden                       // revoked key, suspended account: 403
+	KindNotFound                        // 404
+	KindGone                            // 410
+	KindTooLarge                        // 413
+	KindUnprocessable                   // unsupported type, missing or invalid field: 422
+	KindBadURL                          // invalid URL or unsupported document behind it: 400
+	KindQuota                           // word quota exhausted: 402
+	KindRateLimited                     // 429
+	KindUnavailable                     // 503
+)
+
+// Error is a client-facing error with a human-readable message.
+type Error struct {
+	Kind       Kind
+	Message    string
+	RetryAfter time.Duration // for KindRateLimited
+	Err        error
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Err }
+
+func fail(k Kind, format string, args ...any) *Error {
+	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
+}
+
+// KindOf returns the kind of err, 0 for an internal error.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
