@@ -1,0 +1,171 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/dragoman-translate/dragoman/core/segment"
+)
+
+// item is a word, an isolated code, or a paired code with what it wraps.
+type item struct {
+	word     string
+	place    int // <x id>, when kind is segment.Place
+	open     int // <g id>, when kind is segment.Open
+	kind     segment.TokenKind
+	children []item
+}
+
+// pseudo rewrites one tagged segment: the words of every level are
+// reversed (a <g> span moves as a whole with the words it wraps, an <x/>
+// stays between the same two words), each word is re-lettered in the
+// target alphabet and padded by about a third, and trailing sentence
+// punctuation stays at the end.
+func pseudo(tagged string, a alphabet) string {
+	if strings.TrimSpace(segment.Plain(tagged)) == "" {
+		return tagged // nothing to write; codes stay as they are
+	}
+	toks := segment.Tokenize(tagged)
+	lead, trail := outerSpace(segment.Plain(tagged))
+	items, _ := build(toks, 0)
+	items, punct := splitFinalPunct(items)
+	reverse(items)
+	var w segment.Builder
+	w.Text(lead)
+	render(&w, items, a)
+	w.Text(punct + trail)
+	return w.String()
+}
+
+// build reads tokens up to the matching close of the current level.
+func build(toks []segment.Token, i int) ([]item, int) {
+	var items []item
+	for i < len(toks) {
+		t := toks[i]
+		switch t.Kind {
+		case segment.Text:
+			for _, f := range strings.Fields(t.Text) {
+				items = append(items, item{kind: segment.Text, word: f})
+			}
+		case segment.Place:
+			items = append(items, item{kind: segment.Place, place: t.ID})
+		case segment.Open:
+			children, next := build(toks, i+1)
+			items = append(items, item{kind: segment.Open, open: t.ID, children: children})
+			i = next
+		case segment.Close:
+			return items, i
+		}
+		i++
+	}
+	return items, i
+}
+
+func reverse(items []item) {
+	for i, j := 0, len(items)-1; i < j; i, j = i+1, j-1 {
+		items[i], items[j] = items[j], items[i]
+	}
+	for i := range items {
+		reverse(items[i].children)
+	}
+}
+
+var finalPunct = regexp.MustCompile(`[.!?;:,…。？！]+$`)
+
+// splitFinalPunct takes the sentence punctuation off the last top-level word.
+func splitFinalPunct(items []item) ([]item, string) {
+	n := len(items)
+	if n < 2 || items[n-1].kind != segment.Text {
+		return items, ""
+	}
+	w := items[n-1].word
+	p := finalPunct.FindString(w)
+	if p == "" || p == w {
+		return items, ""
+	}
+	items[n-1].word = strings.TrimSuffix(w, p)
+	return items, p
+}
+
+func render(w *segment.Builder, items []item, a alphabet) {
+	for i, it := range items {
+		if i > 0 {
+			w.Text(" ")
+		}
+		switch it.kind {
+		case segment.Text:
+			w.Text(letter(it.word, a))
+		case segment.Place:
+			w.Place(it.place)
+		case segment.Open:
+			w.Open(it.open)
+			render(w, it.children, a)
+			w.Close()
+		}
+	}
+}
+
+var keepAsIs = regexp.MustCompile(`(?i)^(https?://|www\.)|@.+\.|\d`)
+
+// letter re-letters one word and pads it by about 30 %. URLs, e-mail
+// addresses and anything with a digit are kept as they are.
+func letter(word string, a alphabet) string {
+	if keepAsIs.MatchString(word) {
+		return word
+	}
+	var b strings.Builder
+	letters := 0
+	for _, r := range word {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	// Every third letter is doubled (and one more for short words), which
+	// grows text by about a third, as translations into longer languages do.
+	n := 0
+	for _, r := range word {
+		switch {
+		case unicode.IsMark(r):
+			// Combining marks of the source script do not fit the target's.
+		case unicode.IsLetter(r):
+			m := mapRune(r, a)
+			b.WriteRune(m)
+			n++
+			if n%3 == 0 || (letters < 3 && n == letters) {
+				b.WriteRune(m)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func mapRune(r rune, a alphabet) rune {
+	upper := unicode.IsUpper(r)
+	var i int
+	switch {
+	case r >= 'a' && r <= 'z':
+		i = int(r - 'a')
+	case r >= 'A' && r <= 'Z':
+		i = int(r - 'A')
+	default:
+		i = int(unicode.ToLower(r)) % 26
+	}
+	if upper && a.upper != nil {
+		return a.upper[i]
+	}
+	return a.lower[i]
+}
+
+// outerSpace is the leading and trailing whitespace of the plain text,
+// which the rewrite keeps.
+func outerSpace(plain string) (string, string) {
+	if strings.TrimSpace(plain) == "" {
+		return "", ""
+	}
+	lead := plain[:len(plain)-len(strings.TrimLeftFunc(plain, unicode.IsSpace))]
+	trail := plain[len(strings.TrimRightFunc(plain, unicode.IsSpace)):]
+	return lead, trail
+}
