@@ -1,0 +1,135 @@
+package segment
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
+
+// abbreviations end with a period but rarely end a sentence.
+var abbreviations = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "st": true, "vs": true,
+	"e.g": true, "i.e": true, "cf": true, "fig": true, "figs": true, "no": true, "nos": true,
+	"nr": true, "vol": true, "pp": true, "p": true, "approx": true, "jr": true, "sr": true,
+	"art": true, "sec": true, "ch": true, "ref": true, "eq": true, "tab": true, "ca": true,
+	"z.b": true, "bzw": true, "usw": true, "ggf": true, "vgl": true, "mme": true, "mlle": true,
+	"gen": true, "col": true, "lt": true, "capt": true, "sgt": true, "rev": true, "hon": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true,
+	"sep": true, "sept": true, "oct": true, "nov": true, "dec": true, "op": true, "cit": true,
+}
+
+// SplitSentences cuts tagged text into sentences (Unicode sentence
+// boundaries, minus abbreviations and initials). A cut is made only where
+// no paired code is open, so every piece is balanced; isolated codes stay
+// with the word they precede, trailing spaces with the sentence they end.
+// Concatenating the pieces gives back the input.
+func SplitSentences(tagged string) []string {
+	toks := Tokenize(tagged)
+	var plain strings.Builder
+	for _, t := range toks {
+		if t.Kind == Text {
+			plain.WriteString(t.Text)
+		}
+	}
+	text := plain.String()
+	cuts := sentenceCuts(text)
+	if len(cuts) == 0 {
+		return []string{tagged}
+	}
+	var out []string
+	var cur []Token
+	depth, off, ci := 0, 0, 0
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, Render(cur))
+			cur = nil
+		}
+	}
+	for _, t := range toks {
+		switch t.Kind {
+		case Open:
+			depth++
+		case Close:
+			depth--
+		}
+		if t.Kind != Text {
+			cur = append(cur, t)
+			continue
+		}
+		s := t.Text
+		for ci < len(cuts) && cuts[ci] <= off {
+			ci++
+		}
+		for ci < len(cuts) && cuts[ci] <= off+len(s) {
+			k := cuts[ci] - off
+			ci++
+			if depth != 0 {
+				continue
+			}
+			cur = append(cur, Token{Kind: Text, Text: s[:k]})
+			flush()
+			off += k
+			s = s[k:]
+		}
+		if s != "" {
+			cur = append(cur, Token{Kind: Text, Text: s})
+		}
+		off += len(s)
+	}
+	flush()
+	if len(out) == 0 {
+		return []string{tagged}
+	}
+	return out
+}
+
+// sentenceCuts are the byte offsets in plain text where a sentence ends,
+// excluding the end of the text.
+func sentenceCuts(text string) []int {
+	var cuts []int
+	state := -1
+	off := 0
+	rest := text
+	for len(rest) > 0 {
+		var s string
+		s, rest, state = uniseg.FirstSentenceInString(rest, state)
+		off += len(s)
+		if len(rest) == 0 {
+			break
+		}
+		if strings.TrimSpace(rest) == "" || isAbbreviation(s) || startsLower(rest) {
+			continue
+		}
+		cuts = append(cuts, off)
+	}
+	return cuts
+}
+
+// isAbbreviation reports whether a sentence candidate ends in a known
+// abbreviation or an initial ("J.").
+func isAbbreviation(s string) bool {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	if !strings.HasSuffix(s, ".") {
+		return false
+	}
+	s = strings.TrimSuffix(s, ".")
+	i := strings.LastIndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '(' || r == '"' })
+	w := s[i+1:]
+	if i >= 0 {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		w = s[i+n:]
+	}
+	if utf8.RuneCountInString(w) == 1 {
+		r, _ := utf8.DecodeRuneInString(w)
+		return unicode.IsUpper(r)
+	}
+	return abbreviations[strings.ToLower(w)]
+}
+
+func startsLower(s string) bool {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) })
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
+}
