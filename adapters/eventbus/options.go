@@ -1,0 +1,89 @@
+package eventbus
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/core/ports"
+)
+
+// GiveUpFunc is told about an event the bus stopped retrying: its handler
+// failed on the last allowed delivery (or the payload is not a JobEvent).
+// The event is acknowledged afterwards, so this is the place to fail the job.
+type GiveUpFunc func(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error)
+
+// Option tunes a Bus.
+type Option func(*config)
+
+type config struct {
+	ackWait        time.Duration
+	maxAttempts    int
+	retries        int
+	concurrency    int
+	handlerTimeout time.Duration
+	backoff        func(attempt int) time.Duration
+	retention      time.Duration
+	fsync          bool
+	libLevel       slog.Level
+	onGiveUp       GiveUpFunc
+	closeTimeout   time.Duration
+}
+
+func defaults() config {
+	return config{
+		ackWait:        30 * time.Second,
+		maxAttempts:    5,
+		retries:        1,
+		concurrency:    1,
+		handlerTimeout: time.Hour,
+		backoff:        defaultBackoff,
+		retention:      7 * 24 * time.Hour,
+		libLevel:       slog.LevelWarn,
+		closeTimeout:   10 * time.Second,
+	}
+}
+
+// WithAckWait sets how long JetStream waits for an ack before it
+// redelivers (default 30 s). Running handlers are kept alive by
+// in-progress acks every AckWait/3, so this only bounds how soon the
+// messages of a crashed process go to another one.
+func WithAckWait(d time.Duration) Option { return func(c *config) { c.ackWait = d } }
+
+// WithMaxAttempts sets after how many failed deliveries an event is given
+// up (logged, passed to WithOnGiveUp, acked). Default 5.
+func WithMaxAttempts(n int) Option { return func(c *config) { c.maxAttempts = max(n, 1) } }
+
+// WithRetries sets how many times a failed handler is re-run in place,
+// after 0.5 s, 1 s, …, before the delivery counts as failed. Default 1.
+func WithRetries(n int) Option { return func(c *config) { c.retries = max(n, 0) } }
+
+// WithConcurrency sets how many events of one Handle registration a
+// process handles at once (default 1). HandleConcurrent overrides it.
+func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = max(n, 1) } }
+
+// WithHandlerTimeout caps one handler run (default 1 h); its context is
+// cancelled and in-progress acks stop.
+func WithHandlerTimeout(d time.Duration) Option { return func(c *config) { c.handlerTimeout = d } }
+
+// WithBackoff sets the delay before redelivery after the attempt-th
+// delivery failed (default 1 s, 2 s, 4 s, … capped at 1 min).
+func WithBackoff(f func(attempt int) time.Duration) Option { return func(c *config) { c.backoff = f } }
+
+// WithRetention sets how long a stream keeps events (default 7 days).
+func WithRetention(d time.Duration) Option { return func(c *config) { c.retention = d } }
+
+// WithFsync makes the embedded server fsync every write (survives power
+// loss, not only process crashes). Default off.
+func WithFsync(on bool) Option { return func(c *config) { c.fsync = on } }
+
+// WithLibraryLogLevel sets the lowest level of watermill and nats-server
+// logs that reach the logger (default Warn).
+func WithLibraryLogLevel(l slog.Level) Option { return func(c *config) { c.libLevel = l } }
+
+// WithOnGiveUp registers the callback for events the bus stops retrying.
+func WithOnGiveUp(f GiveUpFunc) Option { return func(c *config) { c.onGiveUp = f } }
+
+// WithCloseTimeout bounds how long Close waits for running handlers
+// (default 10 s); their events are then handed back for redelivery.
+func WithCloseTimeout(d time.Duration) Option { return func(c *config) { c.closeTimeout = d } }
