@@ -1,0 +1,251 @@
+package docx
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/core/segment"
+)
+
+// proc walks one part. Extraction and assembly share it so that both see
+// the same paragraphs, in the same order, with the same ids and codes.
+type proc struct {
+	part  string
+	kind  partKind
+	d     *dialect
+	f     fieldState
+	np    int // paragraphs seen
+	nd    int // drawing descriptions seen
+	props map[string]bool
+
+	// extraction
+	units []segment.Unit
+
+	// assembly
+	assemble bool
+	lookup   map[string]*segment.Unit
+	out      *bufio.Writer
+	buf      []byte
+	paras    map[*node]*para
+	warn     func(string)
+	stats    *assembleStats
+}
+
+type assembleStats struct {
+	untranslated int
+	repaired     int
+}
+
+// run streams the part; paragraphs are read as small trees, the rest is
+// copied token by token.
+func (p *proc) run(r io.Reader) error {
+	sc := xmlscan.New(r)
+	for {
+		t, err := sc.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrNotDocx, p.part, err)
+		}
+		isStart := t.Kind == xmlscan.Start || t.Kind == xmlscan.Empty
+		if isStart && p.d == nil {
+			p.root(t.Raw)
+		}
+		if isStart && p.d != nil && p.wants(string(t.Name)) {
+			tree, err := readTree(sc, t)
+			if err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrNotDocx, p.part, err)
+			}
+			if err := p.tree(tree); err != nil {
+				return err
+			}
+			continue
+		}
+		if p.assemble {
+			if _, err := p.out.Write(t.Raw); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// root reads the namespace prefixes the part declares.
+func (p *proc) root(raw []byte) {
+	ns := map[string]string{}
+	for _, a := range xmlscan.Attrs(raw) {
+		n := string(a.Name)
+		if strings.HasPrefix(n, "xmlns:") {
+			ns[string(a.Value)] = n[6:]
+		} else if n == "xmlns" {
+			ns[string(a.Value)] = ""
+		}
+	}
+	pick := func(uris ...string) string {
+		for _, u := range uris {
+			if pr, ok := ns[u]; ok {
+				return pr
+			}
+		}
+		return "\x00" // matches no element
+	}
+	switch p.kind {
+	case kindWord:
+		p.d = wordDialect(pick(nsW, nsWStrict), pick(nsWP, nsWPStr), pick(nsMC))
+	case kindDrawing:
+		p.d = drawingDialect(pick(nsA, nsAStrict))
+	case kindCore:
+		dc := pick("http://purl.org/dc/elements/1.1/")
+		p.d = &dialect{}
+		p.props = map[string]bool{q(dc, "title"): true, q(dc, "subject"): true, q(dc, "description"): true}
+	default:
+		p.d = &dialect{}
+	}
+}
+
+func (p *proc) wants(name string) bool {
+	if p.props != nil {
+		return p.props[name]
+	}
+	return name == p.d.p
+}
+
+// tree handles one outermost paragraph (or document property).
+func (p *proc) tree(t *node) error {
+	if p.props != nil {
+		return p.property(t)
+	}
+	// number paragraphs and drawing descriptions in document order, then
+	// read every paragraph before writing any (field state follows order)
+	var order []*node
+	var walk func(n *node)
+	walk = func(n *node) {
+		switch n.name {
+		case p.d.p:
+			n.pid = p.np
+			p.np++
+			order = append(order, n)
+		case p.d.docPr:
+			n.pid = p.nd
+			p.nd++
+			if !p.assemble {
+				p.extractDescr(n)
+			}
+		}
+		for _, k := range n.kids {
+			walk(k)
+		}
+	}
+	walk(t)
+	if p.assemble {
+		p.paras = map[*node]*para{}
+	}
+	for _, n := range order {
+		pa := flatten(p.d, &p.f, n)
+		if p.assemble {
+			p.paras[n] = pa
+			continue
+		}
+		if pa.hasText {
+			p.units = append(p.units, p.unit(pa))
+		}
+	}
+	if !p.assemble {
+		return nil
+	}
+	p.buf = p.emitNode(p.buf[:0], t)
+	_, err := p.out.Write(p.buf)
+	return err
+}
+
+func (p *proc) paraID(n *node) string  { return fmt.Sprintf("%s#p%d", p.part, n.pid) }
+func (p *proc) descrID(n *node) string { return fmt.Sprintf("%s#d%d", p.part, n.pid) }
+
+// unit turns a paragraph into a translation unit split into sentences.
+func (p *proc) unit(pa *para) segment.Unit {
+	id := p.paraID(pa.n)
+	u := segment.Unit{ID: id, Part: p.part}
+	for i, c := range pa.codes {
+		sc := segment.Code{ID: i + 1, Kind: c.kind, Type: c.typ}
+		switch {
+		case c.wrap != nil:
+			sc.Native = string(wrapperOpen(p.d, c.wrap))
+		case c.fmt:
+			sc.Native = string(writeRaw(nil, c.rpr))
+		default:
+			var b []byte
+			for _, a := range c.items {
+				b = p.rawAtom(b, a)
+			}
+			sc.Native = string(b)
+		}
+		u.Codes = append(u.Codes, sc)
+	}
+	for i, s := range segment.SplitSentences(pa.tagged) {
+		u.Segments = append(u.Segments, segment.Segment{ID: fmt.Sprintf("%s:%d", id, i), Source: s})
+	}
+	return u
+}
+
+func (p *proc) rawAtom(b []byte, a atom) []byte {
+	if !a.inRun {
+		return writeRaw(b, a.item)
+	}
+	b = append(b, '<')
+	b = append(b, p.d.r...)
+	b = append(b, '>')
+	if a.rpr != nil {
+		b = writeRaw(b, a.rpr)
+	}
+	b = writeRaw(b, a.item)
+	return append(append(append(b, "</"...), p.d.r...), '>')
+}
+
+// extractDescr makes a unit of an image's alt text.
+func (p *proc) extractDescr(n *node) {
+	v, ok := xmlscan.AttrValue(n.start, "descr")
+	if !ok || strings.TrimSpace(v) == "" {
+		return
+	}
+	id := p.descrID(n)
+	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
+}
+
+// property handles a docProps/core.xml element (title, subject, description).
+func (p *proc) property(t *node) error {
+	id := p.part + "#" + localName(t.name)
+	if !p.assemble {
+		if v := textOf(t); strings.TrimSpace(v) != "" {
+			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
+		}
+		return nil
+	}
+	b := p.buf[:0]
+	if u := p.lookup[id]; u != nil && t.kind == xmlscan.Start {
+		b = append(b, t.start...)
+		b = xmlscan.EscapeText(b, p.plainTarget(u))
+		b = append(b, t.end...)
+	} else {
+		b = writeRaw(b, t)
+	}
+	p.buf = b
+	_, err := p.out.Write(b)
+	return err
+}
+
+// plainTarget is a code-free unit's translation as plain text.
+func (p *proc) plainTarget(u *segment.Unit) string {
+	var sb strings.Builder
+	for _, s := range u.Segments {
+		t := s.Target
+		if t == "" {
+			t = s.Source
+			p.stats.untranslated++
+		}
+		sb.WriteString(segment.Plain(t))
+	}
+	return sb.String()
+}
