@@ -1,0 +1,320 @@
+package rtl
+
+import "strings"
+
+// layoutContent converts one story part (body, header, footer, notes,
+// comments). Paragraphs first, then tables and sections, which depend on
+// the direction their paragraphs ended with.
+func (ps *pass) layoutContent(root *node) {
+	r := root.rootElem()
+	var paras, tables, sects []*node
+	r.walk(func(n *node) bool {
+		switch {
+		case n.isW("p"):
+			paras = append(paras, n)
+		case n.isW("tbl"):
+			tables = append(tables, n)
+		case n.isW("sectPr"):
+			sects = append(sects, n)
+		}
+		if ps.m.flip {
+			ps.mirrorDrawing(n)
+		}
+		return true
+	})
+	for _, p := range paras {
+		ps.paragraph(p)
+	}
+	r.walk(func(n *node) bool {
+		if n.isW("rPrChange") || n.isW("pPrChange") {
+			return false
+		}
+		if n.isW("rPr") {
+			ps.twins(n)
+			ps.fonts(n)
+			ps.lang(n, false)
+		}
+		return true
+	})
+	for _, t := range tables {
+		ps.table(t)
+	}
+	for _, s := range sects {
+		ps.section(s)
+	}
+}
+
+// storyRuns lists a paragraph's runs in order without entering text boxes
+// (their paragraphs are converted on their own).
+func storyRuns(p *node) []*node {
+	var runs []*node
+	p.walk(func(n *node) bool {
+		if n.isW("txbxContent") || n.isW("p") || n.isW("pPr") {
+			return false
+		}
+		if n.isW("r") {
+			runs = append(runs, n)
+			return false
+		}
+		return true
+	})
+	return runs
+}
+
+func runText(r *node) string {
+	var b strings.Builder
+	for _, t := range r.childrenW("t") {
+		b.WriteString(t.textOf())
+	}
+	return b.String()
+}
+
+// paragraph sets the paragraph's direction and fixes its runs.
+func (ps *pass) paragraph(p *node) {
+	runs := storyRuns(p)
+	var b strings.Builder
+	for _, r := range runs {
+		b.WriteString(runText(r))
+	}
+	text := []rune(b.String())
+	s := string(text)
+	rtlText, latin := hasRTL(s), hasLatinLetter(s)
+	var want bool
+	if ps.m.targetRTL {
+		want = rtlText || !latin // Latin-only paragraphs stay LTR (brief §3)
+	} else {
+		want = rtlText && !latin // untranslated RTL quotations keep RTL
+	}
+	if want == ps.styles.inheritedBidi(p) {
+		if ppr := p.child("pPr"); ppr != nil {
+			ppr.removeW("bidi")
+		}
+	} else {
+		setFlag(ensureFirst(p, "pPr"), "bidi", want, pPrOrder)
+	}
+	if ppr := p.child("pPr"); ppr != nil {
+		if ps.m.flip {
+			ps.physicalPPr(ppr)
+		}
+		ps.mapKashida(ppr)
+		if mark := ppr.child("rPr"); mark != nil && !want {
+			mark.removeW("rtl")
+		}
+	}
+	ps.runs(runs, text, want)
+}
+
+// runs rewrites the text of a paragraph's runs (marks, digits) and splits
+// them at direction boundaries so that w:rtl sits only on RTL-script and
+// neutral text and never on a run with Latin letters.
+func (ps *pass) runs(runs []*node, text []rune, paraRTL bool) {
+	insert := map[int]bool{}
+	if paraRTL && ps.m.targetRTL && hasRTL(string(text)) && !ps.useNative() {
+		for _, i := range markPositions(text, ps.m.arabicScript) {
+			insert[i] = true
+		}
+	}
+	// Rebuild the text with marks so spans see them as neutrals.
+	var full []rune
+	for i, r := range text {
+		if insert[i] {
+			full = append(full, lrm)
+		}
+		full = append(full, ps.digit(r, paraRTL))
+	}
+	foreign := foreignSpans(full, paraRTL)
+	pos, src := 0, 0
+	for _, r := range runs {
+		ps.splitRun(r, paraRTL, func(n int) ([]rune, []bool) {
+			var out []rune
+			var fl []bool
+			for k := 0; k < n; k++ {
+				if insert[src] {
+					out = append(out, full[pos])
+					fl = append(fl, foreign[pos])
+					pos++
+				}
+				out = append(out, full[pos])
+				fl = append(fl, foreign[pos])
+				pos++
+				src++
+			}
+			return out, fl
+		})
+	}
+}
+
+func (ps *pass) useNative() bool {
+	_, ok := nativeDigits(ps.m.target)
+	return ps.opts.NativeDigits && ok
+}
+
+// digit transliterates digits for the target (an option for Arabic and
+// Persian) and back to 0–9 in LTR output.
+func (ps *pass) digit(r rune, paraRTL bool) rune {
+	if !ps.m.targetRTL || !paraRTL {
+		if e, ok := europeanDigit(r); ok && ps.m.sourceRTL && !ps.m.targetRTL {
+			return e
+		}
+		return r
+	}
+	if zero, ok := nativeDigits(ps.m.target); ok && ps.opts.NativeDigits && r >= '0' && r <= '9' {
+		return zero + (r - '0')
+	}
+	return r
+}
+
+// piece is one child of a run after splitting: an element, or text with
+// its per-rune direction.
+type piece struct {
+	elem    *node
+	text    []rune
+	foreign []bool
+}
+
+// splitRun replaces r by one run per direction span. next(n) yields the
+// rewritten text and spans for the run's next n source runes.
+func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool)) {
+	rpr := r.child("rPr")
+	var groups [][]*node // children per output run
+	var flags []bool     // foreign flag per output run
+	var cur []*node
+	curFlag, started := false, false
+	flush := func() {
+		if len(cur) > 0 {
+			groups = append(groups, cur)
+			flags = append(flags, curFlag)
+		}
+		cur = nil
+	}
+	hasText, hasInstr := false, false
+	for _, c := range r.children {
+		if c == rpr {
+			continue
+		}
+		if !c.isW("t") {
+			if c.isW("instrText") || c.isW("fldChar") {
+				hasInstr = true
+			}
+			cur = append(cur, c)
+			continue
+		}
+		hasText = true
+		orig := []rune(c.textOf())
+		txt, fl := next(len(orig))
+		for i := 0; i < len(txt); {
+			j := i
+			for j < len(txt) && fl[j] == fl[i] {
+				j++
+			}
+			if started && fl[i] != curFlag {
+				flush()
+			}
+			curFlag, started = fl[i], true
+			t := newW(c, "t")
+			t.attrs = append(t.attrs[:0], c.attrs...)
+			seg := string(txt[i:j])
+			if strings.TrimSpace(seg) != seg {
+				setSpacePreserve(t)
+			}
+			t.setText(seg)
+			cur = append(cur, t)
+			i = j
+		}
+		if len(txt) == 0 {
+			cur = append(cur, c)
+		}
+	}
+	flush()
+	if !hasText {
+		if hasInstr {
+			return
+		}
+		if paraRTL && ps.m.targetRTL {
+			setFlag(ensureFirst(r, "rPr"), "rtl", true, rPrOrder)
+		} else if rpr != nil && !paraRTL {
+			rpr.removeW("rtl")
+		}
+		return
+	}
+	parent := r.parent
+	at := parent.indexOf(r)
+	parent.remove(r)
+	for k, g := range groups {
+		nr := &node{kind: elemNode, prefix: r.prefix, local: r.local, ns: r.ns, attrs: append(r.attrs[:0:0], r.attrs...)}
+		if rpr != nil {
+			nr.insertAt(0, rpr.clone())
+		}
+		for _, c := range g {
+			nr.insertAt(len(nr.children), c)
+		}
+		rtlRun := flags[k] != paraRTL // foreign in LTR = RTL text; base in RTL
+		if rtlRun {
+			setFlag(ensureFirst(nr, "rPr"), "rtl", true, rPrOrder)
+		} else if p := nr.child("rPr"); p != nil {
+			p.removeW("rtl")
+			p.removeW("cs")
+		}
+		parent.insertAt(at+k, nr)
+	}
+}
+
+func setSpacePreserve(t *node) {
+	for _, a := range t.attrs {
+		if a.Name.Space == "xml" && a.Name.Local == "space" {
+			return
+		}
+	}
+	t.attrs = append(t.attrs, xmlSpacePreserve)
+}
+
+// mapKashida maps Arabic-only justification to both where the target is
+// not Arabic-script (brief row 4).
+func (ps *pass) mapKashida(ppr *node) {
+	if ps.m.arabicScript {
+		return
+	}
+	if jc := ppr.child("jc"); jc != nil {
+		if v, _ := jc.attr("val"); strings.HasSuffix(v, "Kashida") {
+			jc.setAttr("val", "both")
+		}
+	}
+}
+
+// table sets the visual cell order (brief row 19): bidiVisual on tables
+// with RTL paragraphs in RTL output; an explicit val="0" otherwise, since
+// LibreOffice infers RTL from a bidi first cell.
+func (ps *pass) table(t *node) {
+	if !ps.m.targetRTL && !ps.m.sourceRTL && !ps.m.flip {
+		return
+	}
+	rtlContent := false
+	t.walk(func(n *node) bool {
+		if n.isW("p") && ps.styles.effectiveBidi(n) {
+			rtlContent = true
+		}
+		return !rtlContent
+	})
+	tblPr := ensureFirst(t, "tblPr")
+	setFlag(tblPr, "bidiVisual", ps.m.targetRTL && rtlContent, tblPrOrder)
+	if ps.m.flip {
+		ps.mirrorFloatingTable(t, tblPr)
+	}
+}
+
+// section sets sectPr/bidi (column order, gutter side) and rtlGutter.
+func (ps *pass) section(s *node) {
+	if ps.m.targetRTL {
+		setFlag(s, "bidi", true, sectPrOrder)
+	} else {
+		s.removeW("bidi")
+	}
+	if g, _ := s.child("pgMar").attr("gutter"); g != "" && g != "0" && ps.m.targetRTL {
+		setFlag(s, "rtlGutter", true, sectPrOrder)
+	} else {
+		s.removeW("rtlGutter")
+	}
+	if ps.m.flip {
+		ps.mirrorSection(s)
+	}
+}

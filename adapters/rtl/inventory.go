@@ -1,0 +1,254 @@
+package rtl
+
+import (
+	"fmt"
+	"github.com/dragoman-translate/dragoman/core/job"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Warning kinds, from the brief's §4 lists. Kinds of list A make the
+// status partial, kinds of list B degraded.
+type kind int
+
+const (
+	// List A: layout may differ.
+	kindFloats kind = iota
+	kindAsymmetric
+	kindNarrowTable
+	kindChart
+	kindEquation
+	kindArrowBullet
+	kindRotated
+	kindBookFold
+	kindFields
+	// List B: content not converted.
+	kindSmartArt
+	kindWordArt
+	kindOLE
+	kindPictures
+	kindFont
+	kindControls
+	// Notes that do not lower the status.
+	kindSubstitution
+)
+
+func (k kind) degrades() bool { return k >= kindSmartArt && k <= kindControls }
+func (k kind) partial() bool  { return k < kindSmartArt }
+
+// findings collects what a document contains, per kind.
+type findings struct {
+	count map[kind]int
+	extra map[kind][]string // names (fonts) for the message
+}
+
+func newFindings() *findings {
+	return &findings{count: map[kind]int{}, extra: map[kind][]string{}}
+}
+
+func (f *findings) add(k kind, n int) { f.count[k] += n }
+
+func (f *findings) addName(k kind, name string) {
+	for _, have := range f.extra[k] {
+		if have == name {
+			return
+		}
+	}
+	f.count[k]++
+	f.extra[k] = append(f.extra[k], name)
+}
+
+// scanStory counts the list A/B items of one story part. mc:Fallback
+// copies are skipped so duplicated content is counted once.
+func (f *findings) scanStory(root *node, ps *pass) {
+	root.rootElem().walk(func(n *node) bool {
+		switch {
+		case n.is("Fallback", nsMC):
+			return false
+		case n.is("anchor", nsWP, nsWPStrict):
+			for _, h := range n.children {
+				if h.is("positionH", nsWP, nsWPStrict) {
+					for _, c := range h.children {
+						if c.is("posOffset", nsWP, nsWPStrict) {
+							f.add(kindFloats, 1)
+						}
+					}
+				}
+			}
+		case n.ns == nsV && strings.Contains(n.attrOr("style", ""), "position:absolute") && strings.Contains(n.attrOr("style", ""), "margin-left"):
+			f.add(kindFloats, 1)
+		case n.isW("framePr"):
+			if _, ok := n.attr("x"); ok {
+				f.add(kindFloats, 1)
+			}
+		case n.isW("tblpPr"):
+			if _, ok := n.attr("tblpX"); ok {
+				f.add(kindFloats, 1)
+			}
+		case n.isW("pBdr") || n.isW("tblBorders") || n.isW("tcBorders") || n.isW("tblCellMar") || n.isW("tcMar"):
+			if asymmetric(n) {
+				f.add(kindAsymmetric, 1)
+			}
+		case n.isW("tbl"):
+			if ps.m.targetRTL && narrowTable(n, ps.geom) {
+				f.add(kindNarrowTable, 1)
+			}
+		case n.is("chart", nsChart, nsChartStrict):
+			f.add(kindChart, 1)
+		case n.is("oMath", nsMath, nsMathStrict):
+			f.add(kindEquation, 1)
+			return false
+		case n.isW("textDirection"):
+			if v := n.attrOr("val", "lrTb"); v != "lrTb" && v != "lr" {
+				f.add(kindRotated, 1)
+			}
+		case n.isW("fldSimple"):
+			if updatableField(n.attrOr("instr", "")) {
+				f.add(kindFields, 1)
+			}
+		case n.isW("instrText"):
+			if updatableField(n.textOf()) {
+				f.add(kindFields, 1)
+			}
+		case n.is("relIds", nsDgm, nsDgmStrict):
+			f.add(kindSmartArt, 1)
+		case n.is("textpath", nsV) || n.is("prstTxWarp", nsA, nsAStrict):
+			f.add(kindWordArt, 1)
+		case n.is("OLEObject", nsO) || n.isW("object"):
+			f.add(kindOLE, 1)
+			return false // its preview image is not a picture of text
+		case n.is("pic", nsPic, nsPicStrict) || n.is("imagedata", nsV):
+			f.add(kindPictures, 1)
+		case n.isW("control") || n.is("contentPart", nsW14) || n.isW("ffData"):
+			f.add(kindControls, 1)
+		case n.isW("sym"):
+			if r, ok := symRune(n); ok && unmappableDirectional[r] {
+				f.add(kindArrowBullet, 1)
+			}
+		}
+		return true
+	})
+}
+
+func symRune(n *node) (rune, bool) {
+	v, err := strconv.ParseUint(n.attrOr("char", ""), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	r := rune(v)
+	if r < 0xF000 {
+		r += 0xF000
+	}
+	return r, true
+}
+
+var updatable = []string{"TOC", "REF", "PAGEREF", "NOTEREF", "SEQ", "STYLEREF"}
+
+func updatableField(instr string) bool {
+	f := strings.Fields(instr)
+	if len(f) == 0 {
+		return false
+	}
+	for _, u := range updatable {
+		if strings.EqualFold(f[0], u) {
+			return true
+		}
+	}
+	return false
+}
+
+// narrowTable reports a table narrower than the text width or indented:
+// Word aligns such RTL tables right, LibreOffice left (brief rows 20–21).
+func narrowTable(t *node, g pageGeom) bool {
+	if p := t.parent; p != nil && p.isW("tc") {
+		return false
+	}
+	tblPr := t.child("tblPr")
+	if v := tblPr.child("tblInd").attrOr("w", "0"); v != "0" {
+		return true
+	}
+	if w := tblPr.child("tblW"); w != nil && w.attrOr("type", "") == "pct" {
+		v := w.attrOr("w", "0")
+		if pct, ok := strings.CutSuffix(v, "%"); ok {
+			n, _ := strconv.ParseFloat(pct, 64)
+			return n < 98
+		}
+		n, _ := strconv.ParseFloat(v, 64)
+		return n < 4900
+	}
+	sum := 0
+	for _, gc := range t.child("tblGrid").childrenW("gridCol") {
+		v, _ := strconv.Atoi(gc.attrOr("w", "0"))
+		sum += v
+	}
+	return sum > 0 && float64(sum) < 0.95*float64(g.text())
+}
+
+// fidelity turns findings into the API's report.
+func (f *findings) fidelity(rtlTarget bool) *job.Fidelity {
+	dir := "right-to-left"
+	if !rtlTarget {
+		dir = "left-to-right"
+	}
+	kinds := make([]kind, 0, len(f.count))
+	for k, n := range f.count {
+		if n > 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
+	status := "full"
+	var warnings []string
+	for _, k := range kinds {
+		n := f.count[k]
+		if k.degrades() {
+			status = "degraded"
+		} else if k.partial() && status == "full" {
+			status = "partial"
+		}
+		warnings = append(warnings, message(k, n, dir, f.extra[k]))
+	}
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return &job.Fidelity{Status: status, Warnings: warnings}
+}
+
+func message(k kind, n int, dir string, names []string) string {
+	switch k {
+	case kindFloats:
+		return fmt.Sprintf("%d floating objects use absolute positions; they were mirrored arithmetically and may overlap text differently.", n)
+	case kindAsymmetric:
+		return fmt.Sprintf("%d asymmetric borders or paddings: their side may differ between Word and other viewers.", n)
+	case kindNarrowTable:
+		return fmt.Sprintf("%d tables are narrower than the page or indented: their alignment follows Word's RTL rules; LibreOffice-based viewers show them on the left.", n)
+	case kindChart:
+		return fmt.Sprintf("%d charts: axes, legend and category order were not mirrored.", n)
+	case kindEquation:
+		return fmt.Sprintf("%d equations are kept left-to-right.", n)
+	case kindArrowBullet:
+		return fmt.Sprintf("%d arrow or check-mark bullets could not be mirrored and may point the wrong way.", n)
+	case kindRotated:
+		return fmt.Sprintf("%d vertical or rotated text settings were not changed.", n)
+	case kindBookFold:
+		return "Book-fold or mirrored margins: check the binding side."
+	case kindFields:
+		return fmt.Sprintf("%d tables of contents or cross-reference fields must be updated in Word (the document is set to update fields on open).", n)
+	case kindSmartArt:
+		return fmt.Sprintf("%d SmartArt graphics: the layout direction and the cached drawing are not regenerated, so text and arrows keep the source direction.", n)
+	case kindWordArt:
+		return fmt.Sprintf("%d WordArt texts were translated but are not laid out %s.", n, dir)
+	case kindOLE:
+		return fmt.Sprintf("%d embedded objects (Excel, Visio, …): their content was not translated or mirrored.", n)
+	case kindPictures:
+		return fmt.Sprintf("%d images may contain untranslated text in the source direction.", n)
+	case kindFont:
+		return fmt.Sprintf("Font %s; text will be shown in a fallback font.", strings.Join(names, "; "))
+	case kindControls:
+		return fmt.Sprintf("%d interactive controls (form fields, ActiveX, ink) were not mirrored.", n)
+	case kindSubstitution:
+		return fmt.Sprintf("Fonts without glyphs for the target script were replaced for complex-script text: %s.", strings.Join(names, "; "))
+	}
+	return ""
+}

@@ -1,0 +1,531 @@
+// Package rtl is the right-to-left layout adapter (ports.RTLLayout). It
+// converts an assembled .docx between writing directions following the
+// project's RTL engineering brief (docs: shared design "rtl-ooxml"):
+//
+//   - LTR→RTL and RTL→LTR toggle paragraph, table and section direction
+//     (through docDefaults where possible, directly where a paragraph
+//     differs), never swap logical left/right values (jc, ind, tabs,
+//     lvlJc, tblInd, table borders, cell margins), and mirror what is
+//     physical: drawing anchors, frames, VML positions, floating tables,
+//     asymmetric paragraph borders, page margins and gutters.
+//   - Every direction, LTR→LTR and RTL→RTL included, fixes runs: runs are
+//     split at script boundaries, w:rtl sits only on RTL-script and neutral
+//     runs, complex-script twins (bCs, iCs, szCs) follow the Latin values,
+//     w:lang/@w:bidi and themeFontLang name the target, and @cs fonts cover
+//     the script (substituted and reported otherwise).
+//   - Text gets LRM marks where the bidi algorithm would scramble numbers
+//     and Latin fragments inside Arabic-script text; isolates are never
+//     used. Options.NativeDigits writes Arabic-Indic or Persian digits.
+//
+// The package works on the zip: untouched entries are copied raw, changed
+// XML parts are re-serialised from the tokenizer's raw tokens, so prefixes,
+// namespace declarations and mc:Ignorable are kept and new elements are
+// inserted at their schema position.
+//
+// Fidelity: Estimate (pre-scan of the source) and Apply return full,
+// partial or degraded with warnings (the brief's §4 lists A and B). They
+// return nil only where direction is irrelevant: an LTR→LTR job whose
+// document contains no right-to-left text. For same-direction jobs with
+// RTL text (RTL→RTL, or LTR→LTR quoting Hebrew) only font coverage is
+// reported, since nothing is mirrored.
+package rtl
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/core/ports"
+)
+
+// Options tune the layout pass.
+type Options struct {
+	// NativeDigits writes Arabic-Indic (ar) or Persian (fa) digits in RTL
+	// paragraphs instead of 0–9. No docx property can do this (brief row 16).
+	NativeDigits bool
+	// Coverage decides whether a font has the target's glyphs; nil means
+	// the installed fonts (fontconfig) when fc-list exists, else KnownFonts.
+	Coverage FontCoverage
+	// CSFonts overrides the complex-script font written per target code.
+	CSFonts map[string]string
+}
+
+// Layout implements ports.RTLLayout.
+type Layout struct {
+	opts     Options
+	coverage FontCoverage
+}
+
+var _ ports.RTLLayout = (*Layout)(nil)
+
+// New makes the adapter.
+func New(opts Options) *Layout {
+	cov := opts.Coverage
+	if cov == nil {
+		if fc := (&Fontconfig{}); fc.Available() {
+			cov = fc
+		} else {
+			cov = KnownFonts{}
+		}
+	}
+	return &Layout{opts: opts, coverage: cov}
+}
+
+// mode is what a job's language pair asks of the pass.
+type mode struct {
+	source, target       string
+	sourceRTL, targetRTL bool
+	flip                 bool // the direction changes: mirror physical positions
+	twins                twinMode
+	touchTwins           bool
+	arabicScript         bool   // target written in Arabic script (UBA rule W2 applies)
+	rtlLang              string // language whose script @cs fonts must cover; "" if none
+}
+
+func resolveMode(req ports.LayoutRequest) (mode, error) {
+	src, ok := language.ByCode(req.SourceLang)
+	if !ok {
+		return mode{}, fmt.Errorf("rtl: unknown source language %q", req.SourceLang)
+	}
+	tgt, ok := language.ByCode(req.TargetLang)
+	if !ok {
+		return mode{}, fmt.Errorf("rtl: unknown target language %q", req.TargetLang)
+	}
+	m := mode{source: src.Code, target: tgt.Code, sourceRTL: src.IsRTL(), targetRTL: tgt.IsRTL()}
+	m.flip = m.sourceRTL != m.targetRTL
+	m.arabicScript = tgt.Script == "Arab"
+	m.touchTwins = true
+	switch {
+	case m.targetRTL && !m.sourceRTL:
+		m.twins = twinsForce
+	case !m.targetRTL && m.sourceRTL:
+		m.twins = twinsReverse
+	default:
+		m.twins = twinsMissing
+	}
+	switch {
+	case m.targetRTL:
+		m.rtlLang = tgt.Code
+	case m.sourceRTL:
+		m.rtlLang = src.Code
+	}
+	return m, nil
+}
+
+// pass is one conversion of one package.
+type pass struct {
+	m           mode
+	opts        Options
+	coverage    FontCoverage
+	styles      *styleSheet
+	geom        pageGeom
+	csFont      string
+	substituted map[string]bool
+}
+
+// Estimate pre-scans a source document for what the output would lose.
+func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutRequest) (*job.Fidelity, error) {
+	pk, ps, err := l.prepare(src, req)
+	if err != nil {
+		return nil, err
+	}
+	f, relevant, err := l.inventory(pk, ps)
+	if err != nil || !relevant {
+		return nil, err
+	}
+	return f.fidelity(ps.m.targetRTL), nil
+}
+
+// Apply converts an assembled document and writes the laid-out .docx.
+func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequest, out io.Writer) (*job.Fidelity, error) {
+	pk, ps, err := l.prepare(src, req)
+	if err != nil {
+		return nil, err
+	}
+	f, relevant, err := l.inventory(pk, ps)
+	if err != nil {
+		return nil, err
+	}
+	if err := ps.convert(pk, f); err != nil {
+		return nil, err
+	}
+	for name := range ps.substituted {
+		f.addName(kindSubstitution, fmt.Sprintf("%s → %s", name, ps.csFont))
+	}
+	if err := pk.write(out); err != nil {
+		return nil, err
+	}
+	if !relevant {
+		return nil, nil
+	}
+	return f.fidelity(ps.m.targetRTL), nil
+}
+
+func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, error) {
+	m, err := resolveMode(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	pk, err := openPkg(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps := &pass{m: m, opts: l.opts, coverage: l.coverage, substituted: map[string]bool{}}
+	if ps.m.rtlLang == "" {
+		// LTR→LTR: RTL text, if any, decides the cs script.
+		lang, err := pk.rtlScriptLang()
+		if err != nil {
+			return nil, nil, err
+		}
+		ps.m.rtlLang = lang
+		ps.m.touchTwins = lang != ""
+	}
+	styles, err := pk.part("word/styles.xml")
+	if err != nil {
+		return nil, nil, err
+	}
+	ps.styles = newStyleSheet(styles)
+	body, err := pk.part(pk.mainDoc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if body == nil {
+		return nil, nil, fmt.Errorf("rtl: package has no main document part")
+	}
+	ps.geom = geomOf(body.rootElem())
+	if ps.m.rtlLang != "" {
+		ps.csFont = ps.chooseCSFont()
+	}
+	return pk, ps, nil
+}
+
+// chooseCSFont keeps the document's default @cs font when it covers the
+// script and otherwise picks the configured or default free font.
+func (ps *pass) chooseCSFont() string {
+	if f := ps.opts.CSFonts[ps.m.rtlLang]; f != "" {
+		return f
+	}
+	if ps.styles.defaults != nil {
+		rf := ps.styles.defaults.child("rPrDefault").child("rPr").child("rFonts")
+		if cs, ok := rf.attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
+			if _, theme := rf.attr("cstheme"); !theme {
+				return cs
+			}
+		}
+	}
+	return defaultCSFont[ps.m.rtlLang]
+}
+
+// inventory scans the document for the report; relevant is false for an
+// LTR→LTR job without RTL text.
+func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
+	f := newFindings()
+	relevant := ps.m.rtlLang != ""
+	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.rtlLang) {
+		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.rtlLang)))
+	}
+	if !ps.m.flip {
+		return f, relevant, nil
+	}
+	for _, name := range pk.stories {
+		root, err := pk.part(name)
+		if err != nil {
+			return nil, false, err
+		}
+		f.scanStory(root, ps)
+	}
+	if set, err := pk.part("word/settings.xml"); err != nil {
+		return nil, false, err
+	} else if set != nil {
+		r := set.rootElem()
+		for _, k := range []string{"mirrorMargins", "bookFoldPrinting", "bookFoldRevPrinting", "gutterAtTop"} {
+			if on(r.child(k)) {
+				f.count[kindBookFold] = 1
+			}
+		}
+	}
+	if num, err := pk.part("word/numbering.xml"); err != nil {
+		return nil, false, err
+	} else if num != nil {
+		for _, t := range num.rootElem().findAllW("lvlText") {
+			for _, r := range t.attrOr("val", "") {
+				if unmappableDirectional[r] {
+					f.add(kindArrowBullet, 1)
+				}
+			}
+		}
+	}
+	return f, true, nil
+}
+
+// convert rewrites every part the layout touches.
+func (ps *pass) convert(pk *pkg, f *findings) error {
+	if st, _ := pk.part("word/styles.xml"); st != nil {
+		ps.layoutStyles(st)
+		pk.changed["word/styles.xml"] = true
+	}
+	for _, name := range pk.stories {
+		root, err := pk.part(name)
+		if err != nil {
+			return err
+		}
+		ps.layoutContent(root)
+		pk.changed[name] = true
+	}
+	if num, err := pk.part("word/numbering.xml"); err != nil {
+		return err
+	} else if num != nil {
+		ps.layoutNumbering(num)
+		pk.changed["word/numbering.xml"] = true
+	}
+	if set, err := pk.part("word/settings.xml"); err != nil {
+		return err
+	} else if set != nil {
+		ps.layoutSettings(set, f.count[kindFields] > 0)
+		pk.changed["word/settings.xml"] = true
+	}
+	if ps.csFont != "" {
+		if ft, err := pk.part("word/fontTable.xml"); err != nil {
+			return err
+		} else if ft != nil {
+			ps.layoutFontTable(ft)
+			pk.changed["word/fontTable.xml"] = true
+		}
+	}
+	return nil
+}
+
+// layoutNumbering fixes list levels: cs twins and fonts in lvl/rPr,
+// directional bullets swapped, native number formats back to decimal in
+// LTR output. lvlJc and ind stay: they are logical.
+func (ps *pass) layoutNumbering(root *node) {
+	root.rootElem().walk(func(n *node) bool {
+		switch {
+		case n.isW("rPr"):
+			ps.twins(n)
+			ps.fonts(n)
+		case n.isW("lvlText") && ps.m.flip:
+			font := n.parent.child("rPr").child("rFonts").attrOr("ascii", "")
+			n.setAttr("val", ps.mirrorText(n.attrOr("val", ""), font))
+		case n.isW("numFmt") && ps.m.flip && !ps.m.targetRTL:
+			switch n.attrOr("val", "") {
+			case "arabicAbjad", "arabicAlpha", "hebrew1", "hebrew2", "hindiNumbers", "hindiCounting":
+				n.setAttr("val", "decimal")
+			}
+		}
+		return true
+	})
+}
+
+// mirrorText swaps pointing glyphs (brief row 18).
+func (ps *pass) mirrorText(s, font string) string {
+	rs := []rune(s)
+	for i, r := range rs {
+		switch strings.ToLower(font) {
+		case "wingdings":
+			if m, ok := wingdingsMirror[r]; ok && pointsForward(r, ps.m.targetRTL, wingdingsRight) {
+				rs[i] = m
+			}
+		case "symbol":
+			if m, ok := symbolMirror[r]; ok && pointsForward(r, ps.m.targetRTL, symbolRight) {
+				rs[i] = m
+			}
+		default:
+			table := mirrorGlyph
+			if !ps.m.targetRTL {
+				table = mirrorGlyphBack
+			}
+			if m, ok := table[r]; ok {
+				rs[i] = m
+			}
+		}
+	}
+	return string(rs)
+}
+
+var (
+	wingdingsRight = map[rune]bool{0xF0D8: true, 0xF0E0: true, 0xF0E8: true}
+	symbolRight    = map[rune]bool{0xF0AE: true, 0xF0DE: true}
+)
+
+// pointsForward: in RTL output swap right-pointing glyphs, in LTR output
+// left-pointing ones.
+func pointsForward(r rune, rtl bool, right map[rune]bool) bool { return right[r] == rtl }
+
+// layoutSettings names the target in themeFontLang/@bidi (so minorBidi
+// theme fonts resolve to the target script) and asks Word to update
+// fields whose cached results depend on the translated text.
+func (ps *pass) layoutSettings(root *node, fields bool) {
+	r := root.rootElem()
+	if ps.m.targetRTL {
+		tfl := ensure(r, "themeFontLang", settingsOrder)
+		tfl.setAttr("bidi", locale(ps.m.target))
+	}
+	if fields && ps.m.flip {
+		setFlag(r, "updateFields", true, settingsOrder)
+	}
+}
+
+// layoutFontTable declares the complex-script font with its charset so
+// Word substitutes a same-script font where it is missing.
+func (ps *pass) layoutFontTable(root *node) {
+	r := root.rootElem()
+	for _, f := range r.childrenW("font") {
+		if strings.EqualFold(f.attrOr("name", ""), ps.csFont) {
+			return
+		}
+	}
+	f := newW(r, "font")
+	f.setAttr("name", ps.csFont)
+	cs := newW(r, "charset")
+	cs.setAttr("val", charsetOf(ps.m.rtlLang))
+	fam := newW(r, "family")
+	fam.setAttr("val", "auto")
+	pitch := newW(r, "pitch")
+	pitch.setAttr("val", "variable")
+	for _, c := range []*node{cs, fam, pitch} {
+		insertOrdered(f, c, fontOrder)
+	}
+	r.insertAt(len(r.children), f)
+}
+
+// pkg is an opened .docx.
+type pkg struct {
+	zr      *zip.Reader
+	files   map[string]*zip.File
+	parsed  map[string]*node
+	changed map[string]bool
+	mainDoc string
+	stories []string
+}
+
+var storyPart = regexp.MustCompile(`^(header|footer)\d*\.xml$|^(footnotes|endnotes|comments)\.xml$`)
+
+func openPkg(src ports.Blob) (*pkg, error) {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	zr, err := zip.NewReader(src, src.Size())
+	if err != nil {
+		return nil, fmt.Errorf("rtl: not a docx package: %w", err)
+	}
+	pk := &pkg{zr: zr, files: map[string]*zip.File{}, parsed: map[string]*node{}, changed: map[string]bool{}}
+	for _, f := range zr.File {
+		pk.files[f.Name] = f
+	}
+	pk.mainDoc = "word/document.xml"
+	if rels, err := pk.part("_rels/.rels"); err == nil && rels != nil {
+		for _, r := range rels.rootElem().children {
+			if r.kind == elemNode && strings.HasSuffix(r.attrOr("Type", ""), "/officeDocument") {
+				pk.mainDoc = strings.TrimPrefix(r.attrOr("Target", ""), "/")
+			}
+		}
+	}
+	if pk.files[pk.mainDoc] == nil {
+		return nil, fmt.Errorf("rtl: main document %s missing", pk.mainDoc)
+	}
+	pk.stories = []string{pk.mainDoc}
+	dir := path.Dir(pk.mainDoc)
+	var extra []string
+	for name := range pk.files {
+		if path.Dir(name) == dir && storyPart.MatchString(path.Base(name)) {
+			extra = append(extra, name)
+		}
+	}
+	sort.Strings(extra)
+	pk.stories = append(pk.stories, extra...)
+	return pk, nil
+}
+
+// part parses an entry once; a missing entry is (nil, nil).
+func (pk *pkg) part(name string) (*node, error) {
+	if n, ok := pk.parsed[name]; ok {
+		return n, nil
+	}
+	f := pk.files[name]
+	if f == nil {
+		return nil, nil
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
+	}
+	n, err := parseXML(data)
+	if err != nil {
+		return nil, fmt.Errorf("rtl: parsing %s: %w", name, err)
+	}
+	pk.parsed[name] = n
+	return n, nil
+}
+
+// rtlScriptLang finds the language of RTL text in an LTR document:
+// "he" for Hebrew letters, "ar" for other RTL scripts, "" for none.
+func (pk *pkg) rtlScriptLang() (string, error) {
+	lang := ""
+	for _, name := range pk.stories {
+		root, err := pk.part(name)
+		if err != nil {
+			return "", err
+		}
+		root.rootElem().walk(func(n *node) bool {
+			if n.isW("t") {
+				for _, r := range n.textOf() {
+					if inRTLBlock(r) {
+						if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
+							lang = "he"
+						} else if lang == "" {
+							lang = "ar"
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return lang, nil
+}
+
+// write copies untouched entries raw and re-serialises changed parts.
+func (pk *pkg) write(out io.Writer) error {
+	zw := zip.NewWriter(out)
+	for _, f := range pk.zr.File {
+		if !pk.changed[f.Name] {
+			if err := zw.Copy(f); err != nil {
+				return err
+			}
+			continue
+		}
+		var buf bytes.Buffer
+		if err := writeXML(&buf, pk.parsed[f.Name]); err != nil {
+			return err
+		}
+		h := f.FileHeader
+		h.Method = zip.Deflate
+		h.CompressedSize64, h.UncompressedSize64, h.CRC32 = 0, 0, 0
+		h.Flags &^= 0x8
+		w, err := zw.CreateHeader(&h)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+var xmlSpacePreserve = xml.Attr{Name: xml.Name{Space: "xml", Local: "space"}, Value: "preserve"}

@@ -1,0 +1,115 @@
+package rtl
+
+// twinMode says how Latin and complex-script twins are reconciled.
+type twinMode uint8
+
+const (
+	twinsForce   twinMode = iota // LTR→RTL: bCs=b, iCs=i, szCs=sz exactly
+	twinsMissing                 // same direction: add a missing cs twin, keep the author's
+	twinsReverse                 // RTL→LTR: b=bCs… where only the cs value was set
+)
+
+var twinPairs = [][2]string{{"b", "bCs"}, {"i", "iCs"}, {"sz", "szCs"}}
+
+// twins mirrors complex-script formatting (brief row 13): bold, italic and
+// size set only through b/i/sz do nothing to Arabic or Hebrew letters.
+func (ps *pass) twins(rpr *node) {
+	if !ps.m.touchTwins {
+		return
+	}
+	for _, pair := range twinPairs {
+		lat, cs := rpr.child(pair[0]), rpr.child(pair[1])
+		switch ps.m.twins {
+		case twinsForce:
+			// Each level ends with both or neither, so the effective cs
+			// value always equals the effective Latin value.
+			if lat != nil && (cs == nil || !sameAttrs(lat, cs)) {
+				copyTwin(rpr, lat, cs, pair[1])
+			} else if lat == nil && cs != nil {
+				rpr.remove(cs)
+			}
+		case twinsMissing:
+			if lat != nil && cs == nil {
+				copyTwin(rpr, lat, nil, pair[1])
+			}
+		case twinsReverse:
+			if cs != nil && lat == nil {
+				copyTwin(rpr, cs, nil, pair[0])
+			}
+		}
+	}
+}
+
+func copyTwin(rpr, from, to *node, local string) {
+	if to == nil {
+		to = newW(rpr, local)
+		insertOrdered(rpr, to, rPrOrder)
+	}
+	to.attrs = nil
+	if v, ok := from.attr("val"); ok {
+		to.setAttr("val", v)
+	}
+}
+
+func sameAttrs(a, b *node) bool {
+	if a.local != "sz" {
+		return on(a) == on(b)
+	}
+	va, _ := a.attr("val")
+	vb, _ := b.attr("val")
+	return va == vb
+}
+
+// fonts gives complex-script text a font that covers the script (§6):
+// theme references are replaced by an explicit @cs, and a @cs without
+// coverage is substituted; substitutions are reported.
+func (ps *pass) fonts(rpr *node) {
+	if !ps.needsCSFont() {
+		return
+	}
+	rf := rpr.child("rFonts")
+	if rf == nil {
+		return
+	}
+	if _, theme := rf.attr("cstheme"); theme {
+		rf.delAttr("cstheme")
+		rf.setAttr("cs", ps.csFont)
+		return
+	}
+	cs, ok := rf.attr("cs")
+	if !ok || cs == ps.csFont {
+		return
+	}
+	if !ps.coverage.Covers(cs, ps.m.rtlLang) {
+		rf.setAttr("cs", ps.csFont)
+		ps.substituted[cs] = true
+	}
+}
+
+// lang points w:lang at the target: @bidi for RTL targets where it is set
+// (and in docDefaults always), @val for LTR targets translated from RTL.
+func (ps *pass) lang(rpr *node, defaults bool) {
+	l := rpr.child("lang")
+	if ps.m.targetRTL {
+		if l == nil && !defaults {
+			return
+		}
+		if _, has := l.attr("bidi"); !has && !defaults {
+			return
+		}
+		if l == nil {
+			l = newW(rpr, "lang")
+			insertOrdered(rpr, l, rPrOrder)
+		}
+		l.setAttr("bidi", locale(ps.m.target))
+		return
+	}
+	if !ps.m.sourceRTL || l == nil {
+		return
+	}
+	if _, has := l.attr("val"); has || defaults {
+		l.setAttr("val", locale(ps.m.target))
+	}
+}
+
+func (ps *pass) needsCSFont() bool { return ps.csFont != "" }
