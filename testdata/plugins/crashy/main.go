@@ -1,0 +1,42 @@
+// Command crashy is a test provider: it echoes segments and misbehaves on
+// request, so the host's restart logic can be tested with real processes.
+package main
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+)
+
+type echo struct{}
+
+func (echo) Capabilities(context.Context) (ports.Capabilities, error) {
+	return ports.Capabilities{Name: "crashy", Pairs: []ports.Pair{{Source: "en", Target: "de"}}}, nil
+}
+
+func (echo) Translate(ctx context.Context, req ports.TranslateRequest) (ports.TranslateResult, error) {
+	out := make([]string, len(req.Segments))
+	for i, s := range req.Segments {
+		switch s {
+		case "__crash__":
+			os.Exit(3)
+		case "__sleep__":
+			select {
+			case <-time.After(time.Minute):
+			case <-ctx.Done():
+			}
+		case "__env__":
+			s = os.Getenv("DRAGOMAN_CRASHY_GREETING")
+		case "__pid__":
+			s = strconv.Itoa(os.Getpid())
+		}
+		out[i] = s
+	}
+	return ports.TranslateResult{Segments: out}, nil
+}
+
+func main() { sdk.ServeProvider(echo{}) }

@@ -1,0 +1,41 @@
+// Command upperconv is a test converter: it streams its input back in
+// upper case, so the host's streaming can be checked byte for byte.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+)
+
+type upper struct{}
+
+func (upper) Formats() []string { return []string{"txt"} }
+
+func (upper) Convert(_ context.Context, format string, in io.Reader, out io.Writer) error {
+	if format != "txt" {
+		return fmt.Errorf("upperconv: cannot convert %q", format)
+	}
+	r := bufio.NewReaderSize(in, 64<<10)
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if _, werr := out.Write(bytes.ToUpper(buf[:n])); werr != nil {
+				return werr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func main() { sdk.ServeConverter(upper{}) }
