@@ -1,0 +1,93 @@
+// Package pool keeps warm LibreOffice instances and converts documents to
+// .docx with them. Each instance is a listening soffice with its own
+// throw-away profile, driven over UNO by a small python3-uno helper; it
+// does one conversion at a time. A cold `soffice --convert-to` costs about
+// a second per file, a warm instance a fraction of that.
+package pool
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+// Environment variables read by ConfigFromEnv.
+const (
+	EnvSize    = "DRAGOMAN_LIBREOFFICE_POOL_SIZE"
+	EnvTimeout = "DRAGOMAN_LIBREOFFICE_TIMEOUT"
+	EnvSoffice = "DRAGOMAN_LIBREOFFICE_SOFFICE"
+	EnvPython  = "DRAGOMAN_LIBREOFFICE_PYTHON"
+)
+
+// Config sizes and locates the pool. Zero values take the defaults.
+type Config struct {
+	Size         int           // instances; default runtime.NumCPU()
+	Timeout      time.Duration // per conversion, waiting included; default 120s
+	StartTimeout time.Duration // for one instance to come up; default 60s
+	Soffice      string        // soffice executable; default "soffice" on PATH
+	Python       string        // a python3 that can import uno; default /usr/bin/python3
+	TempDir      string        // parent of instance directories; default os.TempDir()
+	// NoColdRetry turns off the one cold `soffice --convert-to` retry made
+	// when a warm instance crashes on a document.
+	NoColdRetry bool
+}
+
+// ConfigFromEnv reads the DRAGOMAN_LIBREOFFICE_* variables.
+func ConfigFromEnv() (Config, error) {
+	var c Config
+	if v := os.Getenv(EnvSize); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("%s=%q: want a positive integer", EnvSize, v)
+		}
+		c.Size = n
+	}
+	if v := os.Getenv(EnvTimeout); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("%s=%q: want a positive duration such as 120s", EnvTimeout, v)
+		}
+		c.Timeout = d
+	}
+	c.Soffice = os.Getenv(EnvSoffice)
+	c.Python = os.Getenv(EnvPython)
+	return c, nil
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Size <= 0 {
+		c.Size = runtime.NumCPU()
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 120 * time.Second
+	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = 60 * time.Second
+	}
+	if c.TempDir == "" {
+		c.TempDir = os.TempDir()
+	}
+	if c.Soffice == "" {
+		c.Soffice = "soffice"
+	}
+	p, err := exec.LookPath(c.Soffice)
+	if err != nil {
+		return c, fmt.Errorf("LibreOffice not found (%v): install libreoffice-writer-nogui or set %s", err, EnvSoffice)
+	}
+	c.Soffice = p
+	if c.Python == "" {
+		// Debian's python3-uno lives in the system python, not in a pyenv or venv one.
+		c.Python = "/usr/bin/python3"
+		if _, err := os.Stat(c.Python); err != nil {
+			c.Python = "python3"
+		}
+	}
+	if p, err = exec.LookPath(c.Python); err != nil {
+		return c, fmt.Errorf("python3 not found (%v): install python3-uno or set %s", err, EnvPython)
+	}
+	c.Python = p
+	return c, nil
+}

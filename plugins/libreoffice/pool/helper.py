@@ -1,0 +1,140 @@
+# Drives one listening soffice over UNO for the Go pool. One JSON request
+# per stdin line, one JSON answer per stdout line, one conversion at a time.
+# Request: {"in": path, "out": path, "filters": [allowed import filters]}
+# Answer:  {"ok": bool, "kind": "load"|"refused"|"password"|"store"|"crash", "error": str, "filter": str}
+import json
+import os
+import shutil
+import signal
+import sys
+import threading
+import time
+
+try:
+    import uno
+    import unohelper
+    from com.sun.star.beans import PropertyValue
+    from com.sun.star.task import XInteractionHandler
+except ImportError as e:  # python3-uno missing: say so instead of a traceback
+    print(json.dumps({"ready": False, "error": "python3-uno is not installed: %s" % e}), flush=True)
+    sys.exit(3)
+
+
+def prop(name, value):
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+
+class Refuse(unohelper.Base, XInteractionHandler):
+    """Answers every question LibreOffice asks with Abort, remembering
+    whether it asked for a password."""
+
+    def __init__(self):
+        self.password = False
+        self.asked = []
+
+    def handle(self, request):
+        what = request.getRequest()
+        name = what.typeName if hasattr(what, "typeName") else type(what).__name__
+        self.asked.append(name)
+        if "Password" in name:
+            self.password = True
+        for c in request.getContinuations():
+            if c.queryInterface(uno.getTypeByName("com.sun.star.task.XInteractionAbort")):
+                c.select()
+                return
+
+
+def connect(pipe, timeout):
+    local = uno.getComponentContext()
+    resolver = local.ServiceManager.createInstanceWithContext(
+        "com.sun.star.bridge.UnoUrlResolver", local)
+    deadline = time.time() + timeout
+    while True:
+        try:
+            ctx = resolver.resolve("uno:pipe,name=%s;urp;StarOffice.ComponentContext" % pipe)
+            return ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+        except Exception:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def message(e):
+    return str(getattr(e, "Message", "") or e).strip()
+
+
+def failure(stage, e):
+    text = message(e)
+    kind = stage
+    if "Disposed" in type(e).__name__ or "bridge" in text:
+        kind = "crash"  # soffice died under us; the Go side replaces it
+    elif "password" in text.lower():
+        kind = "password"
+    return {"ok": False, "kind": kind, "error": "%s: %s" % (type(e).__name__, text)}
+
+
+def convert(desktop, req):
+    doc = None
+    handler = Refuse()
+    try:
+        try:
+            doc = desktop.loadComponentFromURL(
+                uno.systemPathToFileUrl(req["in"]), "_blank", 0,
+                (prop("Hidden", True), prop("ReadOnly", True),
+                 prop("InteractionHandler", handler)))
+        except Exception as e:
+            if handler.password:
+                return {"ok": False, "kind": "password", "error": "%s: %s" % (type(e).__name__, message(e))}
+            return failure("load", e)
+        if doc is None:
+            kind = "password" if handler.password else "load"
+            return {"ok": False, "kind": kind,
+                    "error": "LibreOffice could not open the file (asked: %s)" % ", ".join(handler.asked)}
+        used = ""
+        for a in doc.getArgs():
+            if a.Name == "FilterName":
+                used = a.Value
+        if used not in req["filters"]:
+            return {"ok": False, "kind": "refused", "filter": used,
+                    "error": "LibreOffice read the file as %r, not as one of %s" % (used, req["filters"])}
+        try:
+            doc.storeToURL(uno.systemPathToFileUrl(req["out"]),
+                           (prop("FilterName", "MS Word 2007 XML"), prop("Overwrite", True)))
+        except Exception as e:
+            return failure("store", e)
+        return {"ok": True, "filter": used}
+    finally:
+        if doc is not None:
+            try:
+                doc.close(True)
+            except Exception:
+                pass
+
+
+def watch_parent(leftovers):
+    # If the Go process dies without cleaning up (SIGKILL), take soffice and
+    # our files with us: we share soffice's process group.
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    for path in leftovers:
+        if os.path.isdir(path):
+            shutil.rmtree(path, ignore_errors=True)
+        elif os.path.lexists(path):
+            os.remove(path)
+    os.killpg(0, signal.SIGKILL)
+
+
+def main():
+    # argv: pipe name, connect timeout in seconds, paths to remove if orphaned
+    threading.Thread(target=watch_parent, args=(sys.argv[3:],), daemon=True).start()
+    desktop = connect(sys.argv[1], float(sys.argv[2]))
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        print(json.dumps(convert(desktop, json.loads(line))), flush=True)
+
+
+main()

@@ -1,0 +1,228 @@
+package pool
+
+import (
+	"bufio"
+	"context"
+	"crypto/md5"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf16"
+)
+
+//go:embed helper.py
+var helperScript []byte
+
+// instance is one listening soffice plus its UNO helper, both in one
+// process group so that a single kill ends everything it started.
+type instance struct {
+	dir     string // root: profile/, tmp/, helper.py
+	pipe    string // name of the UNO accept pipe
+	profile string // UserInstallation URL
+	soffice *exec.Cmd
+	helper  *exec.Cmd
+	req     *json.Encoder
+	resp    *bufio.Scanner
+	dead    chan struct{} // closed when soffice has exited
+	log     *tailBuffer
+	killed  sync.Once
+}
+
+// answer is one line from helper.py.
+type answer struct {
+	Ready  bool   `json:"ready"`
+	OK     bool   `json:"ok"`
+	Kind   string `json:"kind"`
+	Error  string `json:"error"`
+	Filter string `json:"filter"`
+}
+
+func startInstance(ctx context.Context, c Config) (_ *instance, err error) {
+	dir, err := os.MkdirTemp(c.TempDir, "dragoman-lo-")
+	if err != nil {
+		return nil, err
+	}
+	in := &instance{dir: dir, pipe: "dragoman-" + randomHex(8), dead: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
+	defer func() {
+		if err != nil {
+			in.kill()
+		}
+	}()
+	for _, d := range []string{"profile", "tmp"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+			return nil, err
+		}
+	}
+	helperPath := filepath.Join(dir, "helper.py")
+	if err := os.WriteFile(helperPath, helperScript, 0o600); err != nil {
+		return nil, err
+	}
+	in.profile = (&url.URL{Scheme: "file", Path: filepath.Join(dir, "profile")}).String()
+
+	in.soffice = exec.Command(c.Soffice,
+		"-env:UserInstallation="+in.profile,
+		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
+		"--accept=pipe,name="+in.pipe+";urp;StarOffice.ComponentContext")
+	// LibreOffice's own temp files (lu*.tmp) go into the instance directory.
+	in.soffice.Env = append(os.Environ(), "TMPDIR="+filepath.Join(dir, "tmp"))
+	in.soffice.Stdout, in.soffice.Stderr = in.log, in.log
+	in.soffice.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := in.soffice.Start(); err != nil {
+		return nil, fmt.Errorf("start soffice: %w", err)
+	}
+	go func() { in.soffice.Wait(); close(in.dead) }()
+
+	args := append([]string{helperPath, in.pipe, strconv.Itoa(int(c.StartTimeout.Seconds()))}, in.pipeSockets()...)
+	in.helper = exec.Command(c.Python, append(args, dir)...)
+	in.helper.Env = in.soffice.Env
+	in.helper.Stderr = in.log
+	in.helper.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: in.soffice.Process.Pid}
+	stdin, err := in.helper.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := in.helper.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := in.helper.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", c.Python, err)
+	}
+	in.req = json.NewEncoder(stdin)
+	in.resp = bufio.NewScanner(stdout)
+	in.resp.Buffer(make([]byte, 64<<10), 1<<20)
+
+	ctx, cancel := context.WithTimeout(ctx, c.StartTimeout)
+	defer cancel()
+	a, err := in.read(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("LibreOffice did not start: %w; output: %s", err, in.log.String())
+	}
+	if !a.Ready {
+		return nil, fmt.Errorf("LibreOffice helper: %s", a.Error)
+	}
+	return in, nil
+}
+
+// read waits for the helper's next line, for ctx, or for soffice to die.
+func (in *instance) read(ctx context.Context) (answer, error) {
+	got := make(chan error, 1)
+	var a answer
+	go func() {
+		if !in.resp.Scan() {
+			err := in.resp.Err()
+			if err == nil {
+				err = errors.New("helper exited")
+			}
+			got <- err
+			return
+		}
+		got <- json.Unmarshal(in.resp.Bytes(), &a)
+	}()
+	select {
+	case err := <-got:
+		return a, err
+	case <-ctx.Done():
+		return a, ctx.Err()
+	case <-in.dead:
+		// The helper notices the broken bridge itself; give it a moment to say so.
+		select {
+		case err := <-got:
+			if err == nil && !a.OK && a.Kind == "" {
+				a.Kind = "crash"
+			}
+			return a, err
+		case <-time.After(2 * time.Second):
+			return a, errors.New("soffice exited")
+		}
+	}
+}
+
+// convert asks the instance to turn src into dst (.docx). A non-nil error
+// means the instance is no longer usable; a document problem comes back as
+// an answer with OK false.
+func (in *instance) convert(ctx context.Context, src, dst string, filters []string) (answer, error) {
+	if err := in.req.Encode(map[string]any{"in": src, "out": dst, "filters": filters}); err != nil {
+		return answer{}, err
+	}
+	a, err := in.read(ctx)
+	if err == nil && !a.OK && a.Kind == "crash" {
+		err = errors.New(a.Error)
+	}
+	return a, err
+}
+
+// kill ends the process group and removes everything the instance made,
+// including the pipe sockets LibreOffice leaves in /tmp even on SIGTERM.
+func (in *instance) kill() { in.killed.Do(in.doKill) }
+
+func (in *instance) doKill() {
+	if in.soffice != nil && in.soffice.Process != nil {
+		syscall.Kill(-in.soffice.Process.Pid, syscall.SIGKILL)
+		<-in.dead
+	}
+	if in.helper != nil && in.helper.Process != nil {
+		syscall.Kill(-in.soffice.Process.Pid, syscall.SIGKILL) // the helper may outlive soffice by a moment
+		in.helper.Wait()
+	}
+	if in.soffice != nil && in.soffice.Process != nil {
+		waitGroupGone(in.soffice.Process.Pid)
+	}
+	for _, p := range in.pipeSockets() {
+		os.Remove(p)
+	}
+	os.RemoveAll(in.dir)
+}
+
+// pipeSockets names the sockets soffice creates: the accept pipe and the
+// single-instance pipe, whose name is the MD5 of the UTF-16 profile URL
+// (desktop/source/app/officeipcthread.cxx), hex without zero padding.
+func (in *instance) pipeSockets() []string {
+	return []string{pipeSocket(in.pipe), ipcSocket(in.profile)}
+}
+
+func pipeSocket(name string) string {
+	return fmt.Sprintf("/tmp/OSL_PIPE_%d_%s", os.Getuid(), name)
+}
+
+func ipcSocket(profileURL string) string {
+	u := utf16.Encode([]rune(profileURL))
+	b := make([]byte, 0, 2*len(u))
+	for _, r := range u {
+		b = append(b, byte(r), byte(r>>8))
+	}
+	sum := md5.Sum(b)
+	var h strings.Builder
+	for _, x := range sum {
+		h.WriteString(strconv.FormatUint(uint64(x), 16))
+	}
+	return pipeSocket("SingleOfficeIPC_" + h.String())
+}
+
+// waitGroupGone waits (up to 5 s) until no process of the group is left:
+// soffice.bin is a grandchild, reaped by init, not by us.
+func waitGroupGone(pgid int) {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if syscall.Kill(-pgid, syscall.SIGKILL) == syscall.ESRCH {
+			return
+		}
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,241 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Pool hands out warm instances, one conversion each at a time, and
+// replaces any instance that hangs or dies.
+type Pool struct {
+	cfg     Config
+	idle    chan *instance
+	closed  chan struct{}
+	once    sync.Once
+	wg      sync.WaitGroup // instance starts in flight
+	mu      sync.Mutex
+	live    map[*instance]bool
+	lastErr error // of the latest failed start, nil once one succeeds
+	log     *slog.Logger
+}
+
+// New checks that LibreOffice and python3-uno are installed and starts
+// cfg.Size instances in the background, so a plugin can answer its
+// handshake at once; Ready waits for them. logger may be nil.
+func New(cfg Config, logger *slog.Logger) (*Pool, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	p := &Pool{cfg: cfg, idle: make(chan *instance, cfg.Size), closed: make(chan struct{}),
+		live: map[*instance]bool{}, log: logger}
+	for range cfg.Size {
+		p.mu.Lock()
+		p.spawn()
+		p.mu.Unlock()
+	}
+	return p, nil
+}
+
+// Size is the number of instances the pool keeps.
+func (p *Pool) Size() int { return p.cfg.Size }
+
+// Ready waits until every instance is up. It fails early with the start
+// error once an instance has failed to start and none is up.
+func (p *Pool) Ready(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		n, err := len(p.live), p.lastErr
+		p.mu.Unlock()
+		switch {
+		case n == p.cfg.Size:
+			return nil
+		case err != nil && n == 0:
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.closed:
+			return errors.New("pool closed")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Health reports a pool that has no instance because none will start.
+func (p *Pool) Health() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.live) == 0 && p.lastErr != nil {
+		return p.lastErr
+	}
+	return nil
+}
+
+// spawn starts one instance in the background, retrying with backoff
+// until it runs or the pool closes. Callers hold mu, so Close's Wait never
+// races the Add.
+func (p *Pool) spawn() {
+	if p.isClosed() {
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
+			in, err := startInstance(context.Background(), p.cfg)
+			p.mu.Lock()
+			if err == nil {
+				p.lastErr = nil
+				if p.isClosed() {
+					p.mu.Unlock()
+					in.kill()
+					return
+				}
+				p.live[in] = true
+				p.idle <- in // never blocks: at most Size instances exist
+				p.mu.Unlock()
+				return
+			}
+			p.lastErr = err
+			p.mu.Unlock()
+			p.log.Error("libreoffice instance failed to start", "err", err)
+			select {
+			case <-p.closed:
+				return
+			case <-time.After(delay):
+			}
+		}
+	}()
+}
+
+// discard kills a broken instance and starts its replacement.
+func (p *Pool) discard(in *instance, why error) {
+	p.log.Warn("libreoffice instance replaced", "reason", why, "output", in.log.String())
+	in.kill()
+	p.mu.Lock()
+	delete(p.live, in)
+	p.spawn()
+	p.mu.Unlock()
+}
+
+// Convert reads a document of the given kind from src and writes it as
+// .docx to dst. The whole call, waiting for an instance included, is
+// bounded by the pool's timeout. Failures are *Error values.
+func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer) error {
+	ctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
+	defer cancel()
+	var in *instance
+	select {
+	case in = <-p.idle:
+	case <-p.closed:
+		return &Error{Reason: Unavailable, Detail: "pool closed"}
+	case <-ctx.Done():
+		if err := p.Health(); err != nil {
+			return &Error{Reason: Unavailable, Detail: err.Error()}
+		}
+		return &Error{Reason: TimedOut, Detail: "no free LibreOffice instance"}
+	}
+	// The files live outside the instance so a cold retry survives its removal.
+	work, err := os.MkdirTemp(p.cfg.TempDir, "dragoman-lo-job-")
+	if err != nil {
+		p.idle <- in
+		return err
+	}
+	defer os.RemoveAll(work)
+	srcPath, dstPath := filepath.Join(work, "in."+k.Ext), filepath.Join(work, "in.docx")
+	if err := writeFile(srcPath, src); err != nil {
+		p.idle <- in
+		return err
+	}
+	a, err := in.convert(ctx, srcPath, dstPath, k.Filters)
+	if err != nil {
+		p.discard(in, err)
+		if ctx.Err() != nil {
+			return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", p.cfg.Timeout)}
+		}
+		if p.cfg.NoColdRetry {
+			return &Error{Reason: Crashed, Detail: err.Error()}
+		}
+		// The listening instance can die where a one-shot soffice does not
+		// (seen with a Word 2002 file with tracked changes), so try cold once.
+		if cerr := coldConvert(ctx, p.cfg, srcPath, dstPath); cerr != nil {
+			if ctx.Err() != nil {
+				return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", p.cfg.Timeout)}
+			}
+			return &Error{Reason: Crashed, Detail: err.Error() + "; cold retry: " + cerr.Error()}
+		}
+		return copyFile(dst, dstPath)
+	}
+	p.idle <- in
+	if !a.OK {
+		return answerError(a)
+	}
+	return copyFile(dst, dstPath)
+}
+
+func answerError(a answer) error {
+	switch a.Kind {
+	case "password":
+		return &Error{Reason: PasswordProtected, Detail: a.Error}
+	case "refused":
+		return &Error{Reason: Unsupported, Detail: a.Error}
+	default:
+		return &Error{Reason: Corrupt, Detail: a.Error}
+	}
+}
+
+func (p *Pool) isClosed() bool {
+	select {
+	case <-p.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Close kills every instance and waits for pending restarts to give up.
+func (p *Pool) Close() error {
+	p.once.Do(func() {
+		p.mu.Lock()
+		close(p.closed)
+		live := p.live
+		p.live = map[*instance]bool{}
+		p.mu.Unlock()
+		for in := range live {
+			in.kill()
+		}
+		p.wg.Wait()
+	})
+	return nil
+}
+
+func writeFile(path string, r io.Reader) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	return errors.Join(err, f.Close())
+}
+
+func copyFile(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return &Error{Reason: Corrupt, Detail: "no output: " + err.Error()}
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}

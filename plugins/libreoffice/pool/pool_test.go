@@ -1,0 +1,249 @@
+package pool
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const corpus = "../../../testdata/convert"
+
+// newTestPool starts a real pool whose files all live under a test
+// directory, and checks at the end that nothing is left behind.
+func newTestPool(t *testing.T, cfg Config) *Pool {
+	t.Helper()
+	if cfg.TempDir == "" {
+		cfg.TempDir = t.TempDir()
+	}
+	p, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	if err := p.Ready(ctx); err != nil {
+		p.Close()
+		t.Fatal(err)
+	}
+	seen := p.snapshot()
+	t.Cleanup(func() {
+		seen = append(seen, p.snapshot()...)
+		p.Close()
+		assertGone(t, seen, cfg.TempDir)
+	})
+	return p
+}
+
+// trace is what one instance owns, for leak checks.
+type trace struct {
+	pgid    int
+	dir     string
+	sockets []string
+}
+
+func (p *Pool) snapshot() []trace {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []trace
+	for in := range p.live {
+		out = append(out, in.trace())
+	}
+	return out
+}
+
+func (in *instance) trace() trace {
+	return trace{pgid: in.soffice.Process.Pid, dir: in.dir, sockets: in.pipeSockets()}
+}
+
+func assertGone(t *testing.T, traces []trace, tempDir string) {
+	t.Helper()
+	for _, tr := range traces {
+		if err := syscall.Kill(-tr.pgid, 0); err == nil || !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("process group %d still alive (%v)", tr.pgid, err)
+		}
+		for _, s := range append(tr.sockets, tr.dir) {
+			if _, err := os.Lstat(s); err == nil {
+				t.Errorf("left behind: %s", s)
+			}
+		}
+	}
+	if entries, _ := os.ReadDir(tempDir); len(entries) > 0 {
+		t.Errorf("temp dir not empty: %v", entries)
+	}
+}
+
+func convertFile(t *testing.T, p *Pool, ctx context.Context, k Kind, path string) ([]byte, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	err = p.Convert(ctx, k, f, &out)
+	return out.Bytes(), err
+}
+
+// assertDocx checks that b is a zip holding word/document.xml with text.
+func assertDocx(t *testing.T, name string, b []byte) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatalf("%s: output is not a zip: %v", name, err)
+	}
+	for _, f := range zr.File {
+		if f.Name == "word/document.xml" {
+			return
+		}
+	}
+	t.Fatalf("%s: output has no word/document.xml", name)
+}
+
+func TestConvertsWordODTAndRTF(t *testing.T) {
+	p := newTestPool(t, Config{Size: 1})
+	for _, c := range []struct {
+		k    Kind
+		path string
+	}{
+		{Word, "doc/poi-Word6.doc"},
+		{Word, "doc/poi-Word95.doc"},
+		{Word, "doc/abiword-Word97Test.doc"},
+		{ODT, "odt/pandoc-trackedChanges.odt"},
+		{RTF, "rtf/rtfpipe-phprtflite-nested_tables.rtf"},
+		{WordML, "bad/tika-testWORDML_tableInsideParagraph.doc"},
+	} {
+		b, err := convertFile(t, p, context.Background(), c.k, filepath.Join(corpus, c.path))
+		if err != nil {
+			t.Fatalf("%s: %v (%+v)", c.path, err, err)
+		}
+		assertDocx(t, c.path, b)
+	}
+}
+
+func TestRefusesContentReadAsAnotherFormat(t *testing.T) {
+	p := newTestPool(t, Config{Size: 1})
+	// 24 bytes of text named .odt: LibreOffice would happily open it as plain text.
+	_, err := convertFile(t, p, context.Background(), ODT, filepath.Join(corpus, "bad/tika-testODTnotaZipFile.odt"))
+	if r := ReasonOf(err); r != Unsupported && r != Corrupt {
+		t.Fatalf("got %v (reason %d), want a refusal", err, r)
+	}
+	t.Logf("not a zip: %v (%s)", err, err.(*Error).Detail)
+	// The instance survives document errors.
+	b, err := convertFile(t, p, context.Background(), RTF, filepath.Join(corpus, "rtf/pandoc-footnote.rtf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertDocx(t, "after refusal", b)
+}
+
+// LibreOffice 7.4 over UNO neither asks the interaction handler nor says
+// why it gave up on an encrypted file, so the pool can only call it
+// unreadable; the plugin tells encryption apart before (see docformat).
+func TestEncryptedFailsFastAndKeepsTheInstance(t *testing.T) {
+	p := newTestPool(t, Config{Size: 1})
+	for _, c := range []struct {
+		k    Kind
+		path string
+	}{
+		{Word, "bad/poi-password_tika_binaryrc4.doc"},
+		{ODT, "bad/tika-testODTEncrypted.odt"},
+	} {
+		start := time.Now()
+		_, err := convertFile(t, p, context.Background(), c.k, filepath.Join(corpus, c.path))
+		if r := ReasonOf(err); r != PasswordProtected && r != Corrupt {
+			t.Errorf("%s: got %+v, want password-protected or corrupt", c.path, err)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s: took %s", c.path, d)
+		}
+	}
+	if n := len(p.snapshot()); n != 1 {
+		t.Fatalf("%d live instances, want the same 1", n)
+	}
+}
+
+func TestTimeoutKillsAndReplacesTheInstance(t *testing.T) {
+	p := newTestPool(t, Config{Size: 1})
+	before := p.snapshot()[0]
+	// 8 MB of content.xml takes seconds; give it 200 ms.
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := convertFile(t, p, ctx, ODT, filepath.Join(corpus, "odt/odftoolkit-Text1.odt"))
+	if ReasonOf(err) != TimedOut {
+		t.Fatalf("got %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("timeout took %s to return", d)
+	}
+	if !strings.Contains(err.Error(), "too long") {
+		t.Errorf("message %q does not say why", err)
+	}
+	assertGone(t, []trace{before}, t.TempDir())
+	b, err := convertFile(t, p, context.Background(), RTF, filepath.Join(corpus, "rtf/pandoc-footnote.rtf"))
+	if err != nil {
+		t.Fatalf("replacement instance: %v", err)
+	}
+	assertDocx(t, "after timeout", b)
+}
+
+func TestCrashedInstanceIsReplacedAndColdRetried(t *testing.T) {
+	// A listening soffice 7.4 aborts on this Word 2002 file (uncaught
+	// NoSuchElementException); a one-shot soffice converts it.
+	const crasher = "doc/poi-MarkAuthorsTable.doc"
+	for _, cold := range []bool{true, false} {
+		p := newTestPool(t, Config{Size: 1, NoColdRetry: !cold})
+		before := p.snapshot()[0]
+		b, err := convertFile(t, p, context.Background(), Word, filepath.Join(corpus, crasher))
+		if cold {
+			if err != nil {
+				t.Fatalf("with cold retry: %v (%+v)", err, err)
+			}
+			assertDocx(t, crasher, b)
+		} else if ReasonOf(err) != Crashed {
+			t.Fatalf("without cold retry: got %v, want a crash", err)
+		}
+		assertGone(t, []trace{before}, t.TempDir())
+		b, err = convertFile(t, p, context.Background(), Word, filepath.Join(corpus, "doc/poi-Word6.doc"))
+		if err != nil {
+			t.Fatalf("replacement instance: %v", err)
+		}
+		assertDocx(t, "after crash", b)
+	}
+}
+
+func TestKilledSofficeIsReplaced(t *testing.T) {
+	p := newTestPool(t, Config{Size: 1})
+	victim := p.snapshot()[0]
+	syscall.Kill(victim.pgid, syscall.SIGKILL) // soffice dies while idle
+	b, err := convertFile(t, p, context.Background(), RTF, filepath.Join(corpus, "rtf/pandoc-footnote.rtf"))
+	if err != nil {
+		t.Fatalf("conversion after soffice died: %v", err)
+	}
+	assertDocx(t, "after kill", b)
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	t.Setenv(EnvSize, "3")
+	t.Setenv(EnvTimeout, "45s")
+	c, err := ConfigFromEnv()
+	if err != nil || c.Size != 3 || c.Timeout != 45*time.Second {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+	t.Setenv(EnvSize, "0")
+	if _, err := ConfigFromEnv(); err == nil {
+		t.Fatal("pool size 0 accepted")
+	}
+	t.Setenv(EnvSize, "")
+	t.Setenv(EnvTimeout, "soon")
+	if _, err := ConfigFromEnv(); err == nil {
+		t.Fatal("bad timeout accepted")
+	}
+}
