@@ -67,7 +67,8 @@ const sqliteReaders = 3
 // OpenSQLite opens (creating if needed) the database file at path and
 // applies pending migrations.
 func OpenSQLite(path string) (*Store, error) {
-	if path == "" || strings.ContainsAny(path, "?#") {
+	// ":memory:" would give each pooled connection its own database.
+	if path == "" || strings.ContainsAny(path, "?#") || strings.Contains(path, ":memory:") {
 		return nil, fmt.Errorf("sqlstore: bad SQLite path %q", path)
 	}
 	// _txlock=immediate takes the write lock at BEGIN, so a read-modify-write
@@ -138,6 +139,11 @@ func (s *Store) clock() time.Time {
 	}
 	return time.Now()
 }
+
+// DB is the write pool, for sharing the connection with other adapters
+// (on PostgreSQL, an SQL-backed event bus). On SQLite it has one
+// connection: do not hold transactions on it for long.
+func (s *Store) DB() *sql.DB { return s.w.DB }
 
 // Close closes both pools.
 func (s *Store) Close() error {

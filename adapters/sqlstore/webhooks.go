@@ -5,9 +5,11 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -21,6 +23,16 @@ const SecretKeySize = 32
 // ErrNoSecretKey is returned when webhook secrets are stored or read
 // before SetSecretKey.
 var ErrNoSecretKey = errors.New("sqlstore: no secret key set for webhook secrets")
+
+// ParseSecretKey decodes a server key given as 64 hex characters (for
+// example DRAGOMAN_SECRET_KEY, made with `openssl rand -hex 32`).
+func ParseSecretKey(s string) ([]byte, error) {
+	key, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(key) != SecretKeySize {
+		return nil, fmt.Errorf("sqlstore: secret key must be %d hex characters", 2*SecretKeySize)
+	}
+	return key, nil
+}
 
 // SetSecretKey sets the server key that encrypts webhook secrets at rest
 // with AES-256-GCM, so a database dump alone does not reveal them. It must
