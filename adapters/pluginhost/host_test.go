@@ -166,6 +166,7 @@ func TestMissingPluginIsAStartupError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `engine "deepl" is enabled`) || !strings.Contains(err.Error(), "dragoman-provider-deepl") {
 		t.Fatalf("err = %v", err)
 	}
+	t.Log(err)
 }
 
 func TestProtocolMismatchIsAClearError(t *testing.T) {
@@ -173,6 +174,7 @@ func TestProtocolMismatchIsAClearError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "does not speak Dragoman plugin protocol v1") || !strings.Contains(err.Error(), "rebuild") {
 		t.Fatalf("err = %v", err)
 	}
+	t.Log(err)
 }
 
 func TestPluginInheritsEnvironment(t *testing.T) {
