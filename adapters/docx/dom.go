@@ -14,7 +14,8 @@ type node struct {
 	start []byte // raw start tag, or the raw token for non-elements
 	end   []byte // raw end tag; nil for Empty and non-elements
 	kids  []*node
-	pid   int // paragraph number within the part, for paragraph nodes
+	pid   int   // paragraph number within the part, for paragraph nodes
+	alias *node // the same paragraph in mc:Choice, for one in mc:Fallback
 }
 
 func (n *node) isElem() bool { return n.kind == xmlscan.Start || n.kind == xmlscan.Empty }

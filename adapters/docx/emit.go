@@ -47,6 +47,9 @@ func appendWithAttr(b, tag []byte, name, value string) []byte {
 func (p *proc) emitPara(b []byte, n *node) []byte {
 	pa := p.paras[n]
 	id := p.paraID(n)
+	if a := p.aliasOf(n); a != nil {
+		id = p.paraID(a)
+	}
 	u := p.lookup[id]
 	if u == nil || !pa.hasText {
 		b = append(b, n.start...)

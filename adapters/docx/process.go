@@ -138,18 +138,16 @@ func (p *proc) tree(t *node) error {
 		for _, k := range n.kids {
 			walk(k)
 		}
+		if n.name == p.d.mcAlt {
+			pairAlternate(p.d, n)
+		}
 	}
 	walk(t)
-	if p.assemble {
-		p.paras = map[*node]*para{}
-	}
+	p.paras = map[*node]*para{}
 	for _, n := range order {
 		pa := flatten(p.d, &p.f, n)
-		if p.assemble {
-			p.paras[n] = pa
-			continue
-		}
-		if pa.hasText {
+		p.paras[n] = pa
+		if !p.assemble && pa.hasText && p.aliasOf(n) == nil {
 			p.units = append(p.units, p.unit(pa))
 		}
 	}
@@ -159,6 +157,50 @@ func (p *proc) tree(t *node) error {
 	p.buf = p.emitNode(p.buf[:0], t)
 	_, err := p.out.Write(p.buf)
 	return err
+}
+
+// pairAlternate links the paragraphs of a text box's VML fallback to the
+// same paragraphs of its DrawingML choice, so they are translated once and
+// stay consistent.
+func pairAlternate(d *dialect, alt *node) {
+	var choice, fallback []*node
+	for _, k := range alt.kids {
+		switch {
+		case k.name == d.mcChoice && choice == nil:
+			choice = paragraphsIn(d, k, nil)
+		case k.name == d.mcFb:
+			fallback = paragraphsIn(d, k, nil)
+		}
+	}
+	if len(choice) != len(fallback) {
+		return
+	}
+	for i := range fallback {
+		fallback[i].alias = choice[i]
+	}
+}
+
+func paragraphsIn(d *dialect, n *node, out []*node) []*node {
+	if n.name == d.p {
+		out = append(out, n)
+	}
+	for _, k := range n.kids {
+		out = paragraphsIn(d, k, out)
+	}
+	return out
+}
+
+// aliasOf is the paragraph whose unit n shares, if n is a fallback copy
+// with exactly the same text and codes.
+func (p *proc) aliasOf(n *node) *node {
+	if n.alias == nil {
+		return nil
+	}
+	a, b := p.paras[n.alias], p.paras[n]
+	if a == nil || b == nil || a.tagged != b.tagged {
+		return nil
+	}
+	return n.alias
 }
 
 func (p *proc) paraID(n *node) string  { return fmt.Sprintf("%s#p%d", p.part, n.pid) }

@@ -95,11 +95,12 @@ func Repair(source, target string) (string, []string) {
 			continue
 		}
 		text := plainOf(toks)
+		stops := placeOffsets(toks)
 		sp := spans[id]
 		if kinds[id] == Place {
 			p := scale(sp.start, srcLen, len(text))
 			if sp.start > 0 && sp.start < srcLen {
-				p = snapWord(text, p, sp.start*2 < srcLen)
+				p = snapWord(text, p, sp.start*2 < srcLen, stops)
 			}
 			i := beforeText(&toks, p)
 			toks = insert(toks, i, Token{Kind: Place, ID: id})
@@ -108,9 +109,13 @@ func Repair(source, target string) (string, []string) {
 		}
 		a, b := -1, -1
 		inner := strings.TrimSpace(Plain(sliceText(src, sp.start, sp.end)))
-		if inner != "" {
+		if distinctive(inner) {
 			if k := strings.Index(text, inner); k >= 0 {
 				a, b = k, k+len(inner)
+			} else if lt, li := strings.ToLower(text), strings.ToLower(inner); len(lt) == len(text) && len(li) == len(inner) {
+				if k := strings.Index(lt, li); k >= 0 {
+					a, b = k, k+len(inner)
+				}
 			}
 		}
 		how := "around the same text"
@@ -124,11 +129,14 @@ func Repair(source, target string) (string, []string) {
 			} else {
 				a, b = scale(sp.start, srcLen, len(text)), scale(sp.end, srcLen, len(text))
 				if sp.start > 0 {
-					a = snapWord(text, a, true)
+					a = snapWord(text, a, true, stops)
 				}
 				if sp.end < srcLen {
-					b = snapWord(text, b, false)
+					b = snapWord(text, b, false, stops)
 				}
+			}
+			if b <= a && inner != "" && strings.TrimSpace(text) != "" {
+				a, b = wordAround(text, a)
 			}
 			if b < a {
 				b = a
@@ -148,6 +156,42 @@ func Repair(source, target string) (string, []string) {
 		warn("code %d missing: restored %s", id, how)
 	}
 	return Render(toks), warns
+}
+
+// distinctive text is worth searching for in a translation: a single
+// quote mark or letter would match the wrong place.
+func distinctive(s string) bool {
+	n := 0
+	for _, r := range s {
+		if isWordRune(r) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// wordAround is the word at or after offset p (the last word if none),
+// so a span whose text had words does not end up empty.
+func wordAround(s string, p int) (int, int) {
+	p = min(max(p, 0), len(s))
+	for p > 0 && !utf8.RuneStart(s[min(p, len(s)-1)]) {
+		p--
+	}
+	starts := wordStarts(s)
+	k := len(starts) - 1
+	for i, st := range starts {
+		if st >= p {
+			k = i
+			break
+		}
+		if i+1 < len(starts) && starts[i+1] > p {
+			k = i // p falls inside word i
+			break
+		}
+	}
+	a := starts[k]
+	b := wordOffset(s, starts, k+1, false)
+	return a, b
 }
 
 // wordStarts are the offsets where space-separated words begin.
@@ -218,6 +262,22 @@ func sliceText(toks []Token, a, b int) string {
 	return sb.String()
 }
 
+// placeOffsets are the text offsets of isolated codes: a tab or a break
+// separates words even where no space does.
+func placeOffsets(toks []Token) map[int]bool {
+	m := map[int]bool{}
+	off := 0
+	for _, t := range toks {
+		switch t.Kind {
+		case Text:
+			off += len(t.Text)
+		case Place:
+			m[off] = true
+		}
+	}
+	return m
+}
+
 func plainOf(toks []Token) string {
 	var sb strings.Builder
 	for _, t := range toks {
@@ -239,7 +299,7 @@ func scale(p, from, to int) int {
 
 // snapWord moves p to a rune boundary and, within a short reach, to the
 // start (left) or end (right) of the word it falls in.
-func snapWord(s string, p int, left bool) int {
+func snapWord(s string, p int, left bool, stops map[int]bool) int {
 	p = min(max(p, 0), len(s))
 	for p > 0 && p < len(s) && !utf8.RuneStart(s[p]) {
 		p--
@@ -249,7 +309,7 @@ func snapWord(s string, p int, left bool) int {
 	if left {
 		for q > 0 && p-q < reach {
 			r, n := utf8.DecodeLastRuneInString(s[:q])
-			if !isWordRune(r) {
+			if !isWordRune(r) || stops[q] {
 				return q
 			}
 			q -= n
@@ -261,7 +321,7 @@ func snapWord(s string, p int, left bool) int {
 	}
 	for q < len(s) && q-p < reach {
 		r, n := utf8.DecodeRuneInString(s[q:])
-		if !isWordRune(r) {
+		if !isWordRune(r) || stops[q] {
 			return q
 		}
 		q += n

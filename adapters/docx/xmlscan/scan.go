@@ -312,3 +312,14 @@ func AttrValue(raw []byte, name string) (string, bool) {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// Parent is the local name of the innermost open element's parent, when a
+// start tag was just returned (or of the innermost open element after an
+// empty tag).
+func (s *Scanner) Parent() string {
+	n := len(s.stack)
+	if n < 2 {
+		return ""
+	}
+	return string(Local(s.stack[n-2]))
+}
