@@ -25,5 +25,7 @@
 //
 // The plugin inherits the host's environment, so it reads its own
 // DRAGOMAN_<ENGINE>_… settings. It must not write to stdout (go-plugin's
-// handshake line goes there); logs go to stderr.
+// handshake line goes there) and logs with Logger(), whose records reach the
+// host's log with their level; go-plugin discards what a plugin writes to
+// os.Stderr once it serves.
 package sdk

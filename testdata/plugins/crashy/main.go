@@ -31,6 +31,8 @@ func (echo) Translate(ctx context.Context, req ports.TranslateRequest) (ports.Tr
 			}
 		case "__env__":
 			s = os.Getenv("DRAGOMAN_CRASHY_GREETING")
+		case "__warn__":
+			sdk.Logger().Warn("asked to warn", "segment", i)
 		case "__pid__":
 			s = strconv.Itoa(os.Getpid())
 		}
