@@ -122,17 +122,19 @@ func firstT(n *node) *node {
 func markTables(root *node) {
 	body := root.rootElem().child("body")
 	for _, tbl := range body.childrenW("tbl") {
-		tr := tbl.child("tr")
-		cells := tr.childrenW("tc")
-		if len(cells) < 2 {
-			continue
+		for _, tr := range tbl.childrenW("tr") {
+			cells := tr.childrenW("tc")
+			if len(cells) < 2 {
+				continue
+			}
+			a, z := firstT(cells[0]), firstT(cells[len(cells)-1])
+			if a == nil || z == nil {
+				continue
+			}
+			a.setText(a.textOf() + " " + markFirstCell)
+			z.setText(z.textOf() + " " + markLastCell)
+			break
 		}
-		a, z := firstT(cells[0]), firstT(cells[len(cells)-1])
-		if a == nil || z == nil {
-			continue
-		}
-		a.setText(a.textOf() + " " + markFirstCell)
-		z.setText(z.textOf() + " " + markLastCell)
 	}
 }
 
