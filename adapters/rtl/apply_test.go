@@ -27,7 +27,7 @@ func TestCorpusXML(t *testing.T) {
 	l := New(Options{})
 	fc := rtlcheck.NewFontconfig()
 	cases := []struct{ dir, from, to string }{
-		{"ltr", "en", "ar"}, {"ltr", "en", "he"}, {"rtl", "ar", "en"},
+		{"ltr", "en", "ar"}, {"ltr", "en", "he"}, {"rtl", "ar", "en"}, {"synthetic", "en", "ar"},
 	}
 	for _, c := range cases {
 		for _, path := range corpus(t, c.dir) {

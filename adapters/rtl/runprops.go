@@ -68,8 +68,8 @@ func (ps *pass) fonts(rpr *node) {
 		return
 	}
 	rf := rpr.child("rFonts")
-	if rf == nil {
-		return
+	if rf == nil || rpr.parent != nil && (rpr.parent.ns == nsMath || rpr.parent.ns == nsMathStrict) {
+		return // math runs keep their math font
 	}
 	if _, theme := rf.attr("cstheme"); theme {
 		rf.delAttr("cstheme")
