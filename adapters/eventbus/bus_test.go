@@ -270,3 +270,40 @@ func TestEventsOutliveRestart(t *testing.T) {
 	start(t, b2)
 	waitFor(t, "10 events after restart", 10*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 10 })
 }
+
+// Close cancels running handlers and hands their events back at once
+// (not after AckWait), without spending the give-up budget on them.
+func TestCloseHandsBackRunningEvents(t *testing.T) {
+	dir := t.TempDir()
+	b1 := newTestBus(t, dir, WithMaxAttempts(1), WithOnGiveUp(func(context.Context, string, ports.Topic, ports.JobEvent, error) {
+		t.Error("an event interrupted by shutdown was given up")
+	}))
+	running := make(chan struct{})
+	b1.Handle("convert", ports.TopicAccepted, func(ctx context.Context, e ports.JobEvent) error {
+		close(running)
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	start(t, b1)
+	publish(t, b1, ports.TopicAccepted, "job-interrupted")
+	<-running
+	if err := b1.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	b2 := newTestBus(t, dir) // default AckWait: 30 s
+	got := make(chan int, 1)
+	b2.Handle("convert", ports.TopicAccepted, func(ctx context.Context, e ports.JobEvent) error {
+		got <- Attempt(ctx)
+		return nil
+	})
+	start(t, b2)
+	select {
+	case n := <-got:
+		if n != 2 {
+			t.Fatalf("attempt %d, want 2", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("interrupted event not handed back before AckWait")
+	}
+}

@@ -222,7 +222,7 @@ func (s *Subscriber) deliver(ctx context.Context, jm jetstream.Msg, out chan<- *
 	select {
 	case out <- msg:
 	case <-ctx.Done():
-		_ = jm.Nak() // never handed over: give it back at once
+		s.nak(jm, 0) // never handed over: give it back at once
 		return
 	}
 
@@ -241,13 +241,11 @@ func (s *Subscriber) deliver(ctx context.Context, jm jetstream.Msg, out chan<- *
 			}
 			return
 		case <-msg.Nacked():
-			var err error
-			if delay := s.cfg.backoff(attempt); delay > 0 && ctx.Err() == nil {
-				err = jm.NakWithDelay(delay)
-			} else {
-				err = jm.Nak()
+			delay := s.cfg.backoff(attempt)
+			if ctx.Err() != nil {
+				delay = 0 // shutting down: let another process have it now
 			}
-			if err != nil {
+			if err := s.nak(jm, delay); err != nil {
 				s.log.Warn("eventbus: nak failed; the message will be redelivered after AckWait", "uuid", msg.UUID, "err", err)
 			}
 			return
@@ -259,10 +257,22 @@ func (s *Subscriber) deliver(ctx context.Context, jm jetstream.Msg, out chan<- *
 			closing = nil
 			grace = time.After(s.cfg.closeGrace)
 		case <-grace:
-			_ = jm.Nak()
+			s.nak(jm, 0)
 			return
 		}
 	}
+}
+
+// nak hands a message back for redelivery after delay and waits for the
+// server to confirm. A delayed NAK is stored as an expired delivery time,
+// so even a restarted server redelivers it promptly (a plain NAK only
+// queues it in memory, and after a restart it would wait out AckWait).
+func (s *Subscriber) nak(jm jetstream.Msg, delay time.Duration) error {
+	body := []byte(fmt.Sprintf(`-NAK {"delay": %d}`, delay.Nanoseconds()))
+	if _, err := s.streams.js.Conn().Request(jm.Reply(), body, 10*time.Second); err != nil {
+		return jm.NakWithDelay(delay) // unconfirmed, but better than nothing
+	}
+	return nil
 }
 
 // Close stops every Subscribe and waits for their slots to settle.
