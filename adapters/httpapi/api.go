@@ -64,6 +64,8 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerMeta()
 	a.registerJobs()
 	a.registerWebhooks()
+	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
+	retryAfterHeaders(a.api.OpenAPI())
 
 	sub, _ := fs.Sub(docsUI, "docsui")
 	assets := http.StripPrefix(Prefix+"/docs/", http.FileServerFS(sub))
@@ -135,3 +137,42 @@ func writeProblem(w http.ResponseWriter, p *Problem) {
 	w.WriteHeader(p.Status)
 	_ = jsonEncode(w, p)
 }
+
+// nullableRefs marks object properties that may be null. huma cannot tag a
+// struct-typed field nullable, so the schema says it after registration:
+// OpenAPI 3.1 writes it as anyOf [the object, null].
+func nullableRefs(o *huma.OpenAPI, prop string) {
+	for _, s := range o.Components.Schemas.Map() {
+		p, ok := s.Properties[prop]
+		if !ok || p.Ref == "" {
+			continue
+		}
+		s.Properties[prop] = &huma.Schema{
+			Description: p.Description,
+			AnyOf:       []*huma.Schema{{Ref: p.Ref}, {Type: "null"}},
+		}
+		p.Description = ""
+	}
+}
+
+// retryAfterHeaders declares the Retry-After header of every 429 (huma has
+// no tag for headers of error responses).
+func retryAfterHeaders(o *huma.OpenAPI) {
+	for _, item := range o.Paths {
+		for _, op := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
+			if op == nil || op.Responses["429"] == nil {
+				continue
+			}
+			r := op.Responses["429"]
+			if r.Headers == nil {
+				r.Headers = map[string]*huma.Param{}
+			}
+			r.Headers["Retry-After"] = &huma.Param{
+				Description: "Whole seconds until a request would pass",
+				Schema:      &huma.Schema{Type: "integer", Minimum: ptr(1.0)},
+			}
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -29,7 +29,7 @@ type JobAccepted struct {
 	Status      string       `json:"status" enum:"pending,processing,completed,failed" doc:"Initially pending"`
 	CreatedAt   time.Time    `json:"created_at"`
 	PollURL     string       `json:"poll_url" doc:"Relative path of the job status resource" example:"/v1/jobs/7d1e…"`
-	RtlFidelity *RtlFidelity `json:"rtl_fidelity" required:"false" nullable:"true" doc:"Estimate from a pre-scan of the source; null where direction is irrelevant (left-to-right source and target)"`
+	RtlFidelity *RtlFidelity `json:"rtl_fidelity" doc:"Estimate from a pre-scan of the source; null where direction is irrelevant (left-to-right source and target)"`
 }
 
 // JobAcceptedURL answers POST /translate-url.
@@ -58,7 +58,7 @@ type JobStatus struct {
 	CompletedAt *time.Time   `json:"completed_at" nullable:"true"`
 	DownloadURL *string      `json:"download_url" nullable:"true" doc:"Path to download the translated file once completed"`
 	Error       *string      `json:"error" nullable:"true" doc:"Human-readable reason when failed"`
-	RtlFidelity *RtlFidelity `json:"rtl_fidelity" required:"false" nullable:"true"`
+	RtlFidelity *RtlFidelity `json:"rtl_fidelity" doc:"null where direction is irrelevant (left-to-right source and target)"`
 
 	// Beyond the specification's fields.
 	OriginalName    string   `json:"original_name" doc:"File name as uploaded"`

@@ -1,0 +1,89 @@
+# Dragoman: `make run` sets up and starts the service on the embedded
+# default (SQLite, local documents, embedded NATS); `make test` runs every test.
+
+GO        ?= go
+BIN       := bin
+PLUGINS   := $(BIN)/plugins
+DATA_DIR  ?= .dragoman
+# Debian packages the service and its tests need: Apertium with the pairs the
+# default engine serves, LibreOffice for .doc/.odt/.rtf and render checks,
+# fonts that cover Arabic, Hebrew, Persian and Urdu, PostgreSQL for the
+# scale-out store tests.
+APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
+	libreoffice-writer-nogui libreoffice-math-nogui poppler-utils \
+	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
+	postgresql
+# Plugin binaries as <file name>:<package dir under plugins/>. The host finds
+# them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
+PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \
+	dragoman-converter-libreoffice:libreoffice
+
+.PHONY: all deps build plugins run test bench proto openapi fmt clean
+
+all: build
+
+## deps: install the Debian packages that are missing (needs root or sudo)
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## build: the service binary and every plugin
+build: plugins
+	$(GO) build -o $(BIN)/dragoman ./app
+
+plugins:
+	@mkdir -p $(PLUGINS)
+	@for p in $(PLUGIN_LIST); do \
+		name=$${p%%:*}; dir=plugins/$${p#*:}; \
+		[ -f $$dir/main.go ] || continue; \
+		echo "$(GO) build -o $(PLUGINS)/$$name ./$$dir"; \
+		$(GO) build -o $(PLUGINS)/$$name ./$$dir || exit 1; \
+	done
+
+## run: install what is missing, build, create a dev account and serve
+run: deps build
+	@mkdir -p $(DATA_DIR)
+	@export DRAGOMAN_DATA_DIR=$(DATA_DIR); \
+	acct=$$(cat $(DATA_DIR)/dev-account 2>/dev/null); \
+	if [ -z "$$acct" ]; then \
+		acct=$$($(BIN)/dragoman admin account create --plan pro --name dev | sed -n 's/.*"account_id":"\([^"]*\)".*/\1/p'); \
+		echo "$$acct" > $(DATA_DIR)/dev-account; \
+	fi; \
+	key=$$($(BIN)/dragoman admin key create --account $$acct | sed -n 's/.*"api_key":"\([^"]*\)".*/\1/p'); \
+	echo; echo "Dev account $$acct (pro plan). A new API key for it:"; echo; echo "  export DRAGOMAN_KEY=$$key"; echo; \
+	echo "Try:"; \
+	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -F file=@testdata/e2e/english.docx -F target_lang=Spanish https://localhost:8443/v1/translate"; \
+	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" https://localhost:8443/v1/jobs/<job_id>"; \
+	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -OJ https://localhost:8443/v1/jobs/<job_id>/download"; \
+	echo "Docs: https://localhost:8443/v1/docs"; echo
+	DRAGOMAN_DATA_DIR=$(DATA_DIR) DRAGOMAN_ALLOW_PRIVATE_URLS=$${DRAGOMAN_ALLOW_PRIVATE_URLS:-0} $(BIN)/dragoman serve
+
+## test: every test (binaries are built first: the end-to-end tests run them)
+test: build
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '\.pb\.go$$' || true); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 40m ./...
+
+## bench: benchmarks with allocation counts
+bench: build
+	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+## proto: regenerate the plugin protocol's Go code
+proto:
+	./plugins/sdk/gen.sh
+
+## openapi: regenerate the committed contract from the code
+openapi: build
+	$(BIN)/dragoman openapi > openapi/openapi.json
+	$(BIN)/dragoman openapi --yaml > openapi/openapi.yaml
+
+fmt:
+	gofmt -w $$(git ls-files '*.go' | grep -v '\.pb\.go$$')
+
+clean:
+	rm -rf $(BIN)

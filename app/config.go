@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// usageError is a wrong command line; it exits with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func asUsage(err error, ue *usageError) bool { return errors.As(err, ue) }
+
+// env returns the DRAGOMAN_ variable for a flag name: data-dir → DRAGOMAN_DATA_DIR.
+func env(flagName string) string {
+	return "DRAGOMAN_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// flags is a flag set whose every flag defaults to its environment variable.
+type flags struct{ *flag.FlagSet }
+
+func newFlags(name string) flags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	return flags{fs}
+}
+
+func (f flags) str(name, def, usage string) *string {
+	if v, ok := os.LookupEnv(env(name)); ok {
+		def = v
+	}
+	return f.String(name, def, usage+" (env "+env(name)+")")
+}
+
+func (f flags) dur(name string, def time.Duration, usage string) *time.Duration {
+	if v, ok := os.LookupEnv(env(name)); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			def = d
+		}
+	}
+	return f.Duration(name, def, usage+" (env "+env(name)+")")
+}
+
+func (f flags) boolean(name string, def bool, usage string) *bool {
+	if v, ok := os.LookupEnv(env(name)); ok {
+		if b, err := strconv.ParseBool(v); err == nil {
+			def = b
+		}
+	}
+	return f.Bool(name, def, usage+" (env "+env(name)+")")
+}
+
+func (f flags) integer(name string, def int, usage string) *int {
+	if v, ok := os.LookupEnv(env(name)); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			def = n
+		}
+	}
+	return f.Int(name, def, usage+" (env "+env(name)+")")
+}
+
+func (f flags) parse(args []string) error {
+	if err := f.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if f.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", f.Arg(0))}
+	}
+	return nil
+}
+
+// defaultDataDir keeps state beside the working directory.
+const defaultDataDir = ".dragoman"
+
+// defaultPluginDir is bin/plugins beside the binary.
+func defaultPluginDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "plugins"
+	}
+	return filepath.Join(filepath.Dir(exe), "plugins")
+}
+
+// Config is everything `serve` is told.
+type Config struct {
+	DataDir          string
+	PluginDir        string
+	HTTPSAddr        string
+	HTTPAddr         string
+	TLSCert, TLSKey  string
+	PublicURL        string
+	TrustedProxies   []netip.Prefix
+	AllowPrivateURLs bool
+	DownloadTTL      time.Duration
+	JobRetention     time.Duration
+	DatabaseURL      string
+	NATSURL          string
+	Engines          string
+	Workers          int
+	SecretKey        string
+	LogLevel         string
+}
+
+func parseServe(args []string) (*Config, error) {
+	f := newFlags("serve")
+	c := &Config{}
+	dataDir := f.str("data-dir", defaultDataDir, "directory for the database, documents, events and the self-signed certificate")
+	pluginDir := f.str("plugin-dir", defaultPluginDir(), "directory of plugin binaries (dragoman-provider-*, dragoman-converter-*)")
+	httpsAddr := f.str("https-addr", ":8443", "HTTPS listen address")
+	httpAddr := f.str("http-addr", ":8080", "HTTP listen address; every request is redirected to HTTPS with 308 (empty: off)")
+	cert := f.str("tls-cert", "", "TLS certificate (PEM); without it a self-signed one is generated into the data dir")
+	key := f.str("tls-key", "", "TLS private key (PEM)")
+	public := f.str("public-url", "", "external base URL, e.g. https://dragoman.example.com (for absolute links in webhooks); default https://localhost<https-addr>")
+	proxies := f.str("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-Proto is believed (a proxy that terminated TLS)")
+	private := f.boolean("allow-private-urls", false, "let URL fetches and webhooks reach loopback/private addresses, plain http included: tests and local development only")
+	ttl := f.dur("download-ttl", 10*time.Minute, "how long a translated file can be downloaded after completion")
+	retention := f.dur("job-retention", 24*time.Hour, "how long job records are kept after creation")
+	db := f.str("database-url", "", "PostgreSQL URL (postgres://…) for the scale-out deployment; empty: SQLite in the data dir")
+	nats := f.str("nats-url", "", "external NATS JetStream URL for the scale-out deployment; empty: embedded in the data dir")
+	engines := f.str("engines", "apertium", "translation engines in priority order (plugin names)")
+	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
+	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
+	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
+	if err := f.parse(args); err != nil {
+		return nil, err
+	}
+	c.DataDir, c.PluginDir, c.HTTPSAddr, c.HTTPAddr = *dataDir, *pluginDir, *httpsAddr, *httpAddr
+	c.TLSCert, c.TLSKey, c.PublicURL = *cert, *key, strings.TrimRight(*public, "/")
+	c.AllowPrivateURLs, c.DownloadTTL, c.JobRetention = *private, *ttl, *retention
+	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
+	c.SecretKey, c.LogLevel = *secret, *logLevel
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return nil, usageError{"--tls-cert and --tls-key go together"}
+	}
+	for _, p := range strings.Split(*proxies, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		pre, err := netip.ParsePrefix(p)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return nil, usageError{fmt.Sprintf("--trusted-proxies: %q is not a CIDR or address", p)}
+			}
+			pre = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		c.TrustedProxies = append(c.TrustedProxies, pre)
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "https://localhost" + portOf(c.HTTPSAddr)
+	}
+	return c, nil
+}
+
+func portOf(addr string) string {
+	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+		if addr[i:] == ":443" {
+			return ""
+		}
+		return addr[i:]
+	}
+	return ""
+}

@@ -1,0 +1,63 @@
+// Command dragoman is the Dragoman service: `dragoman serve` runs the API
+// and the pipeline; `dragoman admin …` manages accounts and keys;
+// `dragoman fidelity SRC OUT` compares a source and a translated package.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `dragoman: document translation service
+
+Usage:
+  dragoman serve [flags]                  run the API and the pipeline
+  dragoman admin account create --plan free|starter|pro|enterprise [--name NAME]
+  dragoman admin account suspend --account ID
+  dragoman admin account resume --account ID
+  dragoman admin account set-plan --account ID --plan P [--limit-words N] [--requests-per-minute N]
+  dragoman admin key create --account ID
+  dragoman admin key revoke --key KEY_ID
+  dragoman fidelity SRC OUT               compare a source and a translated .docx
+  dragoman openapi [--yaml]               print the OpenAPI contract
+
+Every command takes --data-dir DIR (or DRAGOMAN_DATA_DIR); run a command with -h for its flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = serve(args[1:], stderr)
+	case "admin":
+		err = admin(args[1:], stdout)
+	case "fidelity":
+		return fidelityCmd(args[1:], stdout, stderr)
+	case "openapi":
+		err = printOpenAPI(args[1:], stdout)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "dragoman: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "dragoman:", err)
+		var ue usageError
+		if asUsage(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}

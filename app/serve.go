@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+
+	"github.com/dragoman-translate/dragoman/adapters/blobstore"
+	"github.com/dragoman-translate/dragoman/adapters/docx"
+	"github.com/dragoman-translate/dragoman/adapters/eventbus"
+	"github.com/dragoman-translate/dragoman/adapters/httpapi"
+	"github.com/dragoman-translate/dragoman/adapters/langdetect"
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
+	"github.com/dragoman-translate/dragoman/adapters/rtl"
+	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
+	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
+	"github.com/dragoman-translate/dragoman/core/pipeline"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/translate"
+)
+
+// systemClock is the wall clock, in UTC.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now().UTC() }
+
+func newID() string { return uuid.NewString() }
+
+func newLogger(c *Config, stderr io.Writer) *slog.Logger {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		lvl = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+}
+
+// openStore opens PostgreSQL when a URL is configured, else SQLite in the data dir.
+func openStore(lc fx.Lifecycle, c *Config) (*sqlstore.Store, error) {
+	var (
+		s   *sqlstore.Store
+		err error
+	)
+	if c.DatabaseURL != "" {
+		s, err = sqlstore.OpenPostgres(c.DatabaseURL)
+	} else {
+		s, err = sqlstore.OpenSQLite(filepath.Join(c.DataDir, "dragoman.db"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	key, err := secretKey(c)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.SetSecretKey(key); err != nil {
+		s.Close()
+		return nil, err
+	}
+	lc.Append(fx.StopHook(s.Close))
+	return s, nil
+}
+
+// secretKey is the configured key that encrypts webhook secrets, or one
+// generated once into the data dir.
+func secretKey(c *Config) ([]byte, error) {
+	if c.SecretKey != "" {
+		return hex.DecodeString(strings.TrimSpace(c.SecretKey))
+	}
+	path := filepath.Join(c.DataDir, "secret.key")
+	if b, err := os.ReadFile(path); err == nil {
+		return hex.DecodeString(strings.TrimSpace(string(b)))
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	return key, nil
+}
+
+func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger) (*eventbus.Bus, error) {
+	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1))}
+	var (
+		b   *eventbus.Bus
+		err error
+	)
+	if c.NATSURL != "" {
+		b, err = eventbus.NewNATS(c.NATSURL, log, opts...)
+	} else {
+		b, err = eventbus.NewEmbedded(filepath.Join(c.DataDir, "events"), log, opts...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.StopHook(b.Close))
+	return b, nil
+}
+
+func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger) (*pluginhost.Host, error) {
+	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.StopHook(h.Close))
+	return h, nil
+}
+
+func newService(c *Config, st *sqlstore.Store, blobs *blobstore.Local, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
+	cfg := service.DefaultConfig
+	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
+	return &service.Service{
+		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
+		Limiter: st, Engines: plugins, Layout: layout,
+		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
+		Clock:   systemClock{}, NewID: newID,
+	}
+}
+
+func newPipeline(st *sqlstore.Store, blobs *blobstore.Local, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger) *pipeline.Pipeline {
+	p := &pipeline.Pipeline{
+		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
+		Docs: docx.New(), Layout: layout, Detector: langdetect.New(),
+		Translator: &translate.Translator{Engines: plugins}, Engines: plugins,
+		Clock: systemClock{}, NewID: newID, Log: log,
+	}
+	if conv := plugins.Converter(); conv != nil {
+		p.Converter = conv
+	}
+	return p
+}
+
+// runPipeline registers the stages, starts the bus and republishes the
+// events of jobs that were in flight when the process last stopped.
+func runPipeline(lc fx.Lifecycle, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
+	p.Register()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(ctx context.Context) error {
+			if err := bus.Start(ctx); err != nil {
+				return err
+			}
+			if err := p.Recover(ctx); err != nil {
+				return fmt.Errorf("recover jobs in flight: %w", err)
+			}
+			go sweep(svc, log, stop, done)
+			return nil
+		},
+		OnStop: func(ctx context.Context) error {
+			close(stop)
+			select {
+			case <-done:
+			case <-ctx.Done():
+			}
+			return nil
+		},
+	})
+}
+
+// sweep deletes expired downloads and jobs past their retention.
+func sweep(svc *service.Service, log *slog.Logger, stop, done chan struct{}) {
+	defer close(done)
+	t := time.NewTicker(15 * time.Second)
+	defer t.Stop()
+	for {
+		if err := svc.Sweep(context.Background()); err != nil {
+			log.Warn("sweep failed", "err", err)
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// runServers listens on HTTPS for the API and on HTTP for redirects.
+func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) error {
+	cert, err := loadCertificate(c)
+	if err != nil {
+		return fmt.Errorf("TLS certificate: %w", err)
+	}
+	handler := api.Handler()
+	https := &http.Server{
+		Handler:           handler,
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		ReadHeaderTimeout: 15 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
+	servers := []*http.Server{https}
+	var plain *http.Server
+	if c.HTTPAddr != "" {
+		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: 15 * time.Second}
+		servers = append(servers, plain)
+	}
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			ln, err := listen(c.HTTPSAddr)
+			if err != nil {
+				return err
+			}
+			go func() { _ = https.ServeTLS(ln, "", "") }()
+			if plain != nil {
+				pl, err := listen(c.HTTPAddr)
+				if err != nil {
+					ln.Close()
+					return err
+				}
+				go func() { _ = plain.Serve(pl) }()
+			}
+			return nil
+		},
+		OnStop: func(ctx context.Context) error {
+			var errs []error
+			for _, s := range servers {
+				errs = append(errs, s.Shutdown(ctx))
+			}
+			return errors.Join(errs...)
+		},
+	})
+	return nil
+}
+
+// modules is the whole service graph.
+func modules(c *Config, stderr io.Writer) fx.Option {
+	return fx.Options(
+		fx.Supply(c),
+		fx.Provide(
+			func() *slog.Logger { return newLogger(c, stderr) },
+			openStore,
+			func() (*blobstore.Local, error) { return blobstore.NewLocal(filepath.Join(c.DataDir, "documents")) },
+			openBus,
+			openPlugins,
+			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
+			newService,
+			newPipeline,
+			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
+		),
+		fx.Invoke(runPipeline, runServers),
+	)
+}
+
+func serve(args []string, stderr io.Writer) error {
+	c, err := parseServe(args)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		return err
+	}
+	logOpt := fx.WithLogger(func() fxevent.Logger { return fxevent.NopLogger })
+	if c.LogLevel == "debug" {
+		logOpt = fx.WithLogger(func(l *slog.Logger) fxevent.Logger { return &fxevent.SlogLogger{Logger: l} })
+	}
+	app := fx.New(modules(c, stderr), logOpt, fx.StartTimeout(time.Minute), fx.StopTimeout(30*time.Second))
+	if err := app.Err(); err != nil {
+		return err
+	}
+	startCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := app.Start(startCtx); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "dragoman: serving https on %s (http %s redirects), data in %s\n", c.HTTPSAddr, orOff(c.HTTPAddr), c.DataDir)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	stopCtx, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel2()
+	return app.Stop(stopCtx)
+}
+
+func orOff(s string) string {
+	if s == "" {
+		return "off"
+	}
+	return "on " + s
+}
+
+var _ ports.Clock = systemClock{}
