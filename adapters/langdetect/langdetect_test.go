@@ -5,12 +5,12 @@ import "testing"
 func TestDetectsRegistryLanguages(t *testing.T) {
 	d := New()
 	for text, want := range map[string]string{
-		"The quarterly report shows that revenue grew faster than expected in every region.": "en",
+		"The quarterly report shows that revenue grew faster than expected in every region.":                 "en",
 		"El informe trimestral muestra que los ingresos crecieron más de lo esperado en todas las regiones.": "es",
 		"يُظهر التقرير الفصلي أن الإيرادات نمت بشكل أسرع من المتوقع في جميع المناطق.":                        "ar",
-		"הדוח הרבעוני מראה שההכנסות גדלו מהר מהצפוי בכל האזורים.":                                               "he",
-		"گزارش فصلی نشان می‌دهد که درآمد در همه مناطق سریع‌تر از حد انتظار رشد کرده است.":                       "fa",
-		"Квартальный отчёт показывает, что выручка росла быстрее ожидаемого во всех регионах.":                  "ru",
+		"הדוח הרבעוני מראה שההכנסות גדלו מהר מהצפוי בכל האזורים.":                                            "he",
+		"گزارش فصلی نشان می‌دهد که درآمد در همه مناطق سریع‌تر از حد انتظار رشد کرده است.":                    "fa",
+		"Квартальный отчёт показывает, что выручка росла быстрее ожидаемого во всех регионах.":               "ru",
 	} {
 		code, conf := d.Detect(text)
 		if code != want {
