@@ -1,0 +1,95 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bigDocx repeats the body of english.docx n times (about 40 words each).
+func bigDocx(t *testing.T, n int) string {
+	t.Helper()
+	zr, err := zip.OpenReader(englishDocx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if f.Name == "word/document.xml" {
+			s := string(b)
+			start := strings.Index(s, "<w:body>") + len("<w:body>")
+			end := strings.Index(s, "<w:sectPr>")
+			s = s[:start] + strings.Repeat(s[start:end], n) + s[end:]
+			b = []byte(s)
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "big.docx")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestKillDuringProcessingStillCompletes kills the server (SIGKILL, plugins
+// included) while a job is processing; after a restart on the same data
+// dir the job reaches exactly one terminal state, completed, and its
+// output downloads.
+func TestKillDuringProcessingStillCompletes(t *testing.T) {
+	s := startServer(t, nil)
+	_, key, _ := s.account("pro")
+	r := s.uploadFile(key, bigDocx(t, 1500), map[string]string{"target_lang": "Spanish", "source_lang": "English"})
+	if r.status != 202 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	id := r.json(t)["job_id"].(string)
+
+	deadline := time.Now().Add(time.Minute)
+	for {
+		j := s.do("GET", "/v1/jobs/"+id, key, nil, "").json(t)
+		if j["status"] == "processing" {
+			break
+		}
+		if j["status"] != "pending" || time.Now().After(deadline) {
+			t.Fatalf("job did not stay in flight long enough to kill: %v", j["status"])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.kill()
+	s.start()
+
+	j := s.waitJob(key, id, 3*time.Minute)
+	if j["status"] != "completed" || j["error"] != nil {
+		t.Fatalf("after restart: %v", j)
+	}
+	d := s.do("GET", "/v1/jobs/"+id+"/download", key, nil, "")
+	if d.status != 200 {
+		t.Fatalf("download: %d", d.status)
+	}
+	_, text := docxRuns(t, d.body, "")
+	if !strings.Contains(text, "casa") {
+		t.Error("output is not translated")
+	}
+	// It stays completed: a redelivered event must not move it again.
+	time.Sleep(2 * time.Second)
+	if j2 := s.do("GET", "/v1/jobs/"+id, key, nil, "").json(t); j2["status"] != "completed" || j2["completed_at"] != j["completed_at"] {
+		t.Errorf("job changed after completion: %v", j2)
+	}
+	// Words are charged once.
+	u := s.do("GET", "/v1/usage", key, nil, "").json(t)
+	if int(u["used_words"].(float64)) != int(j["total_words"].(float64)) {
+		t.Errorf("used_words %v, job words %v", u["used_words"], j["total_words"])
+	}
+}
