@@ -2,6 +2,7 @@ package docx
 
 import (
 	"io"
+	"sync"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
 )
@@ -20,19 +21,35 @@ type node struct {
 
 func (n *node) isElem() bool { return n.kind == xmlscan.Start || n.kind == xmlscan.Empty }
 
-// readTree reads the subtree whose start token was just returned by sc.
-// The raw bytes are copied into one arena per tree.
-func readTree(sc *xmlscan.Scanner, first xmlscan.Token) (*node, error) {
-	arena := make([]byte, 0, 1024)
-	cp := func(b []byte) []byte {
-		if cap(arena)-len(arena) < len(b) {
-			arena = make([]byte, 0, max(4096, 2*len(b)))
-		}
-		s := len(arena)
-		arena = append(arena, b...)
-		return arena[s:len(arena):len(arena)]
+// treeReader reads paragraph subtrees, reusing its memory from one tree to
+// the next: a tree is dead once the next one is read (everything kept from
+// it is copied out as strings).
+type treeReader struct {
+	arena []byte
+	slab  []node
+}
+
+func (r *treeReader) bytes(b []byte) []byte {
+	if cap(r.arena)-len(r.arena) < len(b) {
+		r.arena = make([]byte, 0, max(64<<10, 2*len(b)))
 	}
-	root := &node{kind: first.Kind, name: string(first.Name), start: cp(first.Raw)}
+	s := len(r.arena)
+	r.arena = append(r.arena, b...)
+	return r.arena[s:len(r.arena):len(r.arena)]
+}
+
+func (r *treeReader) node(kind xmlscan.Kind, name, raw []byte) *node {
+	if len(r.slab) == cap(r.slab) {
+		r.slab = make([]node, 0, 1024)
+	}
+	r.slab = append(r.slab, node{kind: kind, name: intern(name), start: r.bytes(raw)})
+	return &r.slab[len(r.slab)-1]
+}
+
+// read reads the subtree whose start token was just returned by sc.
+func (r *treeReader) read(sc *xmlscan.Scanner, first xmlscan.Token) (*node, error) {
+	r.arena, r.slab = r.arena[:0], r.slab[:0]
+	root := r.node(first.Kind, first.Name, first.Raw)
 	if first.Kind == xmlscan.Empty {
 		return root, nil
 	}
@@ -48,18 +65,14 @@ func readTree(sc *xmlscan.Scanner, first xmlscan.Token) (*node, error) {
 		top := stack[len(stack)-1]
 		switch t.Kind {
 		case xmlscan.End:
-			top.end = cp(t.Raw)
+			top.end = r.bytes(t.Raw)
 			stack = stack[:len(stack)-1]
 		case xmlscan.Start:
-			n := &node{kind: t.Kind, name: string(t.Name), start: cp(t.Raw)}
+			n := r.node(t.Kind, t.Name, t.Raw)
 			top.kids = append(top.kids, n)
 			stack = append(stack, n)
 		default:
-			n := &node{kind: t.Kind, start: cp(t.Raw)}
-			if t.Kind == xmlscan.Empty {
-				n.name = string(t.Name)
-			}
-			top.kids = append(top.kids, n)
+			top.kids = append(top.kids, r.node(t.Kind, t.Name, t.Raw))
 		}
 	}
 	return root, nil
@@ -75,4 +88,19 @@ func writeRaw(dst []byte, n *node) []byte {
 		dst = writeRaw(dst, k)
 	}
 	return append(dst, n.end...)
+}
+
+// names holds element names already seen, so trees share their strings.
+var names sync.Map
+
+func intern(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if v, ok := names.Load(string(b)); ok {
+		return v.(string)
+	}
+	s := string(b)
+	names.Store(s, s)
+	return s
 }

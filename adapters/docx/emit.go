@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/segment"
@@ -167,12 +168,52 @@ func (p *proc) emitAtom(b []byte, a atom) []byte {
 // keepEdgeSpace gives the target the leading and trailing spaces of its
 // source, which engines tend to trim and sentences need to join.
 func keepEdgeSpace(src, tgt string) string {
-	ps, pt := segment.Plain(src), segment.Plain(tgt)
-	if lead := ps[:len(ps)-len(strings.TrimLeftFunc(ps, unicode.IsSpace))]; lead != "" && pt == strings.TrimLeftFunc(pt, unicode.IsSpace) {
-		tgt = segment.Escape(lead) + tgt
+	sl, st := edgeSpace(src)
+	tl, tt := edgeSpace(tgt)
+	if sl != "" && tl == "" {
+		tgt = sl + tgt
 	}
-	if trail := ps[len(strings.TrimRightFunc(ps, unicode.IsSpace)):]; trail != "" && pt == strings.TrimRightFunc(pt, unicode.IsSpace) {
-		tgt += segment.Escape(trail)
+	if st != "" && tt == "" {
+		tgt += st
 	}
 	return tgt
+}
+
+// edgeSpace is the white space that begins and ends the text of tagged
+// text, looking past tags at either end.
+func edgeSpace(s string) (lead, trail string) {
+	i := 0
+	for i < len(s) && s[i] == '<' {
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	k := i
+	for k < len(s) {
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		k += n
+	}
+	lead = s[i:k]
+	e := len(s)
+	for e > 0 && s[e-1] == '>' {
+		j := strings.LastIndexByte(s[:e], '<')
+		if j < 0 {
+			break
+		}
+		e = j
+	}
+	b := e
+	for b > k {
+		r, n := utf8.DecodeLastRuneInString(s[:b])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		b -= n
+	}
+	return lead, s[b:e]
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
@@ -90,11 +91,9 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 	var warns []string
 	warn := func(s string) { warns = append(warns, s) }
 	stats := &assembleStats{}
-	bw := bufio.NewWriterSize(out, 256<<10)
+	bw := bufio.NewWriterSize(out, 64<<10)
 	zw := zip.NewWriter(bw)
-	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(w, flate.BestSpeed)
-	})
+	zw.RegisterCompressor(zip.Deflate, pooledDeflate)
 	hasTOC := false
 	var settings []*zip.File
 	signed := false
@@ -120,7 +119,7 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 		if err != nil {
 			return nil, err
 		}
-		pw := bufio.NewWriterSize(w, 64<<10)
+		pw := bufio.NewWriterSize(w, 32<<10)
 		p := &proc{part: f.Name, kind: k, assemble: true, lookup: lookup, out: pw, warn: warn, stats: stats}
 		if err := pk.walk(f, p); err != nil {
 			return nil, err
@@ -149,4 +148,28 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 		warns = append(warns, "the document was digitally signed; the signature is no longer valid after translation")
 	}
 	return warns, nil
+}
+
+// Deflate writers are large to set up; they are reused across parts and
+// documents.
+var deflaters sync.Pool
+
+type pooledWriter struct{ *flate.Writer }
+
+func (p pooledWriter) Close() error {
+	err := p.Writer.Close()
+	deflaters.Put(p.Writer)
+	return err
+}
+
+func pooledDeflate(w io.Writer) (io.WriteCloser, error) {
+	if fw, ok := deflaters.Get().(*flate.Writer); ok {
+		fw.Reset(w)
+		return pooledWriter{fw}, nil
+	}
+	fw, err := flate.NewWriter(w, flate.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	return pooledWriter{fw}, nil
 }

@@ -20,6 +20,7 @@ type proc struct {
 	np    int // paragraphs seen
 	nd    int // drawing descriptions seen
 	props map[string]bool
+	trees treeReader
 
 	// extraction
 	units []segment.Unit
@@ -42,6 +43,7 @@ type assembleStats struct {
 // run streams the part; paragraphs are read as small trees, the rest is
 // copied token by token.
 func (p *proc) run(r io.Reader) error {
+	p.f.keys = &keyCache{}
 	sc := xmlscan.New(r)
 	for {
 		t, err := sc.Next()
@@ -56,7 +58,7 @@ func (p *proc) run(r io.Reader) error {
 			p.root(t.Raw)
 		}
 		if isStart && p.d != nil && p.wants(string(t.Name)) {
-			tree, err := readTree(sc, t)
+			tree, err := p.trees.read(sc, t)
 			if err != nil {
 				return fmt.Errorf("%w: %s: %v", ErrNotDocx, p.part, err)
 			}

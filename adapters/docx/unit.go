@@ -46,6 +46,7 @@ type para struct {
 type fieldState struct {
 	stack  []bool // per open field: still in its instruction?
 	hasTOC bool
+	keys   *keyCache
 }
 
 func (f *fieldState) inInstr() bool { return len(f.stack) > 0 && f.stack[len(f.stack)-1] }
@@ -54,6 +55,29 @@ type flattener struct {
 	d     *dialect
 	f     *fieldState
 	atoms []atom
+}
+
+// keyCache maps raw run properties to their canonical key: documents
+// repeat the same few dozen property sets thousands of times.
+type keyCache struct {
+	m   map[string]string
+	buf []byte
+}
+
+func (fl *flattener) key(rpr *node) string {
+	c := fl.f.keys
+	if c.m == nil {
+		c.m = map[string]string{}
+	}
+	c.buf = writeRaw(c.buf[:0], rpr)
+	if k, ok := c.m[string(c.buf)]; ok {
+		return k
+	}
+	k := canonical(rpr)
+	if len(c.m) < 10000 {
+		c.m[string(c.buf)] = k
+	}
+	return k
 }
 
 // flatten reads a paragraph into atoms and builds its tagged text.
@@ -184,7 +208,7 @@ func (fl *flattener) run(r *node, wraps []*node) {
 	}
 	key := ""
 	if rpr != nil {
-		key = canonical(rpr)
+		key = fl.key(rpr)
 	}
 	for _, k := range r.kids {
 		if !k.isElem() || k.name == d.rPr || d.drop[k.name] {

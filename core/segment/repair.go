@@ -15,6 +15,9 @@ import (
 // else at the proportional position snapped to word boundaries; missing
 // isolated codes at their proportional position. Each repair is reported.
 func Repair(source, target string) (string, []string) {
+	if target == source {
+		return target, nil // an untouched segment is valid by construction
+	}
 	src := Tokenize(source)
 	kinds := map[int]TokenKind{}
 	type span struct{ start, end int }

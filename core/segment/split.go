@@ -20,12 +20,19 @@ var abbreviations = map[string]bool{
 	"sep": true, "sept": true, "oct": true, "nov": true, "dec": true, "op": true, "cit": true,
 }
 
+// terminators are the sentence-ending marks of UAX #29 (STerm and ATerm)
+// in common use; text without any of them is one sentence.
+const terminators = ".!?;\u2026\u3002\uFF01\uFF1F\uFF0E\u061F\u06D4\u0964\u0965\u203C\u203D\u2047\u2048\u2049\u00A1\u00BF\u037E\u0589\u1362\u1367\u1368\u166E\u1803\u1809\uFE52\uFE56\uFE57"
+
 // SplitSentences cuts tagged text into sentences (Unicode sentence
 // boundaries, minus abbreviations and initials). A cut is made only where
 // no paired code is open, so every piece is balanced; isolated codes stay
 // with the word they precede, trailing spaces with the sentence they end.
 // Concatenating the pieces gives back the input.
 func SplitSentences(tagged string) []string {
+	if !strings.ContainsAny(tagged, terminators) {
+		return []string{tagged} // no sentence can end inside
+	}
 	toks := Tokenize(tagged)
 	var plain strings.Builder
 	for _, t := range toks {

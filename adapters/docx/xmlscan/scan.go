@@ -55,7 +55,7 @@ type Scanner struct {
 
 // New returns a scanner reading r.
 func New(r io.Reader) *Scanner {
-	return &Scanner{r: r, buf: make([]byte, 0, 64<<10)}
+	return &Scanner{r: r, buf: make([]byte, 0, 16<<10)}
 }
 
 // Depth is the number of open elements.
