@@ -16,7 +16,7 @@ import (
 const (
 	MaxPartSize  = 512 << 20 // one XML part, uncompressed
 	MaxTotalSize = 2 << 30   // all XML parts read, uncompressed
-	MaxRatio     = 1000      // uncompressed/compressed for a part over 1 MB
+	MaxRatio     = 200       // uncompressed/compressed for a part over 1 MB (XML: 5-30)
 )
 
 // ErrNotDocx is wrapped by every error about a file that is not a usable package.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
@@ -251,7 +252,7 @@ func (p *proc) rawAtom(b []byte, a atom) []byte {
 // extractDescr makes a unit of an image's alt text.
 func (p *proc) extractDescr(n *node) {
 	v, ok := xmlscan.AttrValue(n.start, "descr")
-	if !ok || strings.TrimSpace(v) == "" {
+	if !ok || strings.TrimSpace(v) == "" || looksLikeFileName(v) {
 		return
 	}
 	id := p.descrID(n)
@@ -292,4 +293,18 @@ func (p *proc) plainTarget(u *segment.Unit) string {
 		sb.WriteString(segment.Plain(t))
 	}
 	return sb.String()
+}
+
+// looksLikeFileName spots alt texts that are only a picture's file name or
+// path, which Word fills in by default and which are not prose.
+func looksLikeFileName(v string) bool {
+	v = strings.TrimSpace(v)
+	if strings.ContainsAny(v, "\\/") && !strings.Contains(v, " ") {
+		return true
+	}
+	if strings.Contains(v, ":\\") {
+		return true
+	}
+	ext := path.Ext(v)
+	return !strings.Contains(v, " ") && len(ext) >= 3 && len(ext) <= 5
 }

@@ -115,3 +115,28 @@ func EscapeText(dst []byte, s string) []byte {
 	}
 	return dst
 }
+
+// checkEntities reports an error for any entity reference other than the
+// predefined ones and valid character references, without allocating.
+func checkEntities(b []byte) error {
+	for {
+		i := indexByte(b, '&')
+		if i < 0 {
+			return nil
+		}
+		b = b[i:]
+		j := indexByte(b, ';')
+		if j < 0 || j > 12 {
+			return fmt.Errorf("xml: bad entity reference %q", truncate(b))
+		}
+		ent := b[1:j]
+		switch string(ent) {
+		case "lt", "gt", "amp", "quot", "apos":
+		default:
+			if _, err := Unescape(b[:j+1]); err != nil {
+				return err
+			}
+		}
+		b = b[j+1:]
+	}
+}

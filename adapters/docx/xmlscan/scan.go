@@ -115,6 +115,9 @@ func (s *Scanner) Next() (Token, error) {
 			if len(s.stack) == 0 && len(bytes.TrimSpace(bytes.TrimPrefix(data[:i], bom))) > 0 {
 				return Token{}, errors.New("xml: text outside the root element")
 			}
+			if err := checkEntities(data[:i]); err != nil {
+				return Token{}, err
+			}
 			return Token{Kind: Text, Raw: data[:i]}, nil
 		}
 		end, kind := tagEnd(data)
