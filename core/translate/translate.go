@@ -1,68 +1,34 @@
 // Package translate sends a document's segments to the engines: it picks
-// the engine for a language pair, sends each distinct segment once, in
-// batches sized to the engine, and retries what failed for a passing reason.
+// the engine for a language pair (priority order, per-pair routes, or two
+// legs through English), protects technical spans in the professional
+// mode, sends each distinct segment once, skips what the translation
+// memory already holds, and sends the rest in batches sized to the engine
+// with bounded concurrency per engine.
+//
+// Modes, as the core applies them whatever the engine:
+//
+//   - professional: spans are protected by package protect before any
+//     engine sees them, then the text is translated as "full";
+//   - full: everything is translated;
+//   - literal and extreme: passed to the engine, which honours them if its
+//     Capabilities list them; otherwise the job gets a warning and the
+//     engine's full translation.
 package translate
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
-
-// Route returns the first engine, in priority order, that serves src→tgt.
-func Route(engines []ports.Engine, src, tgt string) (ports.Engine, bool) {
-	for _, e := range engines {
-		if Serves(e.Caps, src, tgt) {
-			return e, true
-		}
-	}
-	return ports.Engine{}, false
-}
-
-// Serves reports whether an engine translates src→tgt.
-func Serves(c ports.Capabilities, src, tgt string) bool {
-	if c.AnyToAny {
-		_, okS := language.ByCode(src)
-		_, okT := language.ByCode(tgt)
-		return okS && okT
-	}
-	for _, p := range c.Pairs {
-		if p.Source == src && p.Target == tgt {
-			return true
-		}
-	}
-	return false
-}
-
-// Targets lists the registry languages some engine can produce, by name.
-func Targets(engines []ports.Engine) []language.Language {
-	var out []language.Language
-	for _, l := range language.All() {
-		for _, e := range engines {
-			if e.Caps.AnyToAny || producesTarget(e.Caps, l.Code) {
-				out = append(out, l)
-				break
-			}
-		}
-	}
-	return out
-}
-
-func producesTarget(c ports.Capabilities, code string) bool {
-	for _, p := range c.Pairs {
-		if p.Target == code {
-			return true
-		}
-	}
-	return false
-}
 
 // ErrNoRoute is returned when no enabled engine serves a pair.
 var ErrNoRoute = errors.New("no configured engine serves this language pair")
@@ -81,72 +47,226 @@ func (e *EngineError) Unwrap() error { return e.Err }
 
 // Result is what translating a document did.
 type Result struct {
-	Engine   string
+	Engine   string // the engine, or "first+second" for a pivot through English
 	Metrics  job.Metrics
 	Warnings []string
 }
 
-// Translator translates documents with the enabled engines.
+// Options are per-job settings beyond the pair and mode.
+type Options struct {
+	// DoNotTranslate is the account's list of terms kept as they are in
+	// the professional mode (account.Account.DoNotTranslate).
+	DoNotTranslate []string
+}
+
+// Translator translates documents with the enabled engines. The zero
+// value of every field but Engines is usable.
 type Translator struct {
 	Engines ports.EngineRegistry
+	// TM, when set, answers segments translated before by the same engine,
+	// mode and direction, so a document translated twice costs nothing.
+	TM ports.TranslationMemory
+	// Routes overrides the priority order per pair (DRAGOMAN_ROUTES).
+	Routes Routes
 	// Attempts per batch for errors an engine may recover from (a plugin
-	// restarted after a crash, a rate limit). Default 3.
+	// restarted after a crash). Default 3. Plugins retry their own HTTP
+	// errors (honouring Retry-After), so only Retryable errors are retried
+	// here.
 	Attempts int
 	Backoff  time.Duration // first retry delay; doubles. Default 500ms.
+	// Retryable says whether a failed batch is worth sending again; nil
+	// retries every error. Wire it to the plugin host's crash error so an
+	// engine that already gave up is not asked again.
+	Retryable func(error) bool
+	// Concurrency bounds the batches in flight per engine, across all jobs
+	// of this process. Default 4.
+	Concurrency int
+
+	mu    sync.Mutex
+	slots map[string]chan struct{}
 }
 
 // Translate fills every segment's Target in doc.
 func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode) (Result, error) {
+	return t.TranslateWith(ctx, doc, src, tgt, mode, Options{})
+}
+
+// pending is one segment's way through the engines.
+type pending struct {
+	unique int // index into the distinct texts; -1: not sent (no letters)
+	spans  []protect.Span
+}
+
+// TranslateWith is Translate with per-job options.
+func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode, o Options) (Result, error) {
 	engines, err := t.Engines.Engines(ctx)
 	if err != nil {
 		return Result{}, err
 	}
-	e, ok := Route(engines, src, tgt)
+	legs, ok := t.Routes.Plan(engines, src, tgt)
 	if !ok {
 		return Result{}, ErrNoRoute
 	}
-	res := Result{Engine: e.Name}
-	if !modeHonoured(e.Caps, mode) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("engine %s does not support the %q mode; the document was translated in full mode", e.Name, mode))
+	var res Result
+	res.Engine = legs[0].Engine.Name
+	if len(legs) == 2 {
+		res.Engine += "+" + legs[1].Engine.Name
+		res.Warnings = append(res.Warnings, fmt.Sprintf("no enabled engine translates %s to %s directly; the text was translated through English (%s with %s, then %s with %s), which loses some nuance",
+			src, tgt, src+"→en", legs[0].Engine.Name, "en→"+tgt, legs[1].Engine.Name))
+	}
+	for _, l := range legs {
+		if !modeHonoured(l.Engine.Caps, mode) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("engine %s does not support the %q mode; the document was translated in full mode", l.Engine.Name, mode))
+		}
 	}
 
-	// Each distinct source text is sent once.
+	// Each distinct text is sent once; in the professional mode that is
+	// the text with its technical spans hidden.
+	var prot *protect.Protector
+	if mode == job.Professional {
+		prot = protect.New(o.DoNotTranslate)
+	}
 	var unique []string
 	seen := map[string]int{}
+	var plan []pending
 	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
 		res.Metrics.Segments++
-		if segment.Plain(s.Source) == "" || !hasLetters(segment.Plain(s.Source)) {
+		p := pending{unique: -1}
+		text := s.Source
+		if prot != nil {
+			text, p.spans = prot.Protect(text)
+		}
+		if hasLetters(segment.Plain(text)) {
+			i, ok := seen[text]
+			if !ok {
+				i = len(unique)
+				seen[text] = i
+				unique = append(unique, text)
+			}
+			p.unique = i
+		}
+		plan = append(plan, p)
+	})
+
+	texts := unique
+	for _, l := range legs {
+		texts, err = t.translateLeg(ctx, l, mode, texts, &res)
+		if err != nil {
+			return res, &EngineError{Engine: l.Engine.Name, Err: err}
+		}
+	}
+
+	lost, k := 0, 0
+	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
+		p := plan[k]
+		k++
+		if p.unique < 0 {
+			s.Target = s.Source
 			return
 		}
-		if _, ok := seen[s.Source]; !ok {
-			seen[s.Source] = len(unique)
-			unique = append(unique, s.Source)
-		}
+		var n int
+		s.Target, n = protect.Restore(texts[p.unique], p.spans)
+		lost += n
 	})
-	targets := make([]string, len(unique))
-	for _, b := range batches(unique, e.Caps) {
-		out, warns, err := t.call(ctx, e, ports.TranslateRequest{Source: src, Target: tgt, Mode: mode, Segments: unique[b.from:b.to]})
-		if err != nil {
-			return res, &EngineError{Engine: e.Name, Err: err}
-		}
-		res.Metrics.EngineCalls++
-		for _, s := range unique[b.from:b.to] {
-			res.Metrics.CharsSent += len([]rune(s))
-		}
-		res.Warnings = append(res.Warnings, warns...)
-		copy(targets[b.from:b.to], out)
+	if lost > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the engine dropped %d protected term(s); they were appended to the end of their sentences", lost))
 	}
-	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
-		if i, ok := seen[s.Source]; ok {
-			s.Target = targets[i]
-		} else {
-			s.Target = s.Source
-		}
-	})
 	return res, nil
 }
 
-func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.TranslateRequest) ([]string, []string, error) {
+// translateLeg translates texts with one engine: memory hits first, the
+// rest in batches, fresh output stored back.
+func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, texts []string, res *Result) ([]string, error) {
+	out := make([]string, len(texts))
+	hits := recall(ctx, t.TM, l, string(mode), texts)
+	var todo []int // indexes into texts the engine must translate
+	for i := range texts {
+		if h, ok := hits[i]; ok {
+			out[i] = h
+			res.Metrics.CacheHits++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	send := make([]string, len(todo))
+	for j, i := range todo {
+		send[j] = texts[i]
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	slots := t.slotsFor(l.Engine.Name)
+	for _, b := range batches(send, l.Engine.Caps) {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			req := ports.TranslateRequest{Source: l.Source, Target: l.Target, Mode: mode, Segments: send[b.from:b.to]}
+			got, warns, calls, err := t.call(ctx, l.Engine, req)
+			mu.Lock()
+			defer mu.Unlock()
+			res.Metrics.EngineCalls += calls
+			for _, s := range req.Segments { // text, as engines bill it; codes excluded
+				res.Metrics.CharsSent += utf8.RuneCountInString(segment.Plain(s)) * calls
+			}
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				return
+			}
+			res.Warnings = appendNew(res.Warnings, warns...)
+			for j, s := range got {
+				out[todo[b.from+j]] = s
+			}
+			remember(ctx, t.TM, l, string(mode), req.Segments, got)
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// slotsFor is the engine's semaphore, shared by all jobs.
+func (t *Translator) slotsFor(engine string) chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.slots == nil {
+		t.slots = map[string]chan struct{}{}
+	}
+	s, ok := t.slots[engine]
+	if !ok {
+		n := t.Concurrency
+		if n <= 0 {
+			n = 4
+		}
+		s = make(chan struct{}, n)
+		t.slots[engine] = s
+	}
+	return s
+}
+
+// call sends one batch, retrying what Retryable allows; calls counts the
+// requests the engine received.
+func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.TranslateRequest) (out, warns []string, calls int, err error) {
 	attempts, wait := t.Attempts, t.Backoff
 	if attempts <= 0 {
 		attempts = 3
@@ -154,26 +274,29 @@ func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.Transla
 	if wait <= 0 {
 		wait = 500 * time.Millisecond
 	}
-	var last error
 	for i := 0; i < attempts; i++ {
 		if i > 0 {
+			if t.Retryable != nil && !t.Retryable(err) {
+				break
+			}
 			select {
 			case <-ctx.Done():
-				return nil, nil, ctx.Err()
+				return nil, nil, calls, ctx.Err()
 			case <-time.After(wait):
 			}
 			wait *= 2
 		}
-		r, err := e.Provider.Translate(ctx, req)
+		var r ports.TranslateResult
+		r, err = e.Provider.Translate(ctx, req)
+		calls++
 		if err == nil && len(r.Segments) != len(req.Segments) {
 			err = fmt.Errorf("engine returned %d segments for %d", len(r.Segments), len(req.Segments))
 		}
 		if err == nil {
-			return r.Segments, r.Warnings, nil
+			return r.Segments, r.Warnings, calls, nil
 		}
-		last = err
 	}
-	return nil, nil, last
+	return nil, nil, calls, err
 }
 
 type span struct{ from, to int }
@@ -222,4 +345,17 @@ func hasLetters(s string) bool {
 		}
 	}
 	return false
+}
+
+func appendNew(list []string, items ...string) []string {
+outer:
+	for _, it := range items {
+		for _, have := range list {
+			if have == it {
+				continue outer
+			}
+		}
+		list = append(list, it)
+	}
+	return list
 }
