@@ -144,4 +144,3 @@ func loadCorpusDoc(tb testing.TB, name string) *segment.Document {
 	}
 	return &d
 }
-
