@@ -4,8 +4,7 @@
 # Answer:  {"ok": bool, "kind": "load"|"refused"|"password"|"store"|"crash", "error": str, "filter": str}
 import json
 import os
-import shutil
-import signal
+import subprocess
 import sys
 import threading
 import time
@@ -116,16 +115,18 @@ def convert(desktop, req):
 
 def watch_parent(leftovers):
     # If the Go process dies without cleaning up (SIGKILL), take soffice and
-    # our files with us: we share soffice's process group.
+    # our files with us. We share soffice's process group, so a detached
+    # shell kills the group first and removes the files once all are gone.
     parent = os.getppid()
     while os.getppid() == parent:
         time.sleep(0.5)
-    for path in leftovers:
-        if os.path.isdir(path):
-            shutil.rmtree(path, ignore_errors=True)
-        elif os.path.lexists(path):
-            os.remove(path)
-    os.killpg(0, signal.SIGKILL)
+    script = ('kill -KILL -- -"$0"; '
+              'while kill -0 -- -"$0" 2>/dev/null; do sleep 0.05; done; '
+              'rm -rf -- "$@"')
+    subprocess.Popen(["/bin/sh", "-c", script, str(os.getpgid(0))] + leftovers,
+                     start_new_session=True, stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(5)  # killed by the shell long before this
 
 
 def main():

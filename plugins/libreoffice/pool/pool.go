@@ -24,6 +24,8 @@ type Pool struct {
 	live    map[*instance]bool
 	lastErr error // of the latest failed start, nil once one succeeds
 	log     *slog.Logger
+	ctx     context.Context // cancelled by Close to abort starts in flight
+	cancel  context.CancelFunc
 }
 
 // New checks that LibreOffice and python3-uno are installed and starts
@@ -39,6 +41,7 @@ func New(cfg Config, logger *slog.Logger) (*Pool, error) {
 	}
 	p := &Pool{cfg: cfg, idle: make(chan *instance, cfg.Size), closed: make(chan struct{}),
 		live: map[*instance]bool{}, log: logger}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
 	for range cfg.Size {
 		p.mu.Lock()
 		p.spawn()
@@ -94,7 +97,7 @@ func (p *Pool) spawn() {
 	go func() {
 		defer p.wg.Done()
 		for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
-			in, err := startInstance(context.Background(), p.cfg)
+			in, err := startInstance(p.ctx, p.cfg)
 			p.mu.Lock()
 			if err == nil {
 				p.lastErr = nil
@@ -210,12 +213,15 @@ func (p *Pool) Close() error {
 	p.once.Do(func() {
 		p.mu.Lock()
 		close(p.closed)
+		p.cancel()
 		live := p.live
 		p.live = map[*instance]bool{}
 		p.mu.Unlock()
+		var kills sync.WaitGroup // in parallel: the host force-kills a plugin after 2 s
 		for in := range live {
-			in.kill()
+			kills.Go(in.kill)
 		}
+		kills.Wait()
 		p.wg.Wait()
 	})
 	return nil

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/dragoman-translate/dragoman/core/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+)
+
+// maxInput bounds the spooled upload; the API already refuses over 50 MB.
+const maxInput = 64 << 20
+
+// converter turns .doc, .odt, .rtf and Word 2003 XML into .docx. The
+// content decides the format, not the name the host passes: an RTF named
+// .doc converts as RTF, a Word binary named .docm as Word.
+type converter struct {
+	pool    *pool.Pool
+	tempDir string
+}
+
+// Formats are the source formats as docformat names them.
+func (c *converter) Formats() []string {
+	return []string{string(docformat.DOC), string(docformat.ODT), string(docformat.RTF), string(docformat.WordML)}
+}
+
+// Health fails while no LibreOffice instance can be started.
+func (c *converter) Health(context.Context) error { return c.pool.Health() }
+
+// Convert spools in to a temp file (the format checks need random
+// access), checks it and converts it. Errors are gRPC statuses whose
+// message is fit for the job's error field: InvalidArgument for the
+// document's own faults, DeadlineExceeded, Aborted (LibreOffice crashed)
+// and FailedPrecondition (no LibreOffice) for the rest.
+func (c *converter) Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error {
+	f, err := os.CreateTemp(c.tempDir, "dragoman-convert-*")
+	if err != nil {
+		return status.Error(codes.Internal, err.Error())
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	n, err := io.Copy(f, io.LimitReader(in, maxInput+1))
+	if err != nil {
+		return status.Error(codes.Internal, "receiving the document: "+err.Error())
+	}
+	if n > maxInput {
+		return status.Error(codes.InvalidArgument, fmt.Sprintf("the document is larger than %d MB", maxInput>>20))
+	}
+	kind, err := sniff(f, n)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err == nil {
+		err = c.pool.Convert(ctx, kind, f, out)
+	}
+	return asStatus(err)
+}
+
+// sniff maps the verified content to what LibreOffice must read it as.
+func sniff(r io.ReaderAt, size int64) (pool.Kind, error) {
+	if size == 0 {
+		return pool.Kind{}, &pool.Error{Reason: pool.Empty}
+	}
+	f, err := docformat.VerifyPackage(r, size)
+	switch {
+	case errors.Is(err, docformat.ErrEncrypted):
+		return pool.Kind{}, &pool.Error{Reason: pool.PasswordProtected, Detail: err.Error()}
+	case errors.Is(err, docformat.ErrUnsupported):
+		return pool.Kind{}, &pool.Error{Reason: pool.Unsupported, Detail: err.Error()}
+	case err != nil:
+		return pool.Kind{}, &pool.Error{Reason: pool.Corrupt, Detail: err.Error()}
+	}
+	switch f {
+	case docformat.DOC:
+		return pool.Word, nil
+	case docformat.ODT:
+		return pool.ODT, nil
+	case docformat.RTF:
+		return pool.RTF, nil
+	case docformat.WordML:
+		return pool.WordML, nil
+	}
+	return pool.Kind{}, &pool.Error{Reason: pool.Unsupported, Detail: fmt.Sprintf("%s needs no conversion", f)}
+}
+
+func asStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *pool.Error
+	if !errors.As(err, &pe) {
+		return status.Error(codes.Internal, err.Error())
+	}
+	code := map[pool.Reason]codes.Code{
+		pool.TimedOut:    codes.DeadlineExceeded,
+		pool.Crashed:     codes.Aborted,
+		pool.Unavailable: codes.FailedPrecondition,
+	}[pe.Reason]
+	if code == codes.OK {
+		code = codes.InvalidArgument
+	}
+	return status.Error(code, pe.Error())
+}

@@ -1,0 +1,51 @@
+// Command dragoman-converter-libreoffice converts .doc, .odt, .rtf and
+// Word 2003 XML to .docx as a Dragoman converter plugin, with a warm pool
+// of headless LibreOffice instances (Debian: apt-get install
+// libreoffice-writer-nogui python3-uno).
+//
+// Settings (environment):
+//
+//	DRAGOMAN_LIBREOFFICE_POOL_SIZE  instances, one conversion each at a time (default: number of cores)
+//	DRAGOMAN_LIBREOFFICE_TIMEOUT    per conversion, e.g. 120s (the default)
+//	DRAGOMAN_LIBREOFFICE_SOFFICE    the soffice command (default "soffice" on PATH)
+//	DRAGOMAN_LIBREOFFICE_PYTHON     a python3 that can import uno (default /usr/bin/python3)
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+)
+
+func main() {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	cfg, err := pool.ConfigFromEnv()
+	if err == nil {
+		var p *pool.Pool
+		if p, err = pool.New(cfg, logger); err == nil {
+			serve(p)
+			return
+		}
+	}
+	fmt.Fprintln(os.Stderr, "dragoman-converter-libreoffice:", err)
+	os.Exit(1)
+}
+
+func serve(p *pool.Pool) {
+	// The host stops plugins gracefully first; a SIGTERM must not leave
+	// soffice running either (after SIGKILL the helpers clean up alone).
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	go func() {
+		<-sig
+		p.Close()
+		os.Exit(0)
+	}()
+	defer p.Close()
+	sdk.ServeConverter(&converter{pool: p})
+}
