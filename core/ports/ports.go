@@ -23,6 +23,10 @@ var ErrBadDocument = errors.New("bad document")
 // ErrQuotaExceeded is returned by UsageStore.Reserve when the words do not fit.
 var ErrQuotaExceeded = errors.New("monthly word quota exhausted")
 
+// ErrLeaseLost is returned by DeliveryQueue.FinishAttempt when the claim
+// expired and another worker took the delivery over.
+var ErrLeaseLost = errors.New("delivery claim expired")
+
 // Clock tells the time; tests move it.
 type Clock interface{ Now() time.Time }
 
@@ -76,10 +80,89 @@ type Webhook struct {
 	CreatedAt time.Time
 }
 
-// WebhookStore keeps webhook registrations.
+// WebhookStore keeps webhook registrations, the deliveries queued for
+// them and the history of every delivery attempt.
 type WebhookStore interface {
 	CreateWebhook(ctx context.Context, w *Webhook) error
 	ListWebhooks(ctx context.Context, accountID string) ([]*Webhook, error)
+	// GetWebhook reads one webhook of any account; ErrNotFound if none.
+	GetWebhook(ctx context.Context, id string) (*Webhook, error)
+	// UpdateWebhook reads, changes and writes a webhook atomically (URL,
+	// events, active flag; the secret and owner are kept).
+	UpdateWebhook(ctx context.Context, id string, fn func(*Webhook) error) (*Webhook, error)
+	// DeleteWebhook removes a webhook with its deliveries and history.
+	DeleteWebhook(ctx context.Context, id string) error
+	// EnqueueDelivery queues d, due now, unless the webhook already has a
+	// delivery of d.EventID: it reports whether d was added.
+	EnqueueDelivery(ctx context.Context, d *WebhookDelivery) (added bool, err error)
+	// ListAttempts is a webhook's delivery history, newest first.
+	ListAttempts(ctx context.Context, webhookID string, limit int) ([]DeliveryAttempt, error)
+}
+
+// WebhookDelivery is one event queued for one webhook. Payload is the
+// exact body every attempt sends.
+type WebhookDelivery struct {
+	ID        string
+	WebhookID string
+	AccountID string
+	EventID   string
+	Event     string
+	Payload   []byte
+	CreatedAt time.Time
+}
+
+// DeliveryClaim is one attempt a worker owns: the delivery, the webhook's
+// current URL and secret, and the attempt's number (from 1).
+type DeliveryClaim struct {
+	Delivery WebhookDelivery
+	URL      string
+	Secret   string
+	Attempt  int
+	At       time.Time
+}
+
+// States of a delivery attempt.
+const (
+	AttemptInProgress = "in_progress"
+	AttemptSucceeded  = "succeeded"
+	AttemptFailed     = "failed"
+)
+
+// DeliveryAttempt is one line of a webhook's delivery history.
+type DeliveryAttempt struct {
+	DeliveryID string
+	WebhookID  string
+	EventID    string
+	Event      string
+	Attempt    int
+	At         time.Time
+	State      string // AttemptInProgress, AttemptSucceeded, AttemptFailed
+	StatusCode int    // 0: no HTTP response
+	Latency    time.Duration
+	Error      string
+}
+
+// AttemptResult is what one delivery attempt got back.
+type AttemptResult struct {
+	OK         bool // a 2xx response
+	StatusCode int  // 0: no HTTP response
+	Latency    time.Duration
+	Error      string
+}
+
+// DeliveryQueue hands due webhook deliveries to workers, which may run in
+// several processes on one database.
+type DeliveryQueue interface {
+	// ClaimDeliveries takes up to max deliveries due at now in one short
+	// write transaction and numbers each one's next attempt, so no attempt
+	// is ever sent twice. A claim not finished within lease counts as an
+	// interrupted attempt and the delivery is due again; one that has had
+	// maxAttempts attempts is abandoned instead.
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max, maxAttempts int) ([]*DeliveryClaim, error)
+	// FinishAttempt records the attempt's result. next nil ends the
+	// delivery (delivered if r.OK, else abandoned); otherwise it is due
+	// again at *next.
+	FinishAttempt(ctx context.Context, c *DeliveryClaim, r AttemptResult, next *time.Time) error
 }
 
 // Blob is a stored document opened for reading.
