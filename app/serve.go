@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -98,8 +99,18 @@ func secretKey(c *Config) ([]byte, error) {
 	return key, nil
 }
 
-func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger) (*eventbus.Bus, error) {
-	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1))}
+// giveUp forwards events the bus stopped retrying to the pipeline, which is
+// built after the bus.
+type giveUp struct{ p atomic.Pointer[pipeline.Pipeline] }
+
+func (g *giveUp) handle(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
+	if p := g.p.Load(); p != nil {
+		_ = p.GiveUp(ctx, e.JobID, err)
+	}
+}
+
+func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *giveUp) (*eventbus.Bus, error) {
+	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1)), eventbus.WithOnGiveUp(g.handle)}
 	var (
 		b   *eventbus.Bus
 		err error
@@ -107,7 +118,7 @@ func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger) (*eventbus.Bus, error
 	if c.NATSURL != "" {
 		b, err = eventbus.NewNATS(c.NATSURL, log, opts...)
 	} else {
-		b, err = eventbus.NewEmbedded(filepath.Join(c.DataDir, "events"), log, opts...)
+		b, err = eventbus.NewEmbedded(c.DataDir, log, opts...) // stores in <data dir>/events
 	}
 	if err != nil {
 		return nil, err
@@ -136,7 +147,7 @@ func newService(c *Config, st *sqlstore.Store, blobs *blobstore.Local, bus *even
 	}
 }
 
-func newPipeline(st *sqlstore.Store, blobs *blobstore.Local, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger) *pipeline.Pipeline {
+func newPipeline(st *sqlstore.Store, blobs *blobstore.Local, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *giveUp) *pipeline.Pipeline {
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
 		Docs: docx.New(), Layout: layout, Detector: langdetect.New(),
@@ -146,6 +157,7 @@ func newPipeline(st *sqlstore.Store, blobs *blobstore.Local, bus *eventbus.Bus, 
 	if conv := plugins.Converter(); conv != nil {
 		p.Converter = conv
 	}
+	g.p.Store(p)
 	return p
 }
 
@@ -248,6 +260,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 		fx.Supply(c),
 		fx.Provide(
 			func() *slog.Logger { return newLogger(c, stderr) },
+			func() *giveUp { return &giveUp{} },
 			openStore,
 			func() (*blobstore.Local, error) { return blobstore.NewLocal(filepath.Join(c.DataDir, "documents")) },
 			openBus,

@@ -205,6 +205,22 @@ func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
 	return p.publish(ctx, ports.TopicFailed, j)
 }
 
+// GiveUp fails the job of an event the transport stopped redelivering, so
+// no job stays in processing for ever.
+func (p *Pipeline) GiveUp(ctx context.Context, jobID string, cause error) error {
+	j, err := p.Jobs.GetJob(ctx, jobID)
+	if errors.Is(err, ports.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if j.Status.Terminal() {
+		return nil
+	}
+	return p.fail(ctx, j, fmt.Sprintf("processing failed repeatedly after the %s stage: %v", j.Stage, cause))
+}
+
 // finish completes a job whose output is laid out.
 func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	var changed bool
