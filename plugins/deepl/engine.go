@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
+)
+
+// Documented request limits: 50 texts and 128 KiB per request.
+const (
+	maxTexts = 50
+	maxChars = 100_000 // bytes of text, leaving room for JSON under 128 KiB
+)
+
+// Registry code → DeepL code. Sources use the bare language; targets name
+// the variant where DeepL requires one.
+var sources = map[string]string{
+	"ar": "AR", "bg": "BG", "cs": "CS", "da": "DA", "de": "DE", "el": "EL", "en": "EN", "es": "ES",
+	"et": "ET", "fi": "FI", "fr": "FR", "hu": "HU", "id": "ID", "it": "IT", "ja": "JA", "ko": "KO",
+	"lt": "LT", "lv": "LV", "nb": "NB", "nl": "NL", "pl": "PL", "pt": "PT", "ro": "RO", "ru": "RU",
+	"sk": "SK", "sl": "SL", "sv": "SV", "tr": "TR", "uk": "UK", "zh-Hans": "ZH", "zh-Hant": "ZH",
+}
+
+var targets = func() map[string]string {
+	m := map[string]string{}
+	for k, v := range sources {
+		m[k] = v
+	}
+	m["en"], m["pt"], m["zh-Hans"], m["zh-Hant"] = "EN-US", "PT-PT", "ZH-HANS", "ZH-HANT"
+	return m
+}()
+
+var formal = map[string]bool{"DE": true, "FR": true, "IT": true, "ES": true, "NL": true, "PL": true, "PT-PT": true, "PT-BR": true, "JA": true, "RU": true}
+
+type engine struct {
+	once      sync.Once
+	err       error
+	client    *httpengine.Client
+	baseURL   string
+	key       string
+	formality string
+}
+
+func (e *engine) load() error {
+	e.once.Do(func() {
+		s := httpengine.Settings{Engine: "deepl"}
+		if e.key, e.err = s.Required("API_KEY", "the DeepL authentication key"); e.err != nil {
+			return
+		}
+		def := "https://api.deepl.com"
+		if strings.HasSuffix(e.key, ":fx") {
+			def = "https://api-free.deepl.com"
+		}
+		e.baseURL = strings.TrimRight(s.String("BASE_URL", def), "/")
+		e.formality = s.String("FORMALITY", "")
+		switch e.formality {
+		case "", "default", "more", "less", "prefer_more", "prefer_less":
+		default:
+			e.err = fmt.Errorf("deepl engine: %s=%q is not default, more, less, prefer_more or prefer_less", s.Name("FORMALITY"), e.formality)
+			return
+		}
+		e.client, e.err = s.Client()
+	})
+	return e.err
+}
+
+func (e *engine) Capabilities(context.Context) (ports.Capabilities, error) {
+	if err := e.load(); err != nil {
+		return ports.Capabilities{}, err
+	}
+	var pairs []ports.Pair
+	for s := range sources {
+		for t := range targets {
+			if s != t && sources[s] != sources[t] {
+				pairs = append(pairs, ports.Pair{Source: s, Target: t})
+			}
+		}
+	}
+	return ports.Capabilities{Name: "deepl", Pairs: pairs, MaxSegments: maxTexts, MaxChars: maxChars, Modes: []job.Mode{job.Full}}, nil
+}
+
+type request struct {
+	Text             []string `json:"text"`
+	SourceLang       string   `json:"source_lang,omitempty"`
+	TargetLang       string   `json:"target_lang"`
+	TagHandling      string   `json:"tag_handling"`
+	NonSplittingTags []string `json:"non_splitting_tags"`
+	SplitSentences   string   `json:"split_sentences"`
+	Formality        string   `json:"formality,omitempty"`
+}
+
+type response struct {
+	Translations []struct {
+		DetectedSourceLanguage string `json:"detected_source_language"`
+		Text                   string `json:"text"`
+	} `json:"translations"`
+}
+
+func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+	if err := e.load(); err != nil {
+		return ports.TranslateResult{}, err
+	}
+	src, okS := sources[r.Source]
+	tgt, okT := targets[r.Target]
+	if !okS || !okT {
+		return ports.TranslateResult{}, fmt.Errorf("deepl does not translate %s→%s", r.Source, r.Target)
+	}
+	body := request{
+		Text: r.Segments, SourceLang: src, TargetLang: tgt,
+		TagHandling: "xml", NonSplittingTags: []string{"g", "x"},
+		SplitSentences: "nonewlines", // the core already sends one sentence per segment
+	}
+	if formal[tgt] && e.formality != "" {
+		body.Formality = e.formality
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return ports.TranslateResult{}, err
+	}
+	var out []string
+	err = e.client.Do(ctx,
+		func(ctx context.Context) (*http.Request, error) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.baseURL+"/v2/translate", bytes.NewReader(payload))
+			if err != nil {
+				return nil, err
+			}
+			req.Header.Set("Authorization", "DeepL-Auth-Key "+e.key)
+			req.Header.Set("Content-Type", "application/json")
+			return req, nil
+		},
+		classify,
+		func(resp httpengine.Response) error {
+			var d response
+			if err := json.Unmarshal(resp.Body, &d); err != nil {
+				return err
+			}
+			if len(d.Translations) != len(r.Segments) {
+				return fmt.Errorf("%d translations for %d texts", len(d.Translations), len(r.Segments))
+			}
+			out = make([]string, len(d.Translations))
+			for i, t := range d.Translations {
+				out[i] = t.Text
+			}
+			return nil
+		})
+	if err != nil {
+		return ports.TranslateResult{}, err
+	}
+	return ports.TranslateResult{Segments: out}, nil
+}
+
+// classify names DeepL's final errors; 5xx (and DeepL's 529 "too many
+// requests" variant) are retried.
+func classify(r httpengine.Response) string {
+	switch r.Status {
+	case 456:
+		return "quota exceeded: the DeepL account's character limit is reached" + message(r)
+	case http.StatusForbidden, http.StatusUnauthorized:
+		return "authorization failed: check DRAGOMAN_DEEPL_API_KEY" + message(r)
+	case http.StatusRequestEntityTooLarge:
+		return "request too large" + message(r)
+	case 529:
+		return ""
+	}
+	return ""
+}
+
+func message(r httpengine.Response) string {
+	var m struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(r.Body, &m) == nil && m.Message != "" {
+		return " (" + m.Message + ")"
+	}
+	return ""
+}
