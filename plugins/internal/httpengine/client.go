@@ -57,9 +57,10 @@ type Response struct {
 
 // Do sends the request newReq builds (once per attempt) and hands a 2xx
 // response to decode. It retries 429 (after Retry-After when given), 5xx,
-// network errors, timeouts and decode errors; classify may mark other
-// statuses: it returns a message for a final error, "" to retry, and is
-// consulted for every non-2xx status not handled above.
+// network errors, timeouts and decode errors; other 4xx are final.
+// classify, consulted first for every non-2xx answer, may make any of them
+// final by returning a message (a quota that will not come back, a bad
+// key); "" leaves the default.
 func (c *Client) Do(ctx context.Context, newReq func(ctx context.Context) (*http.Request, error), classify func(Response) (final string), decode func(Response) error) error {
 	hc := c.HTTP
 	if hc == nil {
@@ -85,27 +86,26 @@ func (c *Client) Do(ctx context.Context, newReq func(ctx context.Context) (*http
 				return &Error{Engine: c.Engine, Msg: f.Msg, Attempts: attempt}
 			}
 			last = &Error{Engine: c.Engine, Msg: "malformed response: " + derr.Error()}
-		case resp.Status == http.StatusTooManyRequests:
-			last = &Error{Engine: c.Engine, Status: resp.Status, Msg: "rate limited" + detail(resp)}
-			retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-			if retryAfter > c.MaxRetryAfter {
-				last.Msg += fmt.Sprintf("; the vendor asks to wait %s, longer than %s", retryAfter, c.MaxRetryAfter)
-				last.Attempts = attempt
-				return last
-			}
 		default:
-			msg := ""
 			if classify != nil {
-				msg = classify(resp)
+				if msg := classify(resp); msg != "" {
+					return &Error{Engine: c.Engine, Status: resp.Status, Msg: msg, Attempts: attempt}
+				}
 			}
-			if msg == "" && resp.Status < 500 {
-				msg = "request refused" + detail(resp)
-			}
-			if msg != "" {
-				return &Error{Engine: c.Engine, Status: resp.Status, Msg: msg, Attempts: attempt}
-			}
-			last = &Error{Engine: c.Engine, Status: resp.Status, Msg: "server error" + detail(resp)}
 			retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+			switch {
+			case resp.Status == http.StatusTooManyRequests:
+				last = &Error{Engine: c.Engine, Status: resp.Status, Msg: "rate limited" + detail(resp)}
+				if retryAfter > c.MaxRetryAfter {
+					last.Msg += fmt.Sprintf("; the vendor asks to wait %s, longer than %s", retryAfter, c.MaxRetryAfter)
+					last.Attempts = attempt
+					return last
+				}
+			case resp.Status >= 500:
+				last = &Error{Engine: c.Engine, Status: resp.Status, Msg: "server error" + detail(resp)}
+			default:
+				return &Error{Engine: c.Engine, Status: resp.Status, Msg: "request refused" + detail(resp), Attempts: attempt}
+			}
 		}
 		if attempt > c.MaxRetries {
 			last.Attempts = attempt

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
+)
+
+// Documented limits: 1000 array elements and 50,000 characters per
+// request (HTML markup included).
+const (
+	maxElements = 1000
+	maxChars    = 45_000 // room for the markup the codes become
+)
+
+// Registry codes Azure spells differently.
+var codes = map[string]string{"tl": "fil", "sr": "sr-Cyrl", "mn": "mn-Cyrl"}
+
+func code(c string) string {
+	if a, ok := codes[c]; ok {
+		return a
+	}
+	return c
+}
+
+type engine struct {
+	once                        sync.Once
+	err                         error
+	client                      *httpengine.Client
+	base, key, region, category string
+}
+
+func (e *engine) load() error {
+	e.once.Do(func() {
+		s := httpengine.Settings{Engine: "azure"}
+		if e.key, e.err = s.Required("API_KEY", "the Translator resource key"); e.err != nil {
+			return
+		}
+		e.region = s.String("REGION", "")
+		e.category = s.String("CATEGORY", "")
+		e.base = strings.TrimRight(s.String("BASE_URL", "https://api.cognitive.microsofttranslator.com"), "/")
+		e.client, e.err = s.Client()
+	})
+	return e.err
+}
+
+func (e *engine) Capabilities(context.Context) (ports.Capabilities, error) {
+	if err := e.load(); err != nil {
+		return ports.Capabilities{}, err
+	}
+	return ports.Capabilities{Name: "azure", AnyToAny: true, MaxSegments: maxElements, MaxChars: maxChars, Modes: []job.Mode{job.Full}}, nil
+}
+
+type element struct {
+	Text string `json:"Text"`
+}
+
+type result struct {
+	Translations []struct {
+		Text string `json:"text"`
+		To   string `json:"to"`
+	} `json:"translations"`
+}
+
+func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+	if err := e.load(); err != nil {
+		return ports.TranslateResult{}, err
+	}
+	q := url.Values{"api-version": {"3.0"}, "from": {code(r.Source)}, "to": {code(r.Target)}, "textType": {"html"}}
+	if e.category != "" {
+		q.Set("category", e.category)
+	}
+	body := make([]element, len(r.Segments))
+	for i, s := range r.Segments {
+		body[i].Text = httpengine.ToHTML(s)
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return ports.TranslateResult{}, err
+	}
+	var out []string
+	err = e.client.Do(ctx,
+		func(ctx context.Context) (*http.Request, error) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.base+"/translate?"+q.Encode(), bytes.NewReader(payload))
+			if err != nil {
+				return nil, err
+			}
+			req.Header.Set("Content-Type", "application/json; charset=UTF-8")
+			req.Header.Set("Ocp-Apim-Subscription-Key", e.key)
+			if e.region != "" {
+				req.Header.Set("Ocp-Apim-Subscription-Region", e.region)
+			}
+			return req, nil
+		},
+		classify,
+		func(resp httpengine.Response) error {
+			var d []result
+			if err := json.Unmarshal(resp.Body, &d); err != nil {
+				return err
+			}
+			if len(d) != len(r.Segments) {
+				return fmt.Errorf("%d results for %d texts", len(d), len(r.Segments))
+			}
+			out = make([]string, len(d))
+			for i, res := range d {
+				if len(res.Translations) != 1 {
+					return fmt.Errorf("result %d has %d translations, want 1", i, len(res.Translations))
+				}
+				out[i] = httpengine.FromHTML(res.Translations[0].Text)
+			}
+			return nil
+		})
+	if err != nil {
+		return ports.TranslateResult{}, err
+	}
+	return ports.TranslateResult{Segments: out}, nil
+}
+
+// classify reads Azure's error body ({"error":{"code":403001,"message"}}).
+// 403001 (free tier quota used up) and bad keys are final; 429 is retried.
+func classify(r httpengine.Response) string {
+	var d struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	json.Unmarshal(r.Body, &d)
+	switch {
+	case r.Status == http.StatusForbidden && d.Error.Code == 403001:
+		return "quota exceeded: the free tier's character quota is used up (403001)"
+	case r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden:
+		return fmt.Sprintf("authorization failed (%d): %s; check DRAGOMAN_AZURE_API_KEY and DRAGOMAN_AZURE_REGION", d.Error.Code, d.Error.Message)
+	case r.Status >= 400 && r.Status < 500 && r.Status != http.StatusTooManyRequests && r.Status != http.StatusRequestTimeout:
+		return fmt.Sprintf("request refused (%d): %s", d.Error.Code, d.Error.Message)
+	}
+	return ""
+}
