@@ -114,12 +114,17 @@ def convert(desktop, req):
 
 
 def watch_parent(leftovers):
-    # If the Go process dies without cleaning up (SIGKILL), take soffice and
-    # our files with us. We share soffice's process group, so a detached
-    # shell kills the group first and removes the files once all are gone.
+    # For when the main thread is stuck in a UNO call.
     parent = os.getppid()
     while os.getppid() == parent:
         time.sleep(0.5)
+    take_down(leftovers)
+
+
+def take_down(leftovers):
+    # The Go process died without cleaning up (SIGKILL): take soffice and
+    # our files with us. We share soffice's process group, so a detached
+    # shell kills the group first and removes the files once all are gone.
     script = ('kill -KILL -- -"$0"; '
               'while kill -0 -- -"$0" 2>/dev/null; do sleep 0.05; done; '
               'rm -rf -- "$@"')
@@ -136,6 +141,8 @@ def main():
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         print(json.dumps(convert(desktop, json.loads(line))), flush=True)
+    # stdin closed: the Go side is gone (it kills us before closing otherwise).
+    take_down(sys.argv[3:])
 
 
 main()
