@@ -108,6 +108,9 @@ func (v *Vendor) Push(f ...Fault) { v.mu.Lock(); v.faults = append(v.faults, f..
 // Always answers every request with f.
 func (v *Vendor) Always(f Fault) { v.mu.Lock(); v.always = &f; v.mu.Unlock() }
 
+// ResetRequests zeroes the count, e.g. after a plugin's start-up queries.
+func (v *Vendor) ResetRequests() { v.mu.Lock(); v.requests = 0; v.mu.Unlock() }
+
 // Requests counts the requests received.
 func (v *Vendor) Requests() int { v.mu.Lock(); defer v.mu.Unlock(); return v.requests }
 

@@ -59,6 +59,7 @@ func (s Suite) start(t *testing.T, v *Vendor, extra map[string]string) ports.Eng
 	if err != nil {
 		t.Fatal(err)
 	}
+	v.ResetRequests() // start-up queries (a language list) are not the case under test
 	return e
 }
 
