@@ -39,15 +39,12 @@ func Verify(secret string, body []byte, header string) error {
 	if header == "" {
 		return ErrMissing
 	}
-	hexSig, ok := strings.CutPrefix(header, Prefix)
-	if !ok || len(hexSig) != 2*sha256.Size {
+	if !strings.HasPrefix(header, Prefix) || len(header) != len(Prefix)+2*sha256.Size {
 		return ErrMalformed
 	}
-	got, err := hex.DecodeString(hexSig)
-	if err != nil {
-		return ErrMalformed
-	}
-	if !hmac.Equal(got, mac(secret, body)) {
+	// The whole header is compared, so only the exact lowercase form
+	// passes, as in the Python and Node examples.
+	if !hmac.Equal([]byte(header), []byte(Sign(secret, body))) {
 		return ErrMismatch
 	}
 	return nil
