@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
+)
+
+// policies are the per-mode instructions.
+var policies = map[job.Mode]string{
+	job.Full: "Translate everything into fluent, natural %[2]s, as a professional translator would.",
+	job.Professional: "Translate into fluent, natural %[2]s. Keep technical terms, product names and code as they are; " +
+		"the <x/> tags stand for protected terms and must stay where they belong in the sentence.",
+	job.Literal: "Translate word for word: keep the %[1]s word order and sentence structure as closely as %[2]s grammar allows; " +
+		"do not paraphrase, do not merge or split sentences, do not add or drop anything.",
+	job.Extreme: "Localise fully for a native %[2]s reader: replace idioms and cultural references with %[2]s equivalents, " +
+		"convert units to the ones used there, and write dates, times, numbers and currency in %[2]s conventions.",
+}
+
+const contract = `The user message is JSON: {"source_language", "target_language", "segments": [{"id", "text"}]}.
+Segment text is XML-escaped and carries inline tags: <g id="N">…</g> wraps formatted words, <x id="N"/> stands alone.
+Keep every tag exactly once with its id, around the words it wraps in the translation; add no tags; keep &lt; &gt; &amp; escaped.
+Answer with JSON only, no commentary: {"translations": [{"id": <the segment's id>, "text": "<its translation>"}]}, one entry per segment.`
+
+func systemPrompt(mode job.Mode, src, tgt string) string {
+	p, ok := policies[mode]
+	if !ok {
+		p = policies[job.Full]
+	}
+	return fmt.Sprintf(p, name(src), name(tgt)) + "\n\n" + contract
+}
+
+func name(code string) string {
+	if l, ok := language.ByCode(code); ok {
+		return l.Name
+	}
+	return code
+}
