@@ -40,7 +40,7 @@ func (c *fakeClock) Set(t time.Time) {
 
 var serverKey = []byte("0123456789abcdef0123456789abcdef")
 
-func openStore(t *testing.T, path string) *sqlstore.Store {
+func openStore(t testing.TB, path string) *sqlstore.Store {
 	t.Helper()
 	s, err := sqlstore.OpenSQLite(path)
 	if err != nil {
@@ -52,7 +52,7 @@ func openStore(t *testing.T, path string) *sqlstore.Store {
 	return s
 }
 
-func newStore(t *testing.T) (*sqlstore.Store, string) {
+func newStore(t testing.TB) (*sqlstore.Store, string) {
 	path := filepath.Join(t.TempDir(), "dragoman.db")
 	s := openStore(t, path)
 	t.Cleanup(func() { s.Close() })
@@ -61,7 +61,7 @@ func newStore(t *testing.T) (*sqlstore.Store, string) {
 
 const testSecret = "8c1f2a4be7d9035c6a1e0f9b2d4c7a8e5f3b1d0c9a8e7f6d5c4b3a2918070615"
 
-func addWebhook(t *testing.T, s ports.WebhookStore, id, url string, events ...string) *ports.Webhook {
+func addWebhook(t testing.TB, s ports.WebhookStore, id, url string, events ...string) *ports.Webhook {
 	t.Helper()
 	w := &ports.Webhook{ID: id, AccountID: "acct-1", URL: url, Events: events, Secret: testSecret, Active: true, CreatedAt: t0}
 	if err := s.CreateWebhook(bg, w); err != nil {
@@ -100,7 +100,7 @@ type receiver struct {
 	answer func(w http.ResponseWriter, r *http.Request, attempt int)
 }
 
-func newReceiver(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, attempt int)) *receiver {
+func newReceiver(t testing.TB, answer func(w http.ResponseWriter, r *http.Request, attempt int)) *receiver {
 	rc := &receiver{answer: answer}
 	rc.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
