@@ -1,0 +1,25 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
+)
+
+var pluginDir string
+
+func TestMain(m *testing.M) { enginetest.Main(m, "example", &pluginDir) }
+
+func TestExampleThroughPluginHost(t *testing.T) {
+	e, err := enginetest.Start(t, pluginDir, "example", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: enginetest.Segments})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.CheckTranslated(t, enginetest.Segments, res.Segments)
+}
