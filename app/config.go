@@ -102,6 +102,7 @@ type Config struct {
 	JobRetention     time.Duration
 	DatabaseURL      string
 	NATSURL          string
+	BlobURL          string
 	Engines          string
 	Workers          int
 	SecretKey        string
@@ -124,6 +125,7 @@ func parseServe(args []string) (*Config, error) {
 	retention := f.dur("job-retention", 24*time.Hour, "how long job records are kept after creation")
 	db := f.str("database-url", "", "PostgreSQL URL (postgres://…) for the scale-out deployment; empty: SQLite in the data dir")
 	nats := f.str("nats-url", "", "external NATS JetStream URL for the scale-out deployment; empty: embedded in the data dir")
+	blobs := f.str("blob-url", "", "S3-compatible document storage for the scale-out deployment, s3://bucket[/prefix]?endpoint=https://host:port&region=R&path_style=true (keys from DRAGOMAN_S3_ACCESS_KEY/DRAGOMAN_S3_SECRET_KEY or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); empty: the data dir")
 	engines := f.str("engines", "apertium", "translation engines in priority order (plugin names)")
 	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
 	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
@@ -135,6 +137,7 @@ func parseServe(args []string) (*Config, error) {
 	c.TLSCert, c.TLSKey, c.PublicURL = *cert, *key, strings.TrimRight(*public, "/")
 	c.AllowPrivateURLs, c.DownloadTTL, c.JobRetention = *private, *ttl, *retention
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
+	c.BlobURL = *blobs
 	c.SecretKey, c.LogLevel = *secret, *logLevel
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}

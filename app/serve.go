@@ -101,7 +101,9 @@ func secretKey(c *Config) ([]byte, error) {
 
 // giveUp forwards events the bus stopped retrying to the pipeline, which is
 // built after the bus.
-type giveUp struct{ p atomic.Pointer[pipeline.Pipeline] }
+type giveUp struct {
+	p atomic.Pointer[pipeline.Pipeline]
+}
 
 func (g *giveUp) handle(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
 	if p := g.p.Load(); p != nil {
@@ -127,6 +129,23 @@ func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *giveUp) (*eventbus
 	return b, nil
 }
 
+// openBlobs opens the S3-compatible store when a URL is configured, else
+// the documents folder in the data dir.
+func openBlobs(c *Config) (ports.BlobStore, error) {
+	if c.BlobURL == "" {
+		return blobstore.NewLocal(filepath.Join(c.DataDir, "documents"))
+	}
+	sc, err := blobstore.ParseS3URL(c.BlobURL)
+	if err != nil {
+		return nil, err
+	}
+	sc.AccessKey, sc.SecretKey = os.Getenv("DRAGOMAN_S3_ACCESS_KEY"), os.Getenv("DRAGOMAN_S3_SECRET_KEY")
+	sc.SpoolDir = filepath.Join(c.DataDir, "spool")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return blobstore.NewS3(ctx, sc)
+}
+
 func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger) (*pluginhost.Host, error) {
 	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log)
 	if err != nil {
@@ -136,7 +155,7 @@ func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger) (*pluginhost.Host
 	return h, nil
 }
 
-func newService(c *Config, st *sqlstore.Store, blobs *blobstore.Local, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
+func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
 	cfg := service.DefaultConfig
 	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
 	return &service.Service{
@@ -147,7 +166,7 @@ func newService(c *Config, st *sqlstore.Store, blobs *blobstore.Local, bus *even
 	}
 }
 
-func newPipeline(st *sqlstore.Store, blobs *blobstore.Local, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *giveUp) *pipeline.Pipeline {
+func newPipeline(st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *giveUp) *pipeline.Pipeline {
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
 		Docs: docx.New(), Layout: layout, Detector: langdetect.New(),
@@ -262,7 +281,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 			func() *slog.Logger { return newLogger(c, stderr) },
 			func() *giveUp { return &giveUp{} },
 			openStore,
-			func() (*blobstore.Local, error) { return blobstore.NewLocal(filepath.Join(c.DataDir, "documents")) },
+			openBlobs,
 			openBus,
 			openPlugins,
 			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
