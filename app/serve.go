@@ -24,6 +24,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
+	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
@@ -31,6 +32,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
+	"github.com/dragoman-translate/dragoman/adapters/webhook"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -166,18 +168,37 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 	}
 }
 
-func newPipeline(st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *giveUp) *pipeline.Pipeline {
+func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *giveUp, hooks *webhook.Worker) (*pipeline.Pipeline, error) {
+	routes, err := translate.ParseRoutes(os.Getenv("DRAGOMAN_ROUTES"))
+	if err != nil {
+		return nil, fmt.Errorf("DRAGOMAN_ROUTES: %w", err)
+	}
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(), Layout: layout, Detector: langdetect.New(),
-		Translator: &translate.Translator{Engines: plugins}, Engines: plugins,
-		Clock: systemClock{}, NewID: newID, Log: log,
+		Docs: docx.New(), Layout: layout, Detector: langdetect.New(), Fidelity: fidelity.Checker{},
+		Translator: &translate.Translator{
+			Engines: plugins, TM: st, Routes: routes,
+			// Plugins retry their vendor's errors themselves; only a crashed
+			// (and restarted) plugin is worth another try from here.
+			Retryable: func(err error) bool { return errors.Is(err, pluginhost.ErrPluginCrashed) },
+		},
+		Engines:  plugins,
+		Notifier: webhook.NewNotifier(st, c.PublicURL, systemClock{}, hooks.Wake),
+		Clock:    systemClock{}, NewID: newID, Log: log,
 	}
 	if conv := plugins.Converter(); conv != nil {
 		p.Converter = conv
 	}
 	g.p.Store(p)
-	return p
+	return p, nil
+}
+
+// newWebhookWorker delivers queued webhook events; every process runs one
+// and they share the queue through the database.
+func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger) *webhook.Worker {
+	w := webhook.NewWorker(st, webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
+	lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
+	return w
 }
 
 // runPipeline registers the stages, starts the bus and republishes the
@@ -286,6 +307,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 			openPlugins,
 			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
 			newService,
+			newWebhookWorker,
 			newPipeline,
 			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
 		),

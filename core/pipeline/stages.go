@@ -33,7 +33,7 @@ func (p *Pipeline) convert(ctx context.Context, j *job.Job) (func(*job.Job), err
 	err = p.write(ctx, key(j, "source.docx"), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
 	if err != nil {
 		if errors.Is(err, ports.ErrBadDocument) {
-			return nil, err
+			return nil, failf("the .%s document could not be converted: %v", j.Format, err)
 		}
 		return nil, fmt.Errorf("conversion from .%s failed: %w", j.Format, err)
 	}
@@ -72,7 +72,7 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := translate.Route(engines, source.Code, target.Code); !ok {
+		if !translate.Servable(engines, source.Code, target.Code) {
 			return nil, failf("no configured engine translates %s to %s (the source language was %s)", source.Name, target.Name, detectedOrGiven(j))
 		}
 	}
@@ -163,7 +163,11 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) { s.Target = s.Source })
 		res.Engine = "none"
 	} else {
-		res, err = p.Translator.Translate(ctx, doc, src.Code, tgt.Code, j.Mode)
+		a, err := p.Accounts.GetAccount(ctx, j.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		res, err = p.Translator.TranslateWith(ctx, doc, src.Code, tgt.Code, j.Mode, translate.Options{DoNotTranslate: a.DoNotTranslate})
 		var ee *translate.EngineError
 		switch {
 		case errors.As(err, &ee):

@@ -251,7 +251,7 @@ func (s *Service) checkPair(ctx context.Context, o Options) error {
 	if o.Source.Code == o.Target.Code {
 		return nil // nothing to translate; layout still applies
 	}
-	if _, ok := translate.Route(engines, o.Source.Code, o.Target.Code); !ok {
+	if !translate.Servable(engines, o.Source.Code, o.Target.Code) {
 		return fail(KindUnprocessable, "no configured engine translates %s to %s; GET /v1/languages lists the languages available", o.Source.Name, o.Target.Name)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 	pb "github.com/dragoman-translate/dragoman/plugins/sdk/pluginpb/dragoman/plugin/v1"
@@ -133,7 +135,30 @@ func (c *ConverterClient) Convert(ctx context.Context, format string, in io.Read
 	if err := <-sendErr; err != nil && !errors.Is(err, io.EOF) {
 		return err // the read error caused the cancel that recvErr reports
 	}
-	return recvErr
+	return documentError(recvErr)
+}
+
+// badDocument is a conversion failure that retrying cannot help: the
+// plugin judged the document (corrupt, encrypted, too slow to convert) or
+// cannot convert at all. It matches ports.ErrBadDocument.
+type badDocument struct{ msg string }
+
+func (e badDocument) Error() string        { return e.msg }
+func (e badDocument) Is(target error) bool { return target == ports.ErrBadDocument }
+
+// documentError maps the plugin's gRPC status to what the pipeline needs:
+// InvalidArgument, DeadlineExceeded and FailedPrecondition end the job with
+// the plugin's message; anything else (a crash) may be retried.
+func documentError(err error) error {
+	st, ok := status.FromError(err)
+	if !ok || err == nil {
+		return err
+	}
+	switch st.Code() {
+	case codes.InvalidArgument, codes.DeadlineExceeded, codes.FailedPrecondition:
+		return badDocument{st.Message()}
+	}
+	return err
 }
 
 func sendAll(stream pb.Converter_ConvertClient, format string, in io.Reader) error {
