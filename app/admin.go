@@ -18,6 +18,9 @@ import (
 
 // admin runs `dragoman admin <noun> <verb> [flags]` and prints JSON.
 func admin(args []string, stdout io.Writer) error {
+	if len(args) >= 1 && args[0] == "rotate-secret-key" {
+		return rotateSecretKey(args[1:], stdout)
+	}
 	if len(args) < 2 {
 		return usageError{"usage: dragoman admin account|key <verb> [flags]"}
 	}
@@ -152,4 +155,39 @@ func openAdminStore(dataDir, dbURL string) (*sqlstore.Store, error) {
 		return nil, err
 	}
 	return sqlstore.OpenSQLite(filepath.Join(dataDir, "dragoman.db"))
+}
+
+// rotateSecretKey re-encrypts every webhook secret, written under the old
+// server key, with the key now configured (--secret-key or the data dir's
+// secret.key). Run it with every process stopped.
+func rotateSecretKey(args []string, stdout io.Writer) error {
+	f := newFlags("admin rotate-secret-key")
+	dataDir := f.str("data-dir", defaultDataDir, "data directory of the service")
+	dbURL := f.str("database-url", "", "PostgreSQL URL; empty: SQLite in the data dir")
+	newKey := f.str("secret-key", "", "the new key (64 hex); default: the data dir's secret.key")
+	oldHex := f.String("old-key", "", "the key the secrets are encrypted with now (64 hex)")
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	old, err := sqlstore.ParseSecretKey(*oldHex)
+	if err != nil {
+		return usageError{"--old-key: " + err.Error()}
+	}
+	st, err := openAdminStore(*dataDir, *dbURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	key, err := secretKey(&Config{DataDir: *dataDir, SecretKey: *newKey})
+	if err != nil {
+		return err
+	}
+	if err := st.SetSecretKey(key); err != nil {
+		return err
+	}
+	n, err := st.ReencryptSecrets(context.Background(), old)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(map[string]any{"reencrypted": n})
 }

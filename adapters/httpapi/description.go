@@ -6,6 +6,8 @@ Flow: POST /translate (or /translate-url) → 202 with a job id → poll GET /jo
 
 Authentication: every endpoint except GET /health needs the X-API-Key header. Missing or invalid key: 401; revoked key or suspended account: 403. A job of another account is 404.
 
+Webhooks: register at /v1/webhooks (also served at /api/webhooks, the specification's path); list, update, delete, send a test ping and read the delivery history. Deliveries are signed with X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body>.
+
 Errors: every error has the same JSON body (Problem: status, code, message, optional errors[] with location and message); request values are never echoed.
 
 Limits: 50 MB per document; per-account requests per minute (free 10, starter 30, pro 60; 429 with Retry-After in seconds); monthly words (free 10,000, starter 100,000, pro unlimited; 402 when exhausted). Words are counted per Unicode word boundaries; Chinese and Japanese count one word per character, Thai/Lao/Khmer/Myanmar per character group (see the README).`
