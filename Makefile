@@ -12,7 +12,7 @@ DATA_DIR  ?= .dragoman
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
 	libreoffice-writer-nogui libreoffice-math-nogui python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3 nodejs
+	postgresql python3
 # Plugin binaries as <file name>:<package dir under plugins/>. The host finds
 # them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
 PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \
@@ -26,7 +26,8 @@ all: build
 
 ## deps: install the Debian packages that are missing (needs root or sudo)
 deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done; \
+		command -v node >/dev/null 2>&1 || echo nodejs); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
