@@ -132,13 +132,16 @@ func Binary(t testing.TB) string {
 
 // BinaryPath is Binary for callers without a testing.TB.
 func BinaryPath() (string, error) {
-	binOnce.Do(func() { binPath, binErr = findOrInstall("versitygw", Module) })
+	binOnce.Do(func() { binPath, binErr = FindOrInstall("versitygw", Module) })
 	return binPath, binErr
 }
 
-// findOrInstall looks for a Go tool binary and installs module when it is
-// missing, except in CI, where the run script must have installed it.
-func findOrInstall(name, module string) (string, error) {
+// FindOrInstall finds the binary of a Go-built test server (versitygw
+// here; nats-server for the scale-out test): DRAGOMAN_<NAME> (dashes as
+// underscores), PATH, then $(go env GOPATH)/bin. A missing one is
+// installed with `go install module`, except in CI, where the run script
+// must have installed it and the test fails.
+func FindOrInstall(name, module string) (string, error) {
 	if p := os.Getenv("DRAGOMAN_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))); p != "" {
 		return p, nil
 	}
