@@ -141,10 +141,11 @@ func (c *ConverterClient) Convert(ctx context.Context, format string, in io.Read
 // badDocument is a conversion failure that retrying cannot help: the
 // plugin judged the document (corrupt, encrypted, too slow to convert) or
 // cannot convert at all. It matches ports.ErrBadDocument.
-type badDocument struct{ msg string }
+type badDocument struct{ st *status.Status }
 
-func (e badDocument) Error() string        { return e.msg }
-func (e badDocument) Is(target error) bool { return target == ports.ErrBadDocument }
+func (e badDocument) Error() string              { return e.st.Message() }
+func (e badDocument) Is(target error) bool       { return target == ports.ErrBadDocument }
+func (e badDocument) GRPCStatus() *status.Status { return e.st } // callers may still read the code
 
 // documentError maps the plugin's gRPC status to what the pipeline needs:
 // InvalidArgument, DeadlineExceeded and FailedPrecondition end the job with
@@ -156,7 +157,7 @@ func documentError(err error) error {
 	}
 	switch st.Code() {
 	case codes.InvalidArgument, codes.DeadlineExceeded, codes.FailedPrecondition:
-		return badDocument{st.Message()}
+		return badDocument{st}
 	}
 	return err
 }
