@@ -203,7 +203,7 @@ func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.
 
 // runPipeline registers the stages, starts the bus and republishes the
 // events of jobs that were in flight when the process last stopped.
-func runPipeline(lc fx.Lifecycle, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
+func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
 	p.Register()
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -212,10 +212,16 @@ func runPipeline(lc fx.Lifecycle, p *pipeline.Pipeline, bus *eventbus.Bus, svc *
 			if err := bus.Start(ctx); err != nil {
 				return err
 			}
-			if err := p.Recover(ctx); err != nil {
+			// Alone on its data dir, this process recovers every job in
+			// flight; beside others (an external NATS) only stale ones.
+			idle := time.Duration(0)
+			if c.NATSURL != "" {
+				idle = staleJob
+			}
+			if err := p.Recover(ctx, idle); err != nil {
 				return fmt.Errorf("recover jobs in flight: %w", err)
 			}
-			go sweep(svc, log, stop, done)
+			go sweep(svc, p, log, stop, done)
 			return nil
 		},
 		OnStop: func(ctx context.Context) error {
@@ -229,14 +235,24 @@ func runPipeline(lc fx.Lifecycle, p *pipeline.Pipeline, bus *eventbus.Bus, svc *
 	})
 }
 
-// sweep deletes expired downloads and jobs past their retention.
-func sweep(svc *service.Service, log *slog.Logger, stop, done chan struct{}) {
+// staleJob is how long a job may go without a stage change before any
+// process republishes its event; longer than any stage should take.
+const staleJob = 30 * time.Minute
+
+// sweep deletes expired downloads and jobs past their retention, and
+// republishes the events of jobs that went stale.
+func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(15 * time.Second)
 	defer t.Stop()
-	for {
+	for i := 0; ; i++ {
 		if err := svc.Sweep(context.Background()); err != nil {
 			log.Warn("sweep failed", "err", err)
+		}
+		if i%20 == 19 { // every 5 minutes
+			if err := p.Recover(context.Background(), staleJob); err != nil {
+				log.Warn("recovery failed", "err", err)
+			}
 		}
 		select {
 		case <-stop:

@@ -52,6 +52,8 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	cfg := huma.DefaultConfig("Dragoman document translation API", Version)
 	cfg.Info.Description = description
 	cfg.DocsPath = "" // huma's page loads from a CDN; ours is embedded
+	// No "$schema" links in bodies: responses carry exactly the contract's fields.
+	cfg.CreateHooks = nil
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key",
 			Description: "API key (`dgm_…`) created with `dragoman admin key create`."},

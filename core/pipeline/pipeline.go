@@ -18,6 +18,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -89,15 +92,23 @@ var stageTopic = map[job.Stage]ports.Topic{
 	job.StageLaidOut:    ports.TopicLaidOut,
 }
 
-// Recover republishes the event of every unfinished job, so jobs whose
-// event was lost (published before a crash, or never) still finish.
-// Duplicates are harmless: stages are idempotent.
-func (p *Pipeline) Recover(ctx context.Context) error {
+// Recover republishes the event of every unfinished job not updated for
+// idle, so jobs whose event was lost (published before a crash, or never)
+// still finish. Duplicates are harmless: stages are idempotent, and a stage
+// event has one id per job and topic, which the transport de-duplicates.
+// A single process recovers everything at start (idle 0); with several
+// processes, idle must exceed the longest stage so that jobs another
+// process is working on are left alone.
+func (p *Pipeline) Recover(ctx context.Context, idle time.Duration) error {
 	jobs, err := p.Jobs.Unfinished(ctx)
 	if err != nil {
 		return err
 	}
+	cutoff := p.Clock.Now().Add(-idle)
 	for _, j := range jobs {
+		if idle > 0 && j.UpdatedAt.After(cutoff) {
+			continue
+		}
 		if err := p.publish(ctx, stageTopic[j.Stage], j); err != nil {
 			return err
 		}
@@ -180,10 +191,18 @@ func (p *Pipeline) log() *slog.Logger {
 
 func (p *Pipeline) publish(ctx context.Context, t ports.Topic, j *job.Job) error {
 	return p.Bus.Publish(ctx, t, ports.JobEvent{
-		EventID: p.NewID(), JobID: j.ID, AccountID: j.AccountID,
+		EventID: eventID(j.ID, t), JobID: j.ID, AccountID: j.AccountID,
 		Stage: j.Stage, Status: j.Status, At: p.Clock.Now(), Error: j.Error,
 	})
 }
+
+// eventID is the same for every publication of a job's topic, so the
+// transport can drop the duplicates that recovery and redelivery make.
+func eventID(jobID string, t ports.Topic) string {
+	return uuid.NewSHA1(eventNamespace, []byte(jobID+"/"+string(t))).String()
+}
+
+var eventNamespace = uuid.MustParse("5b0e3c1e-7d4a-4f0e-9d61-3a4c1f2b8e70")
 
 // fail ends a job: it records the reason, gives back reserved words,
 // deletes the job's files and announces the failure.
