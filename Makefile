@@ -20,7 +20,7 @@ PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseu
 	dragoman-provider-azure:azure dragoman-provider-libretranslate:libretranslate \
 	dragoman-provider-example:example dragoman-converter-libreoffice:libreoffice
 
-.PHONY: all deps build plugins run test bench proto openapi fmt clean
+.PHONY: all deps tools build plugins run test bench proto openapi fmt clean
 
 all: build
 
@@ -33,6 +33,11 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+## tools: the S3 (versitygw) and NATS servers the scale-out tests run
+tools:
+	@command -v versitygw >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/versitygw" ] || $(GO) install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+	@command -v nats-server >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/nats-server" ] || $(GO) install github.com/nats-io/nats-server/v2@v2.15.2
 
 ## build: the service binary and every plugin
 build: plugins
@@ -66,7 +71,7 @@ run: deps build
 	DRAGOMAN_DATA_DIR=$(DATA_DIR) DRAGOMAN_ALLOW_PRIVATE_URLS=$${DRAGOMAN_ALLOW_PRIVATE_URLS:-0} $(BIN)/dragoman serve
 
 ## test: every test (binaries are built first: the end-to-end tests run them)
-test: build
+test: build tools
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '\.pb\.go$$' || true); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
