@@ -139,8 +139,7 @@ func benchDocs(b *testing.B) []benchDoc {
 		docs = append(docs, benchDoc{sz.name, [][]byte{buf.Bytes()}})
 	}
 	var corpus [][]byte
-	m, _ := filepath.Glob("../../testdata/docx/corpus/*.doc[xm]")
-	for _, p := range m {
+	for _, p := range corpusDocs() {
 		d, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)

@@ -15,15 +15,23 @@ import (
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
-const corpusDir = "../../testdata/docx/corpus"
+// The shared test corpus (testdata/corpus): its docx/ folder and the
+// Office Open XML documents of its rtl/ folder.
+const corpusDir = "../../testdata/corpus"
+
+// corpusDocs lists every .docx/.docm of the corpus's docx/ and rtl/ folders.
+func corpusDocs() []string {
+	var files []string
+	for _, dir := range []string{"docx", "rtl"} {
+		m, _ := filepath.Glob(filepath.Join(corpusDir, dir, "*.doc[xm]"))
+		files = append(files, m...)
+	}
+	return files
+}
 
 func corpus(t testing.TB) []string {
 	t.Helper()
-	var files []string
-	for _, pat := range []string{"*.docx", "*.docm"} {
-		m, _ := filepath.Glob(filepath.Join(corpusDir, pat))
-		files = append(files, m...)
-	}
+	files := corpusDocs()
 	if len(files) < 50 {
 		t.Fatalf("corpus missing: %d files in %s", len(files), corpusDir)
 	}
@@ -176,7 +184,7 @@ func TestBadPackages(t *testing.T) {
 		"poi-bug53475-password-is-pass.docx": "",
 	}
 	for name, want := range cases {
-		data, err := os.ReadFile(filepath.Join("../../testdata/docx/bad", name))
+		data, err := os.ReadFile(filepath.Join(corpusDir, "bad", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"io"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -38,8 +37,6 @@ func all(re, s string) []string {
 	sort.Strings(out)
 	return out
 }
-
-func doc(name string) string { return filepath.Join("../../testdata/docx/corpus", name) }
 
 // Field instructions and deleted text are never translated; inserted text is.
 func TestFieldsAndTrackedChanges(t *testing.T) {

@@ -91,7 +91,7 @@ func TestPseudo(t *testing.T) {
 }
 
 func corpusFiles(t testing.TB) []string {
-	m, _ := filepath.Glob("../../testdata/docx/corpus/*.doc[xm]")
+	m := corpusDocs()
 	if len(m) < 50 {
 		t.Fatalf("corpus missing")
 	}
@@ -162,7 +162,7 @@ func dropPairs(s string) string {
 // keep their targets, and each repair is a warning.
 func TestDroppedCodesAreRepaired(t *testing.T) {
 	for _, name := range []string{"aspose-Hyperlinks.docx", "aspose-Formatted_elements.docx", "mammoth-footnote-hyperlink.docx", "oxsdk-Complex01.docx"} {
-		path := filepath.Join("../../testdata/docx/corpus", name)
+		path := doc(name)
 		src, out, warns := assemble(t, path, dropPairs)
 		if len(warns) == 0 {
 			t.Errorf("%s: no repair warnings", name)

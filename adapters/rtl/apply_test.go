@@ -62,7 +62,7 @@ func TestCheckerCatchesUnconverted(t *testing.T) {
 		{"ltr/tika-testWORD_various.docx", "he"},
 		{"rtl/oxpt-HC014-RTL-Table-01.docx", "en"},
 	} {
-		in := pseudoTranslate(t, read(t, filepath.Join("..", "..", "testdata", "rtl", c.path)), c.to)
+		in := pseudoTranslate(t, read(t, testDoc(c.path)), c.to)
 		fs, _, err := rtlcheck.CheckXML(in, in, rtlcheck.Target{RTL: c.to != "en", Lang: c.to, ForceTwins: true})
 		if err != nil {
 			t.Fatal(err)

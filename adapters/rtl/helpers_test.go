@@ -178,12 +178,26 @@ func markFirst(ps []*node) bool {
 	return false
 }
 
-// corpus lists testdata/rtl/<dir> documents.
+// testDoc maps a test document name to its file. "ltr/X" and "rtl/X" are
+// the shared corpus's docx/ and rtl/ folders (testdata/corpus); other
+// names (synthetic/X) are documents made for these tests, in testdata/rtl.
+func testDoc(name string) string {
+	dir, file, _ := strings.Cut(name, "/")
+	switch dir {
+	case "ltr":
+		return filepath.Join("..", "..", "testdata", "corpus", "docx", file)
+	case "rtl":
+		return filepath.Join("..", "..", "testdata", "corpus", "rtl", file)
+	}
+	return filepath.Join("..", "..", "testdata", "rtl", name)
+}
+
+// corpus lists the .docx/.docm documents of "ltr" or "rtl" (see testDoc).
 func corpus(t testing.TB, dir string) []string {
 	t.Helper()
-	m, err := filepath.Glob(filepath.Join("..", "..", "testdata", "rtl", dir, "*.doc[xm]"))
+	m, err := filepath.Glob(testDoc(dir + "/*.doc[xm]"))
 	if err != nil || len(m) == 0 {
-		t.Fatalf("no test documents in testdata/rtl/%s: %v", dir, err)
+		t.Fatalf("no test documents for %s: %v", dir, err)
 	}
 	return m
 }

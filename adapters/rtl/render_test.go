@@ -46,7 +46,7 @@ func TestRender(t *testing.T) {
 			var outs []string
 			var ins, outBytes [][]byte
 			for _, d := range g.docs {
-				in, out := layoutDoc(t, l, read(t, filepath.Join("..", "..", "testdata", "rtl", d)), g.from, g.to)
+				in, out := layoutDoc(t, l, read(t, testDoc(d)), g.from, g.to)
 				p := filepath.Join(dir, filepath.Base(d))
 				if err := os.WriteFile(p, out, 0o644); err != nil {
 					t.Fatal(err)

@@ -79,7 +79,7 @@ func (noFonts) Covers(string, string) bool { return false }
 func TestFidelityStatus(t *testing.T) {
 	l := New(Options{})
 	ctx := context.Background()
-	doc := func(p string) []byte { return read(t, filepath.Join("..", "..", "testdata", "rtl", p)) }
+	doc := func(p string) []byte { return read(t, testDoc(p)) }
 	cases := []struct {
 		doc, from, to, want string
 	}{
@@ -121,6 +121,6 @@ func targetWords(code string) string {
 }
 
 func syntheticDocs(t *testing.T) []string {
-	m, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "rtl", "synthetic", "*.docx"))
+	m, _ := filepath.Glob(testDoc("synthetic/*.docx"))
 	return m
 }

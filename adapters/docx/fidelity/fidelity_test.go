@@ -10,7 +10,15 @@ import (
 	"testing"
 )
 
-func doc(name string) string { return filepath.Join("../../../testdata/docx/corpus", name) }
+// doc is the path of a corpus document, which lives in docx/ or rtl/ of
+// the shared test corpus.
+func doc(name string) string {
+	p := filepath.Join("../../../testdata/corpus/docx", name)
+	if _, err := os.Stat(p); err != nil {
+		return filepath.Join("../../../testdata/corpus/rtl", name)
+	}
+	return p
+}
 
 func TestSameDocumentLosesNothing(t *testing.T) {
 	r, err := Compare(doc("aspose-Rendering.docx"), doc("aspose-Rendering.docx"))

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-const corpus = "../../../testdata/convert"
+const corpus = "../../../testdata/corpus"
 
 // newTestPool starts a real pool whose files all live under a test
 // directory, and checks at the end that nothing is left behind.
