@@ -47,5 +47,5 @@ func serve(p *pool.Pool) {
 		os.Exit(0)
 	}()
 	defer p.Close()
-	sdk.ServeConverter(&converter{pool: p})
+	sdk.ServeConverter(&converter{pool: p, tempDir: p.TempDir()})
 }

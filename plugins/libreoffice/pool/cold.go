@@ -1,16 +1,13 @@
 package pool
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // ColdConvert converts one document with a one-shot `soffice --convert-to`
@@ -24,17 +21,17 @@ func ColdConvert(ctx context.Context, cfg Config, k Kind, src io.Reader, dst io.
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	dir, err := os.MkdirTemp(cfg.TempDir, "dragoman-lo-cold-")
+	work, err := newWorkDir(cfg.TempDir)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	in := filepath.Join(dir, "in."+k.Ext)
+	defer os.RemoveAll(work)
+	in := filepath.Join(work, "in."+k.Ext)
 	if err := writeFile(in, src); err != nil {
 		return err
 	}
-	out := filepath.Join(dir, "in.docx")
-	if err := coldConvert(ctx, cfg, in, out); err != nil {
+	out := filepath.Join(work, "in.docx")
+	if err := coldConvert(ctx, cfg, work, in, out); err != nil {
 		if ctx.Err() != nil {
 			return &Error{Reason: TimedOut, Detail: err.Error()}
 		}
@@ -43,41 +40,38 @@ func ColdConvert(ctx context.Context, cfg Config, k Kind, src io.Reader, dst io.
 	return copyFile(dst, out)
 }
 
-// coldConvert runs soffice --convert-to on src and moves the result to dst.
-func coldConvert(ctx context.Context, cfg Config, src, dst string) error {
-	dir, err := os.MkdirTemp(cfg.TempDir, "dragoman-lo-cold-")
+// coldConvert runs soffice --convert-to on src, with its profile in a new
+// directory under work, and moves the result to dst.
+func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
+	dir, err := os.MkdirTemp(work, "cold-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	profile := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "profile")}).String()
-	outdir := filepath.Join(dir, "out")
-	cmd := exec.Command(cfg.Soffice, "-env:UserInstallation="+profile,
-		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck",
-		"--convert-to", "docx:MS Word 2007 XML", "--outdir", outdir, src)
-	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	ipc := ipcSocket(profile)
+	defer os.Remove(ipc)
+	if err := os.WriteFile(filepath.Join(dir, socketsFile), []byte(ipc), 0o600); err != nil {
 		return err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	outdir := filepath.Join(dir, "out")
+	log := &tailBuffer{max: 16 << 10}
+	o, err := startOffice(cfg.officeBin, []string{"-env:UserInstallation=" + profile,
+		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck",
+		"--convert-to", "docx:MS Word 2007 XML", "--outdir", outdir, src},
+		[]string{"TMPDIR=" + dir}, log)
+	if err != nil {
+		return err
+	}
 	select {
-	case err = <-done:
+	case <-o.done:
 	case <-ctx.Done():
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
-		waitGroupGone(cmd.Process.Pid)
-		os.Remove(ipcSocket(profile))
+		o.stop()
 		return ctx.Err()
 	}
-	waitGroupGone(cmd.Process.Pid) // anything it left running
-	os.Remove(ipcSocket(profile))
 	produced := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+".docx")
 	if _, serr := os.Stat(produced); serr != nil {
-		return fmt.Errorf("soffice --convert-to produced nothing (exit %v): %s", err, strings.TrimSpace(log.String()))
+		return fmt.Errorf("soffice --convert-to produced nothing (exit %v): %s", o.err, strings.TrimSpace(log.String()))
 	}
 	return os.Rename(produced, dst)
 }

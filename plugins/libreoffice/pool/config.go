@@ -33,6 +33,8 @@ type Config struct {
 	// NoColdRetry turns off the one cold `soffice --convert-to` retry made
 	// when a warm instance crashes on a document.
 	NoColdRetry bool
+
+	officeBin string // soffice.bin behind Soffice
 }
 
 // ConfigFromEnv reads the DRAGOMAN_LIBREOFFICE_* variables.
@@ -78,6 +80,9 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("LibreOffice not found (%v): install libreoffice-writer-nogui or set %s", err, EnvSoffice)
 	}
 	c.Soffice = p
+	if c.officeBin, err = officeBinary(p); err != nil {
+		return c, fmt.Errorf("LibreOffice's soffice.bin not found (%v): set %s to the soffice of a full installation", err, EnvSoffice)
+	}
 	if c.Python == "" {
 		// Debian's python3-uno lives in the system python, not in a pyenv or venv one.
 		c.Python = "/usr/bin/python3"

@@ -3,10 +3,7 @@
 # Request: {"in": path, "out": path, "filters": [allowed import filters]}
 # Answer:  {"ok": bool, "kind": "load"|"refused"|"password"|"store"|"crash", "error": str, "filter": str}
 import json
-import os
-import subprocess
 import sys
-import threading
 import time
 
 try:
@@ -113,36 +110,24 @@ def convert(desktop, req):
                 pass
 
 
-def watch_parent(leftovers):
-    # For when the main thread is stuck in a UNO call.
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    take_down(leftovers)
-
-
-def take_down(leftovers):
-    # The Go process died without cleaning up (SIGKILL): take soffice and
-    # our files with us. We share soffice's process group, so a detached
-    # shell kills the group first and removes the files once all are gone.
-    script = ('kill -KILL -- -"$0"; '
-              'while kill -0 -- -"$0" 2>/dev/null; do sleep 0.05; done; '
-              'rm -rf -- "$@"')
-    subprocess.Popen(["/bin/sh", "-c", script, str(os.getpgid(0))] + leftovers,
-                     start_new_session=True, stdin=subprocess.DEVNULL,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(5)  # killed by the shell long before this
+def alive(desktop):
+    try:
+        desktop.getFrames().getCount()
+        return True
+    except Exception:
+        return False
 
 
 def main():
-    # argv: pipe name, connect timeout in seconds, paths to remove if orphaned
-    threading.Thread(target=watch_parent, args=(sys.argv[3:],), daemon=True).start()
+    # argv: pipe name, connect timeout in seconds. The Go side starts us
+    # with a parent-death signal and sweeps our files, so stdin EOF just ends.
     desktop = connect(sys.argv[1], float(sys.argv[2]))
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
-        print(json.dumps(convert(desktop, json.loads(line))), flush=True)
-    # stdin closed: the Go side is gone (it kills us before closing otherwise).
-    take_down(sys.argv[3:])
+        answer = convert(desktop, json.loads(line))
+        if not answer["ok"] and answer["kind"] != "crash" and not alive(desktop):
+            answer["kind"] = "crash"  # the failure was soffice's death, not the document's
+        print(json.dumps(answer), flush=True)
 
 
 main()

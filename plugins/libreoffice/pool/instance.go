@@ -25,19 +25,20 @@ import (
 //go:embed helper.py
 var helperScript []byte
 
-// instance is one listening soffice plus its UNO helper, both in one
-// process group so that a single kill ends everything it started.
+// instance is one listening soffice.bin plus its UNO helper, each in its
+// own process group and each killed by the kernel if the plugin dies.
 type instance struct {
-	dir     string // root: profile/, tmp/, helper.py
-	pipe    string // name of the UNO accept pipe
-	profile string // UserInstallation URL
-	soffice *exec.Cmd
-	helper  *exec.Cmd
-	req     *json.Encoder
-	resp    *bufio.Scanner
-	dead    chan struct{} // closed when soffice has exited
-	log     *tailBuffer
-	killed  sync.Once
+	dir          string // profile/, tmp/, helper.py, sockets
+	pipe         string // name of the UNO accept pipe
+	profile      string // UserInstallation URL
+	office       *office
+	helper       *exec.Cmd
+	helperExited <-chan error
+	req          *json.Encoder
+	resp         *bufio.Scanner
+	dead         chan struct{} // closed when soffice has exited for good
+	log          *tailBuffer
+	killed       sync.Once
 }
 
 // answer is one line from helper.py.
@@ -49,12 +50,14 @@ type answer struct {
 	Filter string `json:"filter"`
 }
 
-func startInstance(ctx context.Context, c Config) (_ *instance, err error) {
-	dir, err := os.MkdirTemp(c.TempDir, "dragoman-lo-")
+// startInstance starts an instance in a new directory under work.
+func startInstance(ctx context.Context, c Config, work string) (_ *instance, err error) {
+	dir, err := os.MkdirTemp(work, "instance-")
 	if err != nil {
 		return nil, err
 	}
-	in := &instance{dir: dir, pipe: "dragoman-" + randomHex(8), dead: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
+	in := &instance{dir: dir, pipe: "dragoman-" + randomHex(8), log: &tailBuffer{max: 16 << 10}}
+	in.profile = (&url.URL{Scheme: "file", Path: filepath.Join(dir, "profile")}).String()
 	defer func() {
 		if err != nil {
 			in.kill()
@@ -65,30 +68,28 @@ func startInstance(ctx context.Context, c Config) (_ *instance, err error) {
 			return nil, err
 		}
 	}
+	// Written before soffice can create them, for the sweep after a SIGKILL.
+	if err := os.WriteFile(filepath.Join(dir, socketsFile), []byte(strings.Join(in.pipeSockets(), "\n")), 0o600); err != nil {
+		return nil, err
+	}
 	helperPath := filepath.Join(dir, "helper.py")
 	if err := os.WriteFile(helperPath, helperScript, 0o600); err != nil {
 		return nil, err
 	}
-	in.profile = (&url.URL{Scheme: "file", Path: filepath.Join(dir, "profile")}).String()
-
-	in.soffice = exec.Command(c.Soffice,
-		"-env:UserInstallation="+in.profile,
-		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
-		"--accept=pipe,name="+in.pipe+";urp;StarOffice.ComponentContext")
 	// LibreOffice's own temp files (lu*.tmp) go into the instance directory.
-	in.soffice.Env = append(os.Environ(), "TMPDIR="+filepath.Join(dir, "tmp"))
-	in.soffice.Stdout, in.soffice.Stderr = in.log, in.log
-	in.soffice.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := in.soffice.Start(); err != nil {
-		return nil, fmt.Errorf("start soffice: %w", err)
+	env := []string{"TMPDIR=" + filepath.Join(dir, "tmp")}
+	in.office, err = startOffice(c.officeBin, []string{
+		"-env:UserInstallation=" + in.profile,
+		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
+		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log)
+	if err != nil {
+		return nil, err
 	}
-	go func() { in.soffice.Wait(); close(in.dead) }()
+	in.dead = in.office.done
 
-	args := append([]string{helperPath, in.pipe, strconv.Itoa(int(c.StartTimeout.Seconds()))}, in.pipeSockets()...)
-	in.helper = exec.Command(c.Python, append(args, dir)...)
-	in.helper.Env = in.soffice.Env
+	in.helper = exec.Command(c.Python, helperPath, in.pipe, strconv.Itoa(int(c.StartTimeout.Seconds())))
+	in.helper.Env = append(os.Environ(), env...)
 	in.helper.Stderr = in.log
-	in.helper.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: in.soffice.Process.Pid}
 	stdin, err := in.helper.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -97,7 +98,8 @@ func startInstance(ctx context.Context, c Config) (_ *instance, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := in.helper.Start(); err != nil {
+	if in.helperExited, err = startTied(in.helper); err != nil {
+		in.helper = nil
 		return nil, fmt.Errorf("start %s: %w", c.Python, err)
 	}
 	in.req = json.NewEncoder(stdin)
@@ -158,27 +160,34 @@ func (in *instance) convert(ctx context.Context, src, dst string, filters []stri
 		return answer{}, err
 	}
 	a, err := in.read(ctx)
-	if err == nil && !a.OK && a.Kind == "crash" {
+	if err == nil && !a.OK && (a.Kind == "crash" || in.isDead()) {
+		// A failure from a dead soffice says nothing about the document.
 		err = errors.New(a.Error)
 	}
 	return a, err
 }
 
-// kill ends the process group and removes everything the instance made,
-// including the pipe sockets LibreOffice leaves in /tmp even on SIGTERM.
+func (in *instance) isDead() bool {
+	select {
+	case <-in.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+// kill ends soffice and the helper and removes everything the instance
+// made, including the pipe sockets LibreOffice leaves in /tmp.
 func (in *instance) kill() { in.killed.Do(in.doKill) }
 
 func (in *instance) doKill() {
-	if in.soffice != nil && in.soffice.Process != nil {
-		syscall.Kill(-in.soffice.Process.Pid, syscall.SIGKILL)
-		<-in.dead
+	if in.office != nil {
+		in.office.stop()
 	}
-	if in.helper != nil && in.helper.Process != nil {
-		syscall.Kill(-in.soffice.Process.Pid, syscall.SIGKILL) // the helper may outlive soffice by a moment
-		in.helper.Wait()
-	}
-	if in.soffice != nil && in.soffice.Process != nil {
-		waitGroupGone(in.soffice.Process.Pid)
+	if in.helper != nil {
+		syscall.Kill(-in.helper.Process.Pid, syscall.SIGKILL)
+		<-in.helperExited
+		waitGroupGone(in.helper.Process.Pid)
 	}
 	for _, p := range in.pipeSockets() {
 		os.Remove(p)
@@ -209,16 +218,6 @@ func ipcSocket(profileURL string) string {
 		h.WriteString(strconv.FormatUint(uint64(x), 16))
 	}
 	return pipeSocket("SingleOfficeIPC_" + h.String())
-}
-
-// waitGroupGone waits (up to 5 s) until no process of the group is left:
-// soffice.bin is a grandchild, reaped by init, not by us.
-func waitGroupGone(pgid int) {
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if syscall.Kill(-pgid, syscall.SIGKILL) == syscall.ESRCH {
-			return
-		}
-	}
 }
 
 func randomHex(n int) string {

@@ -16,6 +16,7 @@ import (
 // replaces any instance that hangs or dies.
 type Pool struct {
 	cfg     Config
+	work    string // this process's work directory: instances, jobs
 	idle    chan *instance
 	closed  chan struct{}
 	once    sync.Once
@@ -39,7 +40,14 @@ func New(cfg Config, logger *slog.Logger) (*Pool, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	p := &Pool{cfg: cfg, idle: make(chan *instance, cfg.Size), closed: make(chan struct{}),
+	for _, dir := range sweepStale(cfg.TempDir) {
+		logger.Info("removed the files of a LibreOffice pool whose process is gone", "dir", dir)
+	}
+	work, err := newWorkDir(cfg.TempDir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pool{cfg: cfg, work: work, idle: make(chan *instance, cfg.Size), closed: make(chan struct{}),
 		live: map[*instance]bool{}, log: logger}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	for range cfg.Size {
@@ -49,6 +57,10 @@ func New(cfg Config, logger *slog.Logger) (*Pool, error) {
 	}
 	return p, nil
 }
+
+// TempDir is a directory for the caller's own temp files, removed by
+// Close, and by the next start after a SIGKILL.
+func (p *Pool) TempDir() string { return p.work }
 
 // Size is the number of instances the pool keeps.
 func (p *Pool) Size() int { return p.cfg.Size }
@@ -97,7 +109,7 @@ func (p *Pool) spawn() {
 	go func() {
 		defer p.wg.Done()
 		for delay := time.Second; ; delay = min(2*delay, 30*time.Second) {
-			in, err := startInstance(p.ctx, p.cfg)
+			in, err := startInstance(p.ctx, p.cfg, p.work)
 			p.mu.Lock()
 			if err == nil {
 				p.lastErr = nil
@@ -139,25 +151,18 @@ func (p *Pool) discard(in *instance, why error) {
 func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 	defer cancel()
-	var in *instance
-	select {
-	case in = <-p.idle:
-	case <-p.closed:
-		return &Error{Reason: Unavailable, Detail: "pool closed"}
-	case <-ctx.Done():
-		if err := p.Health(); err != nil {
-			return &Error{Reason: Unavailable, Detail: err.Error()}
-		}
-		return &Error{Reason: TimedOut, Detail: "no free LibreOffice instance"}
+	in, err := p.acquire(ctx)
+	if err != nil {
+		return err
 	}
 	// The files live outside the instance so a cold retry survives its removal.
-	work, err := os.MkdirTemp(p.cfg.TempDir, "dragoman-lo-job-")
+	job, err := os.MkdirTemp(p.work, "job-")
 	if err != nil {
 		p.idle <- in
 		return err
 	}
-	defer os.RemoveAll(work)
-	srcPath, dstPath := filepath.Join(work, "in."+k.Ext), filepath.Join(work, "in.docx")
+	defer os.RemoveAll(job)
+	srcPath, dstPath := filepath.Join(job, "in."+k.Ext), filepath.Join(job, "in.docx")
 	if err := writeFile(srcPath, src); err != nil {
 		p.idle <- in
 		return err
@@ -173,7 +178,7 @@ func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer
 		}
 		// The listening instance can die where a one-shot soffice does not
 		// (seen with a Word 2002 file with tracked changes), so try cold once.
-		if cerr := coldConvert(ctx, p.cfg, srcPath, dstPath); cerr != nil {
+		if cerr := coldConvert(ctx, p.cfg, job, srcPath, dstPath); cerr != nil {
 			if ctx.Err() != nil {
 				return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", p.cfg.Timeout)}
 			}
@@ -186,6 +191,27 @@ func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer
 		return answerError(a)
 	}
 	return copyFile(dst, dstPath)
+}
+
+// acquire waits for an idle instance that is still alive, replacing any
+// whose soffice died while idle.
+func (p *Pool) acquire(ctx context.Context) (*instance, error) {
+	for {
+		select {
+		case in := <-p.idle:
+			if !in.isDead() {
+				return in, nil
+			}
+			p.discard(in, errors.New("soffice exited while idle"))
+		case <-p.closed:
+			return nil, &Error{Reason: Unavailable, Detail: "pool closed"}
+		case <-ctx.Done():
+			if err := p.Health(); err != nil {
+				return nil, &Error{Reason: Unavailable, Detail: err.Error()}
+			}
+			return nil, &Error{Reason: TimedOut, Detail: "no free LibreOffice instance"}
+		}
+	}
 }
 
 func answerError(a answer) error {
@@ -223,6 +249,7 @@ func (p *Pool) Close() error {
 		}
 		kills.Wait()
 		p.wg.Wait()
+		os.RemoveAll(p.work)
 	})
 	return nil
 }

@@ -43,7 +43,7 @@ func newTestPool(t *testing.T, cfg Config) *Pool {
 
 // trace is what one instance owns, for leak checks.
 type trace struct {
-	pgid    int
+	pgids   []int // soffice.bin's and the helper's
 	dir     string
 	sockets []string
 }
@@ -59,14 +59,18 @@ func (p *Pool) snapshot() []trace {
 }
 
 func (in *instance) trace() trace {
-	return trace{pgid: in.soffice.Process.Pid, dir: in.dir, sockets: in.pipeSockets()}
+	in.office.mu.Lock()
+	defer in.office.mu.Unlock()
+	return trace{pgids: []int{in.office.pid, in.helper.Process.Pid}, dir: in.dir, sockets: in.pipeSockets()}
 }
 
 func assertGone(t *testing.T, traces []trace, tempDir string) {
 	t.Helper()
 	for _, tr := range traces {
-		if err := syscall.Kill(-tr.pgid, 0); err == nil || !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("process group %d still alive (%v)", tr.pgid, err)
+		for _, pgid := range tr.pgids {
+			if err := syscall.Kill(-pgid, 0); err == nil || !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("process group %d still alive (%v)", pgid, err)
+			}
 		}
 		for _, s := range append(tr.sockets, tr.dir) {
 			if _, err := os.Lstat(s); err == nil {
@@ -222,10 +226,10 @@ func TestCrashedInstanceIsReplacedAndColdRetried(t *testing.T) {
 func TestKilledSofficeIsReplaced(t *testing.T) {
 	p := newTestPool(t, Config{Size: 1})
 	victim := p.snapshot()[0]
-	syscall.Kill(victim.pgid, syscall.SIGKILL) // soffice dies while idle
+	syscall.Kill(victim.pgids[0], syscall.SIGKILL) // soffice dies while idle
 	b, err := convertFile(t, p, context.Background(), RTF, filepath.Join(corpus, "rtf/pandoc-footnote.rtf"))
 	if err != nil {
-		t.Fatalf("conversion after soffice died: %v", err)
+		t.Fatalf("conversion after soffice died: %+v", err)
 	}
 	assertDocx(t, "after kill", b)
 }
