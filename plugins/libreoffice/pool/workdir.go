@@ -51,6 +51,9 @@ func processID(pid int) string {
 	if len(fields) < 20 {
 		return strconv.Itoa(pid)
 	}
+	if fields[0] == "Z" || fields[0] == "X" {
+		return "" // dead, waiting for a parent (or an init that never reaps) to collect it
+	}
 	return strconv.Itoa(pid) + " " + fields[19]
 }
 

@@ -1,11 +1,14 @@
 package pool
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestSweepRemovesOnlyDeadOwnersFiles(t *testing.T) {
@@ -54,5 +57,31 @@ func TestSweepRemovesOnlyDeadOwnersFiles(t *testing.T) {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("%s swept: %v", d, err)
 		}
+	}
+}
+
+// A SIGKILLed plugin whose parent died too can stay a zombie for as long
+// as init does not reap it: its files must go all the same.
+func TestZombieOwnerIsDead(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	pid := cmd.Process.Pid
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if strings.Contains(string(stat), ") Z ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no zombie: %q", stat)
+		}
+	}
+	if id := processID(pid); id != "" {
+		t.Fatalf("zombie %d counts as running (%q)", pid, id)
+	}
+	if processID(os.Getpid()) == "" {
+		t.Fatal("this process counts as dead")
 	}
 }
