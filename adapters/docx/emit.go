@@ -2,6 +2,7 @@ package docx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -89,8 +90,12 @@ func (p *proc) emitPara(b []byte, n *node) []byte {
 	for _, a := range pa.prefix {
 		b = p.emitAtom(b, a)
 	}
+	toks := segment.Tokenize(tgt.String())
+	if p.restoreFieldOrder(pa, toks) {
+		p.warn(fmt.Sprintf("%s: the engine reordered the parts of a field; their order was restored", id))
+	}
 	var stack []int
-	for _, t := range segment.Tokenize(tgt.String()) {
+	for _, t := range toks {
 		switch t.Kind {
 		case segment.Text:
 			b = p.emitText(b, p.rprFor(pa, stack), t.Text)
@@ -116,6 +121,37 @@ func (p *proc) emitPara(b []byte, n *node) []byte {
 		b = p.emitAtom(b, a)
 	}
 	return append(b, n.end...)
+}
+
+// restoreFieldOrder puts the isolated codes holding complex-field
+// characters (w:fldChar begin, separate, end) back in their source order,
+// at the positions the engine gave them: a reordered sentence may carry a
+// field's end before its begin, and no word processor opens that. Code ids
+// grow in source order, so sorting them restores it. Reports a change.
+func (p *proc) restoreFieldOrder(pa *para, toks []segment.Token) bool {
+	var at, ids []int
+	for i, t := range toks {
+		if t.Kind == segment.Place && t.ID >= 1 && t.ID <= len(pa.codes) && p.holdsFieldChar(pa.codes[t.ID-1]) {
+			at, ids = append(at, i), append(ids, t.ID)
+		}
+	}
+	if slices.IsSorted(ids) {
+		return false
+	}
+	slices.Sort(ids)
+	for k, i := range at {
+		toks[i].ID = ids[k]
+	}
+	return true
+}
+
+func (p *proc) holdsFieldChar(c code) bool {
+	for _, a := range c.items {
+		if a.item != nil && a.item.name == p.d.fldChar {
+			return true
+		}
+	}
+	return false
 }
 
 // rprFor is the run formatting for text under the open codes: the

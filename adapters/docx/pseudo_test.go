@@ -125,7 +125,8 @@ func TestPseudoTranslationKeepsFidelity(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src, out, warns := assemble(t, path, pseudo)
 			for _, w := range warns {
-				if !strings.Contains(w, "signature") {
+				// a reordered sentence may carry a field's parts out of order: a repair
+				if !strings.Contains(w, "signature") && !strings.Contains(w, "order was restored") {
 					t.Errorf("warning: %s", w)
 				}
 			}
