@@ -181,7 +181,7 @@ func compare(a, b *pkgStats) *Report {
 		}
 		for i := range ps {
 			for sig, words := range ps[i].words {
-				if words > 0 && po[i].words[sig] == 0 {
+				if sig != "" && words > 0 && po[i].words[sig] == 0 {
 					r.Losses = append(r.Losses, fmt.Sprintf("%s paragraph %d (%q): formatting %s on %d source words is on no output word", part, i, clip(ps[i].text), sig, words))
 				}
 			}

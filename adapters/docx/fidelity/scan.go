@@ -3,7 +3,6 @@ package fidelity
 import (
 	"archive/zip"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
@@ -11,6 +10,8 @@ import (
 
 // visible formatting: what a reader sees. Direction, fonts and proofing
 // language are left out, because the RTL layout pass changes them on purpose.
+// Bold, italic and size have complex-script twins (bCs, iCs, szCs): see
+// runProps.sig.
 var visible = map[string]bool{
 	"b": true, "i": true, "u": true, "strike": true, "dstrike": true, "caps": true, "smallCaps": true,
 	"vertAlign": true, "highlight": true, "color": true, "shd": true, "rStyle": true, "emboss": true,
@@ -69,7 +70,7 @@ func scanPart(f *zip.File, rels map[string]string, c *Counts) ([]paraFmt, error)
 		inInstr  bool
 		instr    strings.Builder
 		rprDepth int // >0 while inside a run's w:rPr
-		sig      []string
+		props    runProps
 	)
 	name := func(t xmlscan.Token) string {
 		if string(xmlscan.Prefix(t.Name)) != w {
@@ -92,11 +93,11 @@ func scanPart(f *zip.File, rels map[string]string, c *Counts) ([]paraFmt, error)
 			}
 			n := name(t)
 			if rprDepth > 0 {
+				if rprDepth == 1 { // not the old formatting inside w:rPrChange
+					props.add(n, t.Raw)
+				}
 				if t.Kind == xmlscan.Start {
 					rprDepth++
-				}
-				if visible[n] && isOn(t.Raw) {
-					sig = append(sig, n+attrs(t.Raw))
 				}
 				continue
 			}
@@ -108,7 +109,7 @@ func scanPart(f *zip.File, rels map[string]string, c *Counts) ([]paraFmt, error)
 					stack = append(stack, len(out)-1)
 				}
 			case "r":
-				sig = sig[:0]
+				props.reset()
 			case "rPr":
 				if t.Kind == xmlscan.Start && len(stack) > 0 && !inPPr(sc) {
 					rprDepth = 1
@@ -182,8 +183,7 @@ func scanPart(f *zip.File, rels map[string]string, c *Counts) ([]paraFmt, error)
 			if inT && len(stack) > 0 {
 				s, _ := xmlscan.Unescape(t.Raw)
 				p := &out[stack[len(stack)-1]]
-				sort.Strings(sig)
-				p.runs = append(p.runs, run{sig: strings.Join(sig, ""), text: s})
+				p.runs = append(p.runs, run{sig: props.sig(s), text: s})
 			}
 		}
 	}
@@ -239,7 +239,8 @@ func fieldLink(c *Counts, instr string) {
 	c.LinkTargets = append(c.LinkTargets, target)
 }
 
-// finish sums words per formatting signature.
+// finish sums words per formatting signature. Plain text (the empty
+// signature) is no formatting span: only formatting can be lost.
 func (p *paraFmt) finish() {
 	var sb strings.Builder
 	for _, r := range p.runs {
