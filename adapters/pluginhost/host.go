@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -31,6 +32,7 @@ type Host struct {
 	stop      chan struct{}
 	wg        sync.WaitGroup
 	closeOnce sync.Once
+	sockets   string // go-plugin's unix sockets live here (see sockets.go)
 }
 
 var _ ports.EngineRegistry = (*Host)(nil)
@@ -72,17 +74,25 @@ func New(dir string, engines []string, logger *slog.Logger, opts ...Option) (*Ho
 	if len(engines) == 0 {
 		return nil, errors.New("no translation engine enabled: set DRAGOMAN_ENGINES")
 	}
+	sockets, err := newSocketDir()
+	if err != nil {
+		return nil, fmt.Errorf("plugin socket directory: %w", err)
+	}
+	h.sockets = sockets
 	providers, err := discover(dir, sdk.ProviderPrefix)
 	if err != nil {
+		h.Close()
 		return nil, err
 	}
 	converters, err := discover(dir, sdk.ConverterPrefix)
 	if err != nil {
+		h.Close()
 		return nil, err
 	}
 	for _, name := range engines {
 		path, ok := providers[name]
 		if !ok {
+			h.Close()
 			return nil, fmt.Errorf("engine %q is enabled (DRAGOMAN_ENGINES) but the plugin directory %s has no executable %s%s; build it (make plugins) or remove the engine from DRAGOMAN_ENGINES",
 				name, dir, sdk.ProviderPrefix, name)
 		}
@@ -161,6 +171,9 @@ func (h *Host) Close() error {
 			}()
 		}
 		wg.Wait()
+		if h.sockets != "" {
+			_ = os.RemoveAll(h.sockets)
+		}
 	})
 	return nil
 }

@@ -72,6 +72,7 @@ func (p *process) startLocked() error {
 		AutoMTLS:         true,
 		Logger:           p.host.hclog.Named(p.name),
 		StartTimeout:     p.host.opts.startTimeout,
+		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: p.host.sockets},
 	})
 	raw, err := dispense(client, p.kind)
 	if err != nil {
