@@ -31,6 +31,7 @@ type dialect struct {
 	word                  bool
 	mcAlt, mcChoice, mcFb string
 	docPr                 string
+	ruby, rubyBase        string
 }
 
 func q(prefix, local string) string {
@@ -57,6 +58,7 @@ func wordDialect(w, wp, mc string) *dialect {
 		word:  true,
 		mcAlt: q(mc, "AlternateContent"), mcChoice: q(mc, "Choice"), mcFb: q(mc, "Fallback"),
 		docPr: q(wp, "docPr"),
+		ruby:  q(w, "ruby"), rubyBase: q(w, "rubyBase"),
 	}
 	return d
 }

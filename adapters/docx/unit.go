@@ -104,6 +104,12 @@ func (fl *flattener) content(k *node, wraps []*node) {
 	switch {
 	case d.drop[k.name]:
 		return
+	case k.name == d.r && rubyOf(d, k) != nil:
+		if fl.ruby(k, wraps) {
+			return
+		}
+		fl.run(k, wraps) // a ruby without base text stays as it was
+		return
 	case k.name == d.r:
 		fl.run(k, wraps)
 		return
@@ -150,6 +156,9 @@ func wrapperContent(d *dialect, w *node) []*node {
 
 // wrapperOpen and wrapperClose are the raw markup around a wrapper's content.
 func wrapperOpen(d *dialect, w *node) []byte {
+	if w.name == d.r {
+		return rubyOpen(d, w)
+	}
 	b := append([]byte(nil), w.start...)
 	for _, k := range w.kids {
 		if !k.isElem() {
@@ -171,6 +180,9 @@ func wrapperOpen(d *dialect, w *node) []byte {
 }
 
 func wrapperClose(d *dialect, w *node) []byte {
+	if w.name == d.r {
+		return rubyClose(d, w)
+	}
 	var b []byte
 	if w.name == d.sdt {
 		for _, k := range w.kids {
@@ -483,4 +495,9 @@ func (pa *para) build(atoms []atom) {
 	pa.tagged = b.String()
 }
 
-func (pa *para) typeOf(w *node) string { return pa.d.wrappers[w.name] }
+func (pa *para) typeOf(w *node) string {
+	if w.name == pa.d.r {
+		return "ruby"
+	}
+	return pa.d.wrappers[w.name]
+}
