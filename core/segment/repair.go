@@ -11,9 +11,12 @@ import (
 // Repair makes an engine's target carry every inline code of its source
 // exactly once, with valid nesting, without losing any of the target's
 // text. Unknown and duplicated codes are dropped (their text kept); missing
-// paired codes are put back around the same text if the target contains it,
-// else at the proportional position snapped to word boundaries; missing
-// isolated codes at their proportional position. Each repair is reported.
+// paired codes, and paired codes left empty around source text that was
+// not blank, are put back around the same text if the target contains it
+// (the occurrence nearest the proportional position), else at the
+// proportional position snapped to word boundaries, always covering some
+// text; missing isolated codes at their proportional position. Each repair
+// is reported.
 func Repair(source, target string) (string, []string) {
 	if target == source {
 		return target, nil // an untouched segment is valid by construction
@@ -93,6 +96,16 @@ func Repair(source, target string) (string, []string) {
 		}
 	}
 
+	// a span emptied of the text it formatted is as good as missing
+	wasEmptied := map[int]bool{}
+	// (engines that cannot carry formatting over punctuation leave those)
+	for _, id := range emptied(toks, func(id int) bool {
+		return strings.TrimSpace(Plain(sliceText(src, spans[id].start, spans[id].end))) != ""
+	}) {
+		toks = removeSpan(toks, id)
+		seen[id], wasEmptied[id] = false, true
+	}
+
 	for _, id := range order {
 		if seen[id] {
 			continue
@@ -112,11 +125,12 @@ func Repair(source, target string) (string, []string) {
 		}
 		a, b := -1, -1
 		inner := strings.TrimSpace(Plain(sliceText(src, sp.start, sp.end)))
-		if distinctive(inner) {
-			if k := strings.Index(text, inner); k >= 0 {
+		if distinctive(inner) || symbols(inner) {
+			near := scale(sp.start, srcLen, len(text))
+			if k := nearest(text, inner, near); k >= 0 {
 				a, b = k, k+len(inner)
 			} else if lt, li := strings.ToLower(text), strings.ToLower(inner); len(lt) == len(text) && len(li) == len(inner) {
-				if k := strings.Index(lt, li); k >= 0 {
+				if k := nearest(lt, li, near); k >= 0 {
 					a, b = k, k+len(inner)
 				}
 			}
@@ -156,7 +170,11 @@ func Repair(source, target string) (string, []string) {
 		ia, ib = balance(toks, ia, ib)
 		toks = insert(toks, ib, Token{Kind: Close, ID: id})
 		toks = insert(toks, ia, Token{Kind: Open, ID: id})
-		warn("code %d missing: restored %s", id, how)
+		lost := "missing"
+		if wasEmptied[id] {
+			lost = "emptied of its text"
+		}
+		warn("code %d %s: restored %s", id, lost, how)
 	}
 	return Render(toks), warns
 }
@@ -171,6 +189,97 @@ func distinctive(s string) bool {
 		}
 	}
 	return n >= 2
+}
+
+// symbols is text of punctuation and symbols only ("<", "®", "=\""): no
+// engine translates it, so the target holds it as it was.
+func symbols(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if isWordRune(r) || unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// nearest is the offset of the occurrence of sub in s nearest to p, or -1.
+func nearest(s, sub string, p int) int {
+	best := -1
+	for i := 0; ; {
+		k := strings.Index(s[i:], sub)
+		if k < 0 {
+			return best
+		}
+		k += i
+		if best < 0 || abs(k-p) < abs(best-p) {
+			best = k
+		}
+		i = k + len(sub)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// emptied lists the paired codes of toks that wrap no text but blanks
+// while hadText says their source text was not blank.
+func emptied(toks []Token, hadText func(id int) bool) []int {
+	type open struct {
+		id   int
+		text bool
+	}
+	var stack []open
+	var out []int
+	for _, t := range toks {
+		switch t.Kind {
+		case Text:
+			if strings.TrimSpace(t.Text) != "" {
+				for i := range stack {
+					stack[i].text = true
+				}
+			}
+		case Open:
+			stack = append(stack, open{id: t.ID})
+		case Close:
+			if n := len(stack); n > 0 {
+				if o := stack[n-1]; !o.text && hadText(o.id) {
+					out = append(out, o.id)
+				}
+				stack = stack[:n-1]
+			}
+		}
+	}
+	return out
+}
+
+// removeSpan drops the open and close tokens of paired code id, keeping
+// what they wrapped.
+func removeSpan(toks []Token, id int) []Token {
+	out := toks[:0]
+	depth := -1 // nesting depth inside the removed span, -1: not in it
+	for _, t := range toks {
+		switch {
+		case t.Kind == Open && t.ID == id && depth < 0:
+			depth = 0
+			continue
+		case t.Kind == Open && depth >= 0:
+			depth++
+		case t.Kind == Close && depth == 0:
+			depth = -1
+			continue
+		case t.Kind == Close && depth > 0:
+			depth--
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // wordAround is the word at or after offset p (the last word if none),

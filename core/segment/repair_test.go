@@ -25,6 +25,10 @@ func TestRepair(t *testing.T) {
 		{"crossing", `<g id="1">a <g id="2">b</g></g>`, `<g id="1">A <g id="2">B</g1></g>`, `<g id="1">A <g id="2">B&lt;/g1&gt;</g></g>`, 0},
 		{"escaped text kept", `a &amp; <g id="1">b</g>`, `A &amp; B &lt;c&gt;`, `A &amp; B <g id="1">&lt;c&gt;</g>`, 1},
 		{"nested missing inner", `<g id="1">click <g id="2">here</g></g>`, `<g id="1">klicken Sie hier</g>`, `<g id="1">klicken Sie <g id="2">hier</g></g>`, 1},
+		{"emptied span around a symbol", `LATICRETE<g id="1">®</g> 3701 Mortar`, `LATICRETE® 3701 Mortero<g id="1"></g>`, `LATICRETE<g id="1">®</g> 3701 Mortero`, 1},
+		{"emptied spans around punctuation, nearest", `<g id="1">&lt;</g>w:p a<g id="2">="</g>1<g id="3">"&gt;</g> b<g id="4">="</g>2`, `&lt;w:p a="1"&gt; b="2<g id="1"></g><g id="2"></g><g id="3"></g><g id="4"></g>`, `<g id="1">&lt;</g>w:p a<g id="2">="</g>1<g id="3">"&gt;</g> b<g id="4">="</g>2`, 4},
+		{"emptied word span by position", `<g id="1">Bold</g> text here`, `Texto aquí <g id="1"></g>`, `<g id="1">Texto</g> aquí `, 1},
+		{"emptied blank span kept", `a<g id="1"> </g>b`, `A B<g id="1"></g>`, `A B<g id="1"></g>`, 0},
 		{"empty target", `<g id="1">a</g><x id="2"/>`, ``, `<g id="1"></g><x id="2"/>`, 2},
 	}
 	for _, c := range cases {
