@@ -92,70 +92,16 @@ func decodeBatch(out string) [][]segment.Token {
 	return segs
 }
 
-// repair makes the translated tokens carry exactly the source's codes:
-// a span Apertium duplicated while reordering keeps its first occurrence,
-// unknown ids are dropped, and codes that went missing are put back at the
-// end (with a warning), so that the format adapter never loses markup.
+// repair makes the translated tokens carry exactly the source's codes,
+// each around some of the text it formatted: span boundaries Apertium
+// pushed to the edge of a word go back inside it (fitSubwordSpans), and
+// segment.Repair drops duplicated and unknown codes and restores the spans
+// Apertium dropped or emptied (it drops those over punctuation alone, such
+// as "<" or "®") around the same text, so the format adapter never loses
+// markup or formatting.
 func repair(source string, toks []segment.Token) (string, []string) {
-	want := map[int]segment.TokenKind{}
-	var order []int
-	for _, t := range segment.Tokenize(source) {
-		if t.Kind == segment.Open || t.Kind == segment.Place {
-			want[t.ID] = t.Kind
-			order = append(order, t.ID)
-		}
-	}
-	seen := map[int]bool{}
-	var out []segment.Token
-	var stack []bool // per open span: kept?
-	for _, t := range toks {
-		switch t.Kind {
-		case segment.Text:
-			out = append(out, t)
-		case segment.Open:
-			keep := want[t.ID] == segment.Open && !seen[t.ID]
-			stack = append(stack, keep)
-			if keep {
-				seen[t.ID] = true
-				out = append(out, t)
-			}
-		case segment.Close:
-			if len(stack) == 0 {
-				continue
-			}
-			keep := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if keep {
-				out = append(out, t)
-			}
-		case segment.Place:
-			if want[t.ID] == segment.Place && !seen[t.ID] {
-				seen[t.ID] = true
-				out = append(out, t)
-			}
-		}
-	}
-	for i := len(stack) - 1; i >= 0; i-- {
-		if stack[i] {
-			out = append(out, segment.Token{Kind: segment.Close})
-		}
-	}
-	var missing []string
-	for _, id := range order {
-		if seen[id] {
-			continue
-		}
-		missing = append(missing, strconv.Itoa(id))
-		out = append(out, segment.Token{Kind: want[id], ID: id})
-		if want[id] == segment.Open {
-			out = append(out, segment.Token{Kind: segment.Close})
-		}
-	}
-	var warnings []string
-	if len(missing) > 0 {
-		warnings = append(warnings, fmt.Sprintf("apertium dropped inline code(s) %s; re-attached at the segment end", strings.Join(missing, ", ")))
-	}
-	return tidySpace(source, segment.Render(out)), warnings
+	out, warns := segment.Repair(source, segment.Render(fitSubwordSpans(source, toks)))
+	return tidySpace(source, out), warns
 }
 
 var spaceRun = regexp.MustCompile(`  +`)
