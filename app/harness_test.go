@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -265,6 +266,11 @@ func (s *server) waitJob(key, id string, timeout time.Duration) map[string]any {
 	deadline := time.Now().Add(timeout)
 	for {
 		r := s.do("GET", "/v1/jobs/"+id, key, nil, "")
+		if r.status == http.StatusTooManyRequests { // a long poll on a small plan: back off as told
+			wait, _ := strconv.Atoi(r.header.Get("Retry-After"))
+			time.Sleep(time.Duration(max(wait, 1)) * time.Second)
+			continue
+		}
 		if r.status != 200 {
 			s.t.Fatalf("poll job %s: %d %s", id, r.status, r.body)
 		}
