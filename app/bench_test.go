@@ -29,12 +29,12 @@ in on at with from for about under over after before between through during with
 quickly slowly always never often today tomorrow yesterday again together almost very really`)
 
 // genWordsDocx writes a .docx of about n distinct-enough words (random
-// sentences, a bold word in every third one), so that nothing is repeated
-// enough for de-duplication to flatter the pipeline.
-func genWordsDocx(path string, n int) error {
+// sentences, a bold word in one sentence of every boldEvery), so that
+// nothing is repeated enough for de-duplication to flatter the pipeline.
+func genWordsDocx(path string, n, boldEvery int) error {
 	r := rand.New(rand.NewSource(1))
 	var body strings.Builder
-	words := 0
+	words, sentences := 0, 0
 	for words < n {
 		body.WriteString("<w:p>")
 		for s := 0; s < 4 && words < n; s++ {
@@ -46,7 +46,8 @@ func genWordsDocx(path string, n int) error {
 			words += k
 			sentence := strings.Join(plain, " ") + ". "
 			sentence = strings.ToUpper(sentence[:1]) + sentence[1:]
-			if s%3 == 0 {
+			sentences++
+			if sentences%boldEvery == 0 {
 				i := strings.IndexByte(sentence, ' ')
 				body.WriteString(`<w:r><w:t xml:space="preserve">` + sentence[:i+1] + `</w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>` +
 					plain[1] + `</w:t></w:r><w:r><w:t xml:space="preserve">` + sentence[i+1+len(plain[1]):] + `</w:t></w:r>`)
@@ -82,7 +83,8 @@ func genWordsDocx(path string, n int) error {
 }
 
 // BenchmarkApertiumEndToEnd compares, on one generated English .docx
-// (DRAGOMAN_BENCH_WORDS words, default 20000): Apertium's own document mode
+// (DRAGOMAN_BENCH_WORDS words, default 20000; a bold word in one sentence of
+// every DRAGOMAN_BENCH_BOLD_EVERY, default 10): Apertium's own document mode
 // (apertium -f docx), Apertium on the document's plain text (the engine's
 // limit) and the whole service: upload, the pipeline with the Apertium
 // plugin, until the job is completed. It reports x_faster (-f docx / ours)
@@ -92,9 +94,13 @@ func BenchmarkApertiumEndToEnd(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("DRAGOMAN_BENCH_WORDS")); err == nil && v > 0 {
 		n = v
 	}
+	every := 10
+	if v, err := strconv.Atoi(os.Getenv("DRAGOMAN_BENCH_BOLD_EVERY")); err == nil && v > 0 {
+		every = v
+	}
 	dir := b.TempDir()
 	in := filepath.Join(dir, "in.docx")
-	if err := genWordsDocx(in, n); err != nil {
+	if err := genWordsDocx(in, n, every); err != nil {
 		b.Fatal(err)
 	}
 	f, _ := os.Open(in)
@@ -137,6 +143,7 @@ func BenchmarkApertiumEndToEnd(b *testing.B) {
 		s.stop()
 	}
 	b.ReportMetric(float64(n), "words")
+	b.ReportMetric(1/float64(every), "formatted_share")
 	b.ReportMetric(fdocx.Seconds()/float64(b.N), "s_f_docx")
 	b.ReportMetric(plain.Seconds()/float64(b.N), "s_plain_text")
 	b.ReportMetric(ours.Seconds()/float64(b.N), "s_dragoman")
