@@ -149,7 +149,9 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if tooMany {
 			return p.fail(ctx, j, fmt.Sprintf("processing stopped after %d attempts at the %s stage", p.maxAttempts(), done))
 		}
+		began := p.Clock.Now()
 		apply, err := w(ctx, j)
+		p.log().Debug("stage ran", "job", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
 		if err != nil {
 			var f *Failure
 			if errors.As(err, &f) || errors.Is(err, ports.ErrBadDocument) {

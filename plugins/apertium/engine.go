@@ -63,7 +63,7 @@ func (e *engine) Capabilities(ctx context.Context) (ports.Capabilities, error) {
 	return ports.Capabilities{
 		Name:        "apertium",
 		Pairs:       e.pairs,
-		MaxSegments: 2000,
+		MaxSegments: 10000,
 		MaxChars:    400_000,
 		Modes:       []job.Mode{job.Full, job.Literal},
 	}, nil
