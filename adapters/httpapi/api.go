@@ -58,6 +58,11 @@ func New(svc *service.Service, log *slog.Logger) *API {
 		"apiKey": {Type: "apiKey", In: "header", Name: "X-API-Key",
 			Description: "API key (`dgm_…`) created with `dragoman admin key create`."},
 	}
+	cfg.Tags = []*huma.Tag{
+		{Name: "Jobs", Description: "Submit documents, poll jobs, download translations"},
+		{Name: "Service", Description: "Health, languages and usage"},
+		{Name: "Webhooks", Description: "Signed notifications when jobs finish"},
+	}
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
 	a := &API{svc: svc, log: log, mux: mux}
 	a.api = humago.NewWithPrefix(mux, Prefix, cfg)

@@ -6,7 +6,7 @@ Flow: POST /translate (or /translate-url) → 202 with a job id → poll GET /jo
 
 Authentication: every endpoint except GET /health needs the X-API-Key header. Missing or invalid key: 401; revoked key or suspended account: 403. A job of another account is 404.
 
-Webhooks: register at /v1/webhooks (also served at /api/webhooks, the specification's path); list, update, delete, send a test ping and read the delivery history. Deliveries are signed with X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body>.
+Webhooks: register at /v1/webhooks (also served at /api/webhooks, the specification's path); list, update, delete, send a test ping and read the delivery history. Deliveries are signed with the header X-Webhook-Signature: sha256=&lt;lowercase hex HMAC-SHA256 of the raw body, keyed with the secret&gt;.
 
 Errors: every error has the same JSON body (Problem: status, code, message, optional errors[] with location and message); request values are never echoed.
 
