@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -84,7 +83,7 @@ func (e *engine) Translate(ctx context.Context, req ports.TranslateRequest) (por
 	if len(req.Segments) == 0 {
 		return res, nil
 	}
-	toks, err := e.runSplit(ctx, mode, req.Segments)
+	toks, err := e.run(ctx, mode, req.Segments)
 	if err != nil {
 		return res, err
 	}
@@ -98,88 +97,33 @@ func (e *engine) Translate(ctx context.Context, req ports.TranslateRequest) (por
 	return res, nil
 }
 
-// runSplit sends the segments that carry formatting spans and the rest in
-// two concurrent apertium calls. Apertium's HTML mode goes through
-// Transfuse when it is installed, which moves a span with the words it
-// wraps when the translation reorders them, but costs about 1.8 times the
-// plain-text time (measured: 8.1 s against 4.5 s for 100,000 words). Only
-// segments with a span need that; the rest take the plain deformatter
-// (APERTIUM_TRANSFUSE=no), within about 8 % of plain text, where isolated
-// codes keep their place between words.
-func (e *engine) runSplit(ctx context.Context, mode string, segs []string) ([][]segment.Token, error) {
-	var spans, plain []int
-	for i, s := range segs {
-		if strings.Contains(s, "<g ") {
-			spans = append(spans, i)
-		} else {
-			plain = append(plain, i)
-		}
-	}
-	pick := func(idx []int) []string {
-		out := make([]string, len(idx))
-		for k, i := range idx {
-			out[k] = segs[i]
-		}
-		return out
-	}
-	var (
-		wg               sync.WaitGroup
-		spanOut, rest    [][]segment.Token
-		spanErr, restErr error
-	)
-	if len(spans) > 0 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			spanOut, spanErr = e.run(ctx, mode, pick(spans), true)
-		}()
-	}
-	if len(plain) > 0 {
-		rest, restErr = e.run(ctx, mode, pick(plain), false)
-	}
-	wg.Wait()
-	if err := errors.Join(spanErr, restErr); err != nil {
-		return nil, err
-	}
-	out := make([][]segment.Token, len(segs))
-	for k, i := range spans {
-		out[i] = spanOut[k]
-	}
-	for k, i := range plain {
-		out[i] = rest[k]
-	}
-	return out, nil
-}
-
-// run translates a batch in one apertium call. Should the output not split
-// into as many paragraphs as went in, the batch is halved and retried, so a
-// segment that confuses the deformatter cannot sink its neighbours.
-func (e *engine) run(ctx context.Context, mode string, segs []string, wordBound bool) ([][]segment.Token, error) {
-	cmd := exec.CommandContext(ctx, e.bin, e.args("-u", "-f", "html", mode)...)
-	if !wordBound {
-		cmd.Env = append(os.Environ(), "APERTIUM_TRANSFUSE=no")
-	}
+// run translates a batch in one `apertium -f none` call on the stream
+// format (stream.go). Should the output not split into as many segments as
+// went in, the batch is halved and retried, so a segment that confuses
+// Apertium cannot sink its neighbours.
+func (e *engine) run(ctx context.Context, mode string, segs []string) ([][]segment.Token, error) {
+	cmd := exec.CommandContext(ctx, e.bin, e.args("-u", "-f", "none", mode)...)
 	// os/exec feeds stdin and drains stdout in their own goroutines, so a
 	// large batch cannot deadlock on full pipes.
-	cmd.Stdin = strings.NewReader(encodeBatch(segs))
+	cmd.Stdin = strings.NewReader(encodeStream(segs))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("apertium %s: %w: %s", mode, err, strings.TrimSpace(stderr.String()))
 	}
-	out := decodeBatch(stdout.String())
+	out := decodeStream(stdout.String())
 	if len(out) == len(segs) {
 		return out, nil
 	}
 	if len(segs) == 1 {
-		return nil, fmt.Errorf("apertium %s: segment came back as %d paragraphs", mode, len(out))
+		return nil, fmt.Errorf("apertium %s: segment came back as %d segments", mode, len(out))
 	}
 	half := len(segs) / 2
-	a, err := e.run(ctx, mode, segs[:half], wordBound)
+	a, err := e.run(ctx, mode, segs[:half])
 	if err != nil {
 		return nil, err
 	}
-	b, err := e.run(ctx, mode, segs[half:], wordBound)
+	b, err := e.run(ctx, mode, segs[half:])
 	if err != nil {
 		return nil, err
 	}

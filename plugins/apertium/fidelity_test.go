@@ -70,6 +70,8 @@ func TestSubwordSpansStayInsideTheWord(t *testing.T) {
 	for _, c := range []struct{ src, apertium, want string }{
 		{`ita<g id="1">li</g>c`, `<g id="1">italic</g>`, `ita<g id="1">li</g>c`},
 		{`ita<g id="1">l</g><g id="2">i</g>c`, `<g id="1">ital</g><g id="2">ic</g>`, `ita<g id="1">l</g><g id="2">i</g>c`},
+		// both around the whole word, as a word-bound blank brings them back
+		{`ita<g id="1">l</g><g id="2">i</g>c`, `<g id="1"><g id="2">italic</g></g>`, `ita<g id="1">l</g><g id="2">i</g>c`},
 		{`un<g id="1">break</g>able glass`, `vidrio <g id="1">irrompible</g>`, `vidrio ir<g id="1">romp</g>ible`},
 		{`0.06 млн <g id="1"><g id="2">M</g>☉</g>`, `0.06 млн <g id="1"><g id="2">M</g></g>☉`, `0.06 млн <g id="1"><g id="2">M</g>☉</g>`},
 		{`<g id="1">.”</g> next`, `<g id="1">.</g>” siguiente`, `<g id="1">.”</g> siguiente`},

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/core/segment"
+)
+
+// repair makes the translated tokens carry exactly the source's codes,
+// each around some of the text it formatted: span boundaries Apertium
+// pushed to the edge of a word go back inside it (fitSubwordSpans), and
+// segment.Repair drops duplicated and unknown codes and restores the spans
+// Apertium dropped or emptied (it drops those over punctuation alone, such
+// as "<" or "®") around the same text, so the format adapter never loses
+// markup or formatting.
+func repair(source string, toks []segment.Token) (string, []string) {
+	out, warns := segment.Repair(source, segment.Render(fitSubwordSpans(source, splitSiblings(source, toks))))
+	return tidySpace(source, out), warns
+}
+
+var spaceRun = regexp.MustCompile(`  +`)
+
+// tidySpace gives the translation the source's leading and trailing
+// whitespace and removes the double spaces Apertium writes after some
+// punctuation, unless the source had double spaces itself.
+func tidySpace(source, target string) string {
+	if strings.TrimSpace(source) == "" && strings.TrimSpace(target) == "" {
+		return source
+	}
+	if !strings.Contains(source, "  ") {
+		target = spaceRun.ReplaceAllString(target, " ")
+	}
+	lead := source[:len(source)-len(strings.TrimLeft(source, " \t\n"))]
+	trail := source[len(strings.TrimRight(source, " \t\n")):]
+	return lead + strings.Trim(target, " \t\n") + trail
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/segment"
+)
+
+func TestEncodeStream(t *testing.T) {
+	for _, c := range []struct{ seg, want string }{
+		// every character the stream format reserves takes a backslash
+		{`a\b[c]d^e$f@g/h&lt;i&gt;j{k}l*m`, `a\\b\[c\]d\^e\$f\@g\/h\<i\>j\{k\}l\*m` + segmentEnd},
+		// "~", tabs and newlines travel as superblanks, like apertium-destxt writes them
+		{"a~b\tc\nd", "a[~]b[\t]c[\n]d" + segmentEnd},
+		{`The <g id="1">red</g> car`, `The [[t:g:1]]red[[/]] car` + segmentEnd},
+		{`<g id="1">very <g id="2">fast</g> car</g>`, `[[t:g:1]]very [[/]][[t:g:1; t:g:2]]fast[[/]][[t:g:1]] car[[/]]` + segmentEnd},
+		{`eats<x id="2"/> it`, `eats[<x 2>] it` + segmentEnd},
+		// a span inside a word wraps the whole word
+		{`un<g id="1">break</g>able glass`, `[[t:g:1]]unbreakable[[/]] glass` + segmentEnd},
+		{`ita<g id="1">l</g><g id="2">i</g>c`, `[[t:g:1; t:g:2]]italic[[/]]` + segmentEnd},
+		{``, segmentEnd},
+	} {
+		if got := encodeStream([]string{c.seg}); got != c.want {
+			t.Errorf("encodeStream(%q)\n got %q\nwant %q", c.seg, got, c.want)
+		}
+	}
+}
+
+// Whatever encodeStream writes, decodeStream reads back unchanged (apart
+// from spans widened to whole words, not used here).
+func TestStreamRoundTrip(t *testing.T) {
+	segs := []string{
+		`a\b [c] ^d$ @e /f &lt;g&gt; {h} *i ~j` + "\tk\nl",
+		`The <g id="1">red</g> car is <g id="2">very fast</g> today.`,
+		`<g id="1"><g id="2">Nested</g> bold <g id="3">and</g> more</g> text`,
+		`<g id="1">a<x id="2"/>b</g> <x id="3"/><x id="4"/> c`,
+		`  padded  `,
+		``,
+		`Ends with a period.`,
+		`a marker [&lt;s&gt;] in text, and .[] too`,
+		"\nleading newline",
+	}
+	out := decodeStream(encodeStream(segs))
+	if len(out) != len(segs) {
+		t.Fatalf("%d segments back for %d", len(out), len(segs))
+	}
+	for i, toks := range out {
+		if got := segment.Render(toks); got != segs[i] {
+			t.Errorf("segment %d\n got %q\nwant %q", i, got, segs[i])
+		}
+	}
+}
+
+// Apertium splits a span over several words into one blank per word, may
+// join blanks on a word, and writes words its rules insert and some
+// punctuation without one; decodeStream makes one span of the pieces of a
+// code and what came between them, and drops the period and empty
+// superblank of the segment end.
+func TestDecodeStreamMergesPieces(t *testing.T) {
+	out := decodeStream("El coche [[t:g:1]]rojo[[/]] es [[t:g:2]]muy[[/]] [[t:g:2]]rápidamente[[/]] hoy..[][<s>]\n" +
+		"[[t:g:3]]a[[/]][<x 5>][[t:g:3]]b[[/]] [[t:g:3; t:g:4]]c[[/]][[t:g:3]]d[[/]] e.[][<s>]\n" +
+		"\\[x\\] y\\/z.[][<s>]\n" +
+		"[[t:g:1]]Lucene[[/]]\\/[[t:g:1]]Solr[[/]] [[t:g:1]]Estudios[[/]] de [[t:g:1]]caso[[/]][<x 3>] x.[][<s>]\n")
+	want := []string{
+		`El coche <g id="1">rojo</g> es <g id="2">muy rápidamente</g> hoy.`,
+		`<g id="3">a<x id="5"/>b <g id="4">c</g>d</g> e`,
+		`[x] y/z`,
+		`<g id="1">Lucene/Solr Estudios de caso</g><x id="3"/> x`,
+	}
+	if len(out) != len(want) {
+		t.Fatalf("%d segments, want %d", len(out), len(want))
+	}
+	for i := range want {
+		if got := segment.Render(out[i]); got != want[i] {
+			t.Errorf("segment %d = %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+// The reserved characters survive real Apertium as text.
+func TestReservedCharactersThroughApertium(t *testing.T) {
+	seg := `The file a\b [c] ^d$ @e /f &lt;g&gt; {h} *i ~j is <g id="1">here</g>.`
+	res, err := newEngine("", "").Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Segments: []string{seg, "The dog."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Segments[0]
+	for _, s := range []string{`\`, `[c]`, `^`, `$`, `@`, `/f`, `&lt;g&gt;`, `{h}`, `*i`, `~j`, `<g id="1">aquí</g>`} {
+		if !strings.Contains(got, s) {
+			t.Errorf("%q lost from %q", s, got)
+		}
+	}
+	if res.Segments[1] != "El perro." {
+		t.Errorf("second segment %q", res.Segments[1])
+	}
+}
