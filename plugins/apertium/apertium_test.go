@@ -100,9 +100,10 @@ func TestTranslateBatchKeepsCodes(t *testing.T) {
 	t.Logf("%q", res.Segments)
 }
 
-// Inline codes must not change the translation: with <g> as <span> and <x/>
-// as <br>, Apertium translates tagged sentences like untagged ones (with raw
-// <g>/<x> tags it capitalises after every tag and splits sentences).
+// Inline codes must not change the translation: with <g> as word-bound
+// blanks and <x/> as superblanks, Apertium translates tagged sentences like
+// untagged ones (with raw <g>/<x> tags it capitalises after every tag and
+// splits sentences).
 func TestCodesDoNotChangeTranslation(t *testing.T) {
 	var plain, tagged []string
 	for _, s := range sentences {
