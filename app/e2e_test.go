@@ -195,7 +195,9 @@ func TestErrors(t *testing.T) {
 		if strings.Contains(p["message"].(string), "just some text") {
 			t.Error("the error echoes the request body")
 		}
-		problem(t, s.uploadFile(otherKey, englishDocx, map[string]string{"target_lang": "Klingon"}), 422)
+		if p := problem(t, s.uploadFile(otherKey, englishDocx, map[string]string{"target_lang": "Klingon"}), 422); strings.Contains(p["message"].(string), "Klingon") {
+			t.Error("the error echoes the request value")
+		}
 		problem(t, s.uploadFile(otherKey, englishDocx, map[string]string{"translation_mode": "poetic"}), 422)
 	})
 	t.Run("413 over 50 MB, streamed", func(t *testing.T) {

@@ -230,7 +230,10 @@ func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus
 			case <-done:
 			case <-ctx.Done():
 			}
-			return nil
+			// Stop the stages before the plugins they call are killed (fx
+			// stops in reverse order, and the plugins started after the bus);
+			// interrupted events go back to the stream for the next start.
+			return bus.Close()
 		},
 	})
 }
@@ -249,7 +252,7 @@ func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, d
 		if err := svc.Sweep(context.Background()); err != nil {
 			log.Warn("sweep failed", "err", err)
 		}
-		if i%20 == 19 { // every 5 minutes
+		if i%4 == 3 { // every minute: pending jobs after a minute, others when stale
 			if err := p.Recover(context.Background(), staleJob); err != nil {
 				log.Warn("recovery failed", "err", err)
 			}

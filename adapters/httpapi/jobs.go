@@ -260,6 +260,9 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 				if errors.As(err, &mbe) {
 					return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 				}
+				if errors.Is(err, io.ErrUnexpectedEOF) { // the client cut the body short
+					return nil, a.bodyError(err)
+				}
 				return nil, a.fail(err)
 			}
 		case name == "target_lang" || name == "source_lang" || name == "translation_mode":
@@ -303,7 +306,7 @@ func (a *API) bodyError(err error) error {
 	if errors.As(err, &mbe) {
 		return newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
-	return newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read: "+err.Error())
+	return newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read")
 }
 
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {

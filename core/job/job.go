@@ -66,7 +66,7 @@ func ParseMode(s string) (Mode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("translation_mode %q is not one of professional, full, literal, extreme", s)
+	return "", errors.New("translation_mode is not one of professional, full, literal, extreme")
 }
 
 // Fidelity is the RTL-layout quality report of a job.

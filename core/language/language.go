@@ -3,7 +3,6 @@
 package language
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
@@ -129,7 +128,8 @@ func All() []Language {
 type ErrUnknown struct{ Name string }
 
 func (e ErrUnknown) Error() string {
-	return fmt.Sprintf("unknown language %q: use a name from GET /v1/languages (case-insensitive) or its ISO 639-1 code", e.Name)
+	// The name itself is not repeated: error bodies never echo request values.
+	return "unknown language: use a name from GET /v1/languages (case-insensitive) or its ISO 639-1 code"
 }
 
 // Lookup finds a language by name or code, case-insensitively.

@@ -20,8 +20,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
@@ -104,9 +102,15 @@ func (p *Pipeline) Recover(ctx context.Context, idle time.Duration) error {
 	if err != nil {
 		return err
 	}
-	cutoff := p.Clock.Now().Add(-idle)
+	now := p.Clock.Now()
 	for _, j := range jobs {
-		if idle > 0 && j.UpdatedAt.After(cutoff) {
+		// No process works on a pending job, so its event (lost if the
+		// publish after acceptance failed) is sent again after a minute.
+		wait := idle
+		if j.Status == job.Pending {
+			wait = min(idle, time.Minute)
+		}
+		if wait > 0 && j.UpdatedAt.After(now.Add(-wait)) {
 			continue
 		}
 		if err := p.publish(ctx, stageTopic[j.Stage], j); err != nil {
@@ -140,6 +144,9 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if err != nil {
 			return err
 		}
+		if j.Status == job.Failed {
+			return p.settleFailure(ctx, j) // finish what an interrupted fail began
+		}
 		if j.Status.Terminal() {
 			return nil
 		}
@@ -157,10 +164,9 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			if errors.As(err, &f) || errors.Is(err, ports.ErrBadDocument) {
 				return p.fail(ctx, j, err.Error())
 			}
+			// A passing error: the bus redelivers with backoff and, when it
+			// gives up, GiveUp fails the job.
 			p.log().Warn("stage failed; it will be retried", "job", j.ID, "stage", done, "attempt", j.Attempts, "err", err)
-			if j.Attempts >= p.maxAttempts() {
-				return p.fail(ctx, j, fmt.Sprintf("processing failed at the %s stage: %v", done, err))
-			}
 			return err
 		}
 		j, err = p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
@@ -170,6 +176,14 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			j.Attempts = 0
 			return j.Advance(done, p.Clock.Now())
 		})
+		if errors.Is(err, job.ErrTransition) {
+			// The job failed meanwhile (given up, or another worker): what
+			// this stage reserved or stored must not outlive it.
+			if j, err := p.Jobs.GetJob(ctx, e.JobID); err == nil && j.Status == job.Failed {
+				return p.settleFailure(ctx, j)
+			}
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -177,9 +191,11 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 	}
 }
 
+// maxAttempts stops a crash loop (a stage that kills its process every
+// time); passing errors are bounded by the bus's redeliveries instead.
 func (p *Pipeline) maxAttempts() int {
 	if p.MaxAttempts <= 0 {
-		return 3
+		return 12
 	}
 	return p.MaxAttempts
 }
@@ -193,21 +209,14 @@ func (p *Pipeline) log() *slog.Logger {
 
 func (p *Pipeline) publish(ctx context.Context, t ports.Topic, j *job.Job) error {
 	return p.Bus.Publish(ctx, t, ports.JobEvent{
-		EventID: eventID(j.ID, t), JobID: j.ID, AccountID: j.AccountID,
+		EventID: ports.StageEventID(j.ID, t), JobID: j.ID, AccountID: j.AccountID,
 		Stage: j.Stage, Status: j.Status, At: p.Clock.Now(), Error: j.Error,
 	})
 }
 
-// eventID is the same for every publication of a job's topic, so the
-// transport can drop the duplicates that recovery and redelivery make.
-func eventID(jobID string, t ports.Topic) string {
-	return uuid.NewSHA1(eventNamespace, []byte(jobID+"/"+string(t))).String()
-}
-
-var eventNamespace = uuid.MustParse("5b0e3c1e-7d4a-4f0e-9d61-3a4c1f2b8e70")
-
 // fail ends a job: it records the reason, gives back reserved words,
-// deletes the job's files and announces the failure.
+// deletes the job's files and announces the failure. A job that completed
+// meanwhile (a duplicate stage finished it) is left alone.
 func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
 	j, err := p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
 		if j.Status.Terminal() {
@@ -218,11 +227,23 @@ func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
 	if err != nil {
 		return err
 	}
+	if j.Status != job.Failed {
+		return nil
+	}
+	p.log().Info("job failed", "job", j.ID, "reason", j.Error)
+	return p.settleFailure(ctx, j)
+}
+
+// settleFailure does what follows a failure; every step is idempotent, so
+// it is repeated whenever an event of a failed job comes back, until all
+// of it has succeeded once.
+func (p *Pipeline) settleFailure(ctx context.Context, j *job.Job) error {
 	if err := p.Quota.Release(ctx, j.ID); err != nil {
 		return err
 	}
-	_ = p.Blobs.DeletePrefix(ctx, job.Prefix(j.ID))
-	p.log().Info("job failed", "job", j.ID, "reason", reason)
+	if err := p.Blobs.DeletePrefix(ctx, job.Prefix(j.ID)); err != nil {
+		return err
+	}
 	return p.publish(ctx, ports.TopicFailed, j)
 }
 

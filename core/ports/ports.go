@@ -8,6 +8,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/segment"
@@ -211,6 +213,15 @@ type JobEvent struct {
 	At        time.Time  `json:"at"`
 	Error     string     `json:"error,omitempty"`
 }
+
+// StageEventID is the id of a job's event on a topic: the same for every
+// publication, so the transport drops the duplicates that recovery and
+// redelivery make.
+func StageEventID(jobID string, t Topic) string {
+	return uuid.NewSHA1(eventNamespace, []byte(jobID+"/"+string(t))).String()
+}
+
+var eventNamespace = uuid.MustParse("5b0e3c1e-7d4a-4f0e-9d61-3a4c1f2b8e70")
 
 // EventHandler handles one event; an error makes the transport redeliver.
 type EventHandler func(ctx context.Context, e JobEvent) error

@@ -192,9 +192,10 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	if err := s.Jobs.CreateJob(ctx, j); err != nil {
 		return nil, err
 	}
-	ev := ports.JobEvent{EventID: s.NewID(), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: now}
+	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicAccepted), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: now}
 	if err := s.Bus.Publish(ctx, ports.TopicAccepted, ev); err != nil {
-		// The job is stored; recovery at start-up republishes it.
+		// The job is stored: the pipeline's recovery republishes the event
+		// of a job still pending after a minute.
 		return &Accepted{Job: j, RTL: est}, nil
 	}
 	return &Accepted{Job: j, RTL: est}, nil

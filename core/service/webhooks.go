@@ -89,12 +89,12 @@ func (s *Service) checkWebhookURL(raw string) error {
 	}
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return fail(KindUnprocessable, "url: %s is a loopback address", host)
+		return fail(KindUnprocessable, "url: a loopback address is not accepted")
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		ip = ip.Unmap()
 		if !ip.IsGlobalUnicast() || ip.IsPrivate() {
-			return fail(KindUnprocessable, "url: %s is not a public address", ip)
+			return fail(KindUnprocessable, "url: the address is not public")
 		}
 	}
 	return nil

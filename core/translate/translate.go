@@ -152,6 +152,9 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 	for _, l := range legs {
 		texts, err = t.translateLeg(ctx, l, mode, texts, &res)
 		if err != nil {
+			if ctx.Err() != nil { // shutting down or timed out: not the engine's fault
+				return res, ctx.Err()
+			}
 			return res, &EngineError{Engine: l.Engine.Name, Err: err}
 		}
 	}
