@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"crypto/rand"
 	"io"
@@ -18,18 +17,7 @@ const englishDocx = "../testdata/e2e/english.docx"
 // contain prop (e.g. "<w:b/>"), and the document's whole text.
 func docxRuns(t *testing.T, docx []byte, prop string) (marked []string, text string) {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
-	if err != nil {
-		t.Fatalf("output is not a zip: %v", err)
-	}
-	var xml []byte
-	for _, f := range zr.File {
-		if f.Name == "word/document.xml" {
-			rc, _ := f.Open()
-			xml, _ = io.ReadAll(rc)
-			rc.Close()
-		}
-	}
+	xml := docxPart(t, docx, "word/document.xml")
 	if xml == nil {
 		t.Fatal("output has no word/document.xml")
 	}
@@ -54,24 +42,15 @@ func docxRuns(t *testing.T, docx []byte, prop string) (marked []string, text str
 }
 
 func hyperlinkText(t *testing.T, docx []byte) string {
-	zr, _ := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
-	for _, f := range zr.File {
-		if f.Name == "word/document.xml" {
-			rc, _ := f.Open()
-			b, _ := io.ReadAll(rc)
-			rc.Close()
-			m := regexp.MustCompile(`(?s)<w:hyperlink [^>]*r:id="rId5"[^>]*>(.*?)</w:hyperlink>`).FindSubmatch(b)
-			if m == nil {
-				t.Fatal("the hyperlink rId5 is gone from the output")
-			}
-			var s strings.Builder
-			for _, tm := range regexp.MustCompile(`<w:t(?: [^>]*)?>(.*?)</w:t>`).FindAllSubmatch(m[1], -1) {
-				s.Write(tm[1])
-			}
-			return s.String()
-		}
+	m := regexp.MustCompile(`(?s)<w:hyperlink [^>]*r:id="rId5"[^>]*>(.*?)</w:hyperlink>`).FindSubmatch(docxPart(t, docx, "word/document.xml"))
+	if m == nil {
+		t.Fatal("the hyperlink rId5 is gone from the output")
 	}
-	return ""
+	var s strings.Builder
+	for _, tm := range regexp.MustCompile(`<w:t(?: [^>]*)?>(.*?)</w:t>`).FindAllSubmatch(m[1], -1) {
+		s.Write(tm[1])
+	}
+	return s.String()
 }
 
 // TestClientFlow is the specification's flow with real Apertium: upload an

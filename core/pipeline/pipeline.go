@@ -69,16 +69,10 @@ func (p *Pipeline) Register() {
 	p.Bus.Handle("layout", ports.TopicAssembled, p.stage(job.StageLaidOut, ports.TopicLaidOut, p.layout))
 	p.Bus.Handle("finish", ports.TopicLaidOut, p.finish)
 	if p.Notifier != nil {
-		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(EventCompleted))
-		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(EventFailed))
+		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(ports.EventJobCompleted))
+		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(ports.EventJobFailed))
 	}
 }
-
-// Webhook event names.
-const (
-	EventCompleted = "job.completed"
-	EventFailed    = "job.failed"
-)
 
 // stageTopic is the event that starts the stage after s.
 var stageTopic = map[job.Stage]ports.Topic{

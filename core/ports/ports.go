@@ -304,6 +304,12 @@ type RTLLayout interface {
 	Apply(ctx context.Context, src Blob, req LayoutRequest, out io.Writer) (*job.Fidelity, error)
 }
 
+// The events a Notifier is told about (webhook event kinds).
+const (
+	EventJobCompleted = "job.completed"
+	EventJobFailed    = "job.failed"
+)
+
 // Notifier tells the outside world that a job finished (webhooks).
 type Notifier interface {
 	Notify(ctx context.Context, j *job.Job, event string) error

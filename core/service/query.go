@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
@@ -119,6 +118,3 @@ func (s *Service) Languages(ctx context.Context) ([]string, error) {
 	}
 	return names, nil
 }
-
-// PollInterval is the polling interval the API recommends.
-const PollInterval = 2 * time.Second

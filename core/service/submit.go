@@ -193,11 +193,10 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 		return nil, err
 	}
 	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicAccepted), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: now}
-	if err := s.Bus.Publish(ctx, ports.TopicAccepted, ev); err != nil {
-		// The job is stored: the pipeline's recovery republishes the event
-		// of a job still pending after a minute.
-		return &Accepted{Job: j, RTL: est}, nil
-	}
+	// A failed publish is not the client's problem: the job is stored, and
+	// the pipeline's recovery republishes the event of a job still pending
+	// after a minute.
+	_ = s.Bus.Publish(ctx, ports.TopicAccepted, ev)
 	return &Accepted{Job: j, RTL: est}, nil
 }
 

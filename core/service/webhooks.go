@@ -18,8 +18,8 @@ import (
 
 // Webhook events a receiver may subscribe to, and the test ping.
 const (
-	EventCompleted = "job.completed"
-	EventFailed    = "job.failed"
+	EventCompleted = ports.EventJobCompleted
+	EventFailed    = ports.EventJobFailed
 	EventTest      = "webhook.test"
 )
 
