@@ -107,7 +107,24 @@ type Config struct {
 	Workers          int
 	SecretKey        string
 	LogLevel         string
+	Role             string // all, api or worker
+	NATSListen       string // the embedded NATS server's client address
 }
+
+// Roles of a serve process: all (the single process), api (HTTP only,
+// no stages) and worker (stages and webhook delivery; probes only on HTTP).
+const (
+	RoleAll    = "all"
+	RoleAPI    = "api"
+	RoleWorker = "worker"
+)
+
+// runsStages says whether the process runs the pipeline's stages, the
+// webhook deliveries and the sweeper.
+func (c *Config) runsStages() bool { return c.Role != RoleAPI }
+
+// servesAPI says whether the process serves the API (else only probes).
+func (c *Config) servesAPI() bool { return c.Role != RoleWorker }
 
 func parseServe(args []string) (*Config, error) {
 	f := newFlags("serve")
@@ -130,6 +147,8 @@ func parseServe(args []string) (*Config, error) {
 	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
 	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
+	role := f.str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
+	natsListen := f.str("nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
@@ -139,6 +158,12 @@ func parseServe(args []string) (*Config, error) {
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
 	c.BlobURL = *blobs
 	c.SecretKey, c.LogLevel = *secret, *logLevel
+	c.Role, c.NATSListen = *role, *natsListen
+	switch c.Role {
+	case RoleAll, RoleAPI, RoleWorker:
+	default:
+		return nil, usageError{fmt.Sprintf("--role: %q is not all, api or worker", c.Role)}
+	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}
 	}

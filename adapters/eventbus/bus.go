@@ -43,7 +43,7 @@ var _ ports.EventBus = (*Bus)(nil)
 // Only one process may use a dataDir at a time.
 func NewEmbedded(dataDir string, logger *slog.Logger, opts ...Option) (*Bus, error) {
 	cfg, logger := configure(logger, opts)
-	srv, err := startEmbedded(dataDir, cfg.fsync, libraryLogger(logger, cfg.libLevel, "nats-server"))
+	srv, err := startEmbedded(dataDir, cfg.listen, cfg.fsync, libraryLogger(logger, cfg.libLevel, "nats-server"))
 	if err != nil {
 		return nil, err
 	}
