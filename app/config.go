@@ -76,6 +76,16 @@ func (f flags) parse(args []string) error {
 	return nil
 }
 
+// serveEnvHelp lists the variables serve reads besides the flags' own.
+const serveEnvHelp = `
+Environment besides the flags' variables:
+  DRAGOMAN_S3_ACCESS_KEY, DRAGOMAN_S3_SECRET_KEY   keys of --blob-url
+  DRAGOMAN_ROUTES   engine per language pair, e.g. "*:ar=libretranslate,en:es=apertium"
+  DRAGOMAN_<ENGINE>_*   read by each engine plugin, e.g. DRAGOMAN_APERTIUM_DIR,
+                    DRAGOMAN_LIBRETRANSLATE_BASE_URL, DRAGOMAN_LIBRETRANSLATE_API_KEY
+                    (README, "Engines and modes")
+`
+
 // defaultDataDir keeps state beside the working directory.
 const defaultDataDir = ".dragoman"
 
@@ -149,6 +159,11 @@ func parseServe(args []string) (*Config, error) {
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
 	role := f.str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
 	natsListen := f.str("nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
+	f.Usage = func() {
+		fmt.Fprintln(f.Output(), "Usage: dragoman serve [flags]")
+		f.PrintDefaults()
+		fmt.Fprint(f.Output(), serveEnvHelp)
+	}
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
