@@ -8,7 +8,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 )
 
 // Limits against zip bombs. Parts are streamed, so these bound work and

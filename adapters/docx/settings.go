@@ -5,7 +5,7 @@ import (
 	"bufio"
 	"io"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 )
 
 // afterUpdateFields are the settings that CT_Settings orders after

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 )
 
 // visible formatting: what a reader sees. Direction, fonts and proofing
