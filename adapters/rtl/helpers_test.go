@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 )
 
 // blob is an in-memory ports.Blob.
@@ -41,15 +43,15 @@ const (
 // multi-column section for the render check.
 func pseudoTranslate(t testing.TB, docx []byte, target string) []byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
+	pk, err := ooxml.Open(bytes.NewReader(docx), int64(len(docx)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	zw := zip.NewWriter(&out)
 	toRTL := target != "en"
-	for _, f := range zr.File {
-		if !storyPart.MatchString(filepath.Base(f.Name)) && f.Name != "word/document.xml" {
+	for _, f := range pk.Files() {
+		if pk.Kind(f) != ooxml.Story {
 			if err := zw.Copy(f); err != nil {
 				t.Fatal(err)
 			}

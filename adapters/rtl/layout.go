@@ -31,17 +31,14 @@
 package rtl
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"path"
-	"regexp"
-	"sort"
 	"strings"
 
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -398,52 +395,24 @@ func (ps *pass) layoutFontTable(root *node) {
 	r.insertAt(len(r.children), f)
 }
 
-// pkg is an opened .docx.
+// pkg is an opened .docx with the parts the layout has parsed.
 type pkg struct {
-	zr      *zip.Reader
-	files   map[string]*zip.File
+	*ooxml.Package
 	parsed  map[string]*node
 	changed map[string]bool
 	mainDoc string
 	stories []string
 }
 
-var storyPart = regexp.MustCompile(`^(header|footer)\d*\.xml$|^(footnotes|endnotes|comments)\.xml$`)
-
 func openPkg(src ports.Blob) (*pkg, error) {
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	zr, err := zip.NewReader(src, src.Size())
+	op, err := ooxml.Open(src, src.Size())
 	if err != nil {
-		return nil, fmt.Errorf("rtl: not a docx package: %w", err)
+		return nil, fmt.Errorf("rtl: %w", err)
 	}
-	pk := &pkg{zr: zr, files: map[string]*zip.File{}, parsed: map[string]*node{}, changed: map[string]bool{}}
-	for _, f := range zr.File {
-		pk.files[f.Name] = f
-	}
-	pk.mainDoc = "word/document.xml"
-	if rels, err := pk.part("_rels/.rels"); err == nil && rels != nil {
-		for _, r := range rels.rootElem().children {
-			if r.kind == elemNode && strings.HasSuffix(r.attrOr("Type", ""), "/officeDocument") {
-				pk.mainDoc = strings.TrimPrefix(r.attrOr("Target", ""), "/")
-			}
-		}
-	}
-	if pk.files[pk.mainDoc] == nil {
-		return nil, fmt.Errorf("rtl: main document %s missing", pk.mainDoc)
-	}
-	pk.stories = []string{pk.mainDoc}
-	dir := path.Dir(pk.mainDoc)
-	var extra []string
-	for name := range pk.files {
-		if path.Dir(name) == dir && storyPart.MatchString(path.Base(name)) {
-			extra = append(extra, name)
-		}
-	}
-	sort.Strings(extra)
-	pk.stories = append(pk.stories, extra...)
-	return pk, nil
+	return &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories()}, nil
 }
 
 // part parses an entry once; a missing entry is (nil, nil).
@@ -451,16 +420,10 @@ func (pk *pkg) part(name string) (*node, error) {
 	if n, ok := pk.parsed[name]; ok {
 		return n, nil
 	}
-	f := pk.files[name]
-	if f == nil {
+	if pk.File(name) == nil {
 		return nil, nil
 	}
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
+	data, err := pk.ReadPart(name)
 	if err != nil {
 		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
 	}
@@ -501,31 +464,15 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 
 // write copies untouched entries raw and re-serialises changed parts.
 func (pk *pkg) write(out io.Writer) error {
-	zw := zip.NewWriter(out)
-	for _, f := range pk.zr.File {
-		if !pk.changed[f.Name] {
-			if err := zw.Copy(f); err != nil {
-				return err
-			}
-			continue
-		}
+	changed := make(map[string][]byte, len(pk.changed))
+	for name := range pk.changed {
 		var buf bytes.Buffer
-		if err := writeXML(&buf, pk.parsed[f.Name]); err != nil {
+		if err := writeXML(&buf, pk.parsed[name]); err != nil {
 			return err
 		}
-		h := f.FileHeader
-		h.Method = zip.Deflate
-		h.CompressedSize64, h.UncompressedSize64, h.CRC32 = 0, 0, 0
-		h.Flags &^= 0x8
-		w, err := zw.CreateHeader(&h)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(buf.Bytes()); err != nil {
-			return err
-		}
+		changed[name] = buf.Bytes()
 	}
-	return zw.Close()
+	return pk.Write(out, changed)
 }
 
 var xmlSpacePreserve = xml.Attr{Name: xml.Name{Space: "xml", Local: "space"}, Value: "preserve"}
