@@ -198,7 +198,7 @@ func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, 
 	if body == nil {
 		return nil, nil, fmt.Errorf("rtl: package has no main document part")
 	}
-	ps.geom = geomOf(body.rootElem())
+	ps.geom = geomOf(body.RootElem())
 	if ps.m.rtlLang != "" {
 		ps.csFont = ps.chooseCSFont()
 	}
@@ -212,9 +212,9 @@ func (ps *pass) chooseCSFont() string {
 		return f
 	}
 	if ps.styles.defaults != nil {
-		rf := ps.styles.defaults.child("rPrDefault").child("rPr").child("rFonts")
-		if cs, ok := rf.attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
-			if _, theme := rf.attr("cstheme"); !theme {
+		rf := ps.styles.defaults.Child("rPrDefault").Child("rPr").Child("rFonts")
+		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
+			if _, theme := rf.Attr("cstheme"); !theme {
 				return cs
 			}
 		}
@@ -243,9 +243,9 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	if set, err := pk.part("word/settings.xml"); err != nil {
 		return nil, false, err
 	} else if set != nil {
-		r := set.rootElem()
+		r := set.RootElem()
 		for _, k := range []string{"mirrorMargins", "bookFoldPrinting", "bookFoldRevPrinting", "gutterAtTop"} {
-			if on(r.child(k)) {
+			if ooxml.On(r.Child(k)) {
 				f.count[kindBookFold] = 1
 			}
 		}
@@ -253,8 +253,8 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	if num, err := pk.part("word/numbering.xml"); err != nil {
 		return nil, false, err
 	} else if num != nil {
-		for _, t := range num.rootElem().findAllW("lvlText") {
-			for _, r := range t.attrOr("val", "") {
+		for _, t := range num.RootElem().FindAllW("lvlText") {
+			for _, r := range t.AttrOr("val", "") {
 				if unmappableDirectional[r] {
 					f.add(kindArrowBullet, 1)
 				}
@@ -305,18 +305,18 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 // directional bullets swapped, native number formats back to decimal in
 // LTR output. lvlJc and ind stay: they are logical.
 func (ps *pass) layoutNumbering(root *node) {
-	root.rootElem().walk(func(n *node) bool {
+	root.RootElem().Walk(func(n *node) bool {
 		switch {
-		case n.isW("rPr"):
+		case n.IsW("rPr"):
 			ps.twins(n)
 			ps.fonts(n)
-		case n.isW("lvlText") && ps.m.flip:
-			font := n.parent.child("rPr").child("rFonts").attrOr("ascii", "")
-			n.setAttr("val", ps.mirrorText(n.attrOr("val", ""), font))
-		case n.isW("numFmt") && ps.m.flip && !ps.m.targetRTL:
-			switch n.attrOr("val", "") {
+		case n.IsW("lvlText") && ps.m.flip:
+			font := n.Parent.Child("rPr").Child("rFonts").AttrOr("ascii", "")
+			n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
+		case n.IsW("numFmt") && ps.m.flip && !ps.m.targetRTL:
+			switch n.AttrOr("val", "") {
 			case "arabicAbjad", "arabicAlpha", "hebrew1", "hebrew2", "hindiNumbers", "hindiCounting":
-				n.setAttr("val", "decimal")
+				n.SetAttr("val", "decimal")
 			}
 		}
 		return true
@@ -362,10 +362,10 @@ func pointsForward(r rune, rtl bool, right map[rune]bool) bool { return right[r]
 // theme fonts resolve to the target script) and asks Word to update
 // fields whose cached results depend on the translated text.
 func (ps *pass) layoutSettings(root *node, fields bool) {
-	r := root.rootElem()
+	r := root.RootElem()
 	if ps.m.targetRTL {
 		tfl := ensure(r, "themeFontLang", settingsOrder)
-		tfl.setAttr("bidi", locale(ps.m.target))
+		tfl.SetAttr("bidi", locale(ps.m.target))
 	}
 	if fields && ps.m.flip {
 		setFlag(r, "updateFields", true, settingsOrder)
@@ -375,24 +375,24 @@ func (ps *pass) layoutSettings(root *node, fields bool) {
 // layoutFontTable declares the complex-script font with its charset so
 // Word substitutes a same-script font where it is missing.
 func (ps *pass) layoutFontTable(root *node) {
-	r := root.rootElem()
-	for _, f := range r.childrenW("font") {
-		if strings.EqualFold(f.attrOr("name", ""), ps.csFont) {
+	r := root.RootElem()
+	for _, f := range r.ChildrenW("font") {
+		if strings.EqualFold(f.AttrOr("name", ""), ps.csFont) {
 			return
 		}
 	}
-	f := newW(r, "font")
-	f.setAttr("name", ps.csFont)
-	cs := newW(r, "charset")
-	cs.setAttr("val", charsetOf(ps.m.rtlLang))
-	fam := newW(r, "family")
-	fam.setAttr("val", "auto")
-	pitch := newW(r, "pitch")
-	pitch.setAttr("val", "variable")
+	f := ooxml.NewW(r, "font")
+	f.SetAttr("name", ps.csFont)
+	cs := ooxml.NewW(r, "charset")
+	cs.SetAttr("val", charsetOf(ps.m.rtlLang))
+	fam := ooxml.NewW(r, "family")
+	fam.SetAttr("val", "auto")
+	pitch := ooxml.NewW(r, "pitch")
+	pitch.SetAttr("val", "variable")
 	for _, c := range []*node{cs, fam, pitch} {
 		insertOrdered(f, c, fontOrder)
 	}
-	r.insertAt(len(r.children), f)
+	r.InsertAt(len(r.Children), f)
 }
 
 // pkg is an opened .docx with the parts the layout has parsed.
@@ -427,7 +427,7 @@ func (pk *pkg) part(name string) (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
 	}
-	n, err := parseXML(data)
+	n, err := ooxml.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("rtl: parsing %s: %w", name, err)
 	}
@@ -444,9 +444,9 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		root.rootElem().walk(func(n *node) bool {
-			if n.isW("t") {
-				for _, r := range n.textOf() {
+		root.RootElem().Walk(func(n *node) bool {
+			if n.IsW("t") {
+				for _, r := range n.TextOf() {
 					if inRTLBlock(r) {
 						if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
 							lang = "he"
@@ -467,7 +467,7 @@ func (pk *pkg) write(out io.Writer) error {
 	changed := make(map[string][]byte, len(pk.changed))
 	for name := range pk.changed {
 		var buf bytes.Buffer
-		if err := writeXML(&buf, pk.parsed[name]); err != nil {
+		if err := ooxml.WriteTree(&buf, pk.parsed[name]); err != nil {
 			return err
 		}
 		changed[name] = buf.Bytes()

@@ -108,7 +108,7 @@ func csFontOf(t *testing.T, docx []byte) string {
 	if err != nil || st == nil {
 		t.Fatalf("no styles: %v", err)
 	}
-	return newStyleSheet(st).defaults.child("rPrDefault").child("rPr").child("rFonts").attrOr("cs", "")
+	return newStyleSheet(st).defaults.Child("rPrDefault").Child("rPr").Child("rFonts").AttrOr("cs", "")
 }
 
 func savePNGs(t *testing.T, keep, group, dir string, ins [][]byte, docs, after []string) {
