@@ -17,8 +17,10 @@
 //     and Latin fragments inside Arabic-script text; isolates are never
 //     used. Options.NativeDigits writes Arabic-Indic or Persian digits.
 //
-// The package works on the zip: untouched entries are copied raw, changed
-// XML parts are re-serialised from the tokenizer's raw tokens, so prefixes,
+// The package works on the zip through the shared package model
+// (adapters/ooxml): untouched entries are copied raw, the story parts are
+// those the DOCX engine translates (by content type), and changed XML parts
+// are re-serialised from the tokenizer's raw tokens, so prefixes,
 // namespace declarations and mc:Ignorable are kept and new elements are
 // inserted at their schema position.
 //
