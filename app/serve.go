@@ -271,7 +271,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) 
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := api.Handler()
+	handler := boundUploads(api.Handler(), c.UploadIdleTimeout, c.UploadTimeout)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
