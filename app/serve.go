@@ -342,6 +342,10 @@ func serve(args []string, stderr io.Writer) error {
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 		return err
 	}
+	sweepStrays(c.DataDir, stderr)
+	if err := tagInstance(c.DataDir); err != nil {
+		return err
+	}
 	logOpt := fx.WithLogger(func() fxevent.Logger { return fxevent.NopLogger })
 	if c.LogLevel == "debug" {
 		logOpt = fx.WithLogger(func(l *slog.Logger) fxevent.Logger { return &fxevent.SlogLogger{Logger: l} })
