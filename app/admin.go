@@ -14,6 +14,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 )
 
 // admin runs `dragoman admin <noun> <verb> [flags]` and prints JSON.
@@ -60,7 +61,7 @@ func admin(args []string, stdout io.Writer) error {
 		if err := need(plan, "plan"); err != nil {
 			return err
 		}
-		p, err := account.LookupPlan(*plan)
+		p, err := quota.LookupPlan(*plan)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -85,7 +86,7 @@ func admin(args []string, stdout io.Writer) error {
 		if err := need(plan, "plan"); err != nil {
 			return err
 		}
-		p, err := account.LookupPlan(*plan)
+		p, err := quota.LookupPlan(*plan)
 		if err != nil {
 			return usageError{err.Error()}
 		}

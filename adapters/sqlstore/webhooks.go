@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // SecretKeySize is the length of the server key that encrypts webhook
@@ -87,7 +87,7 @@ func (s *Store) open(id string, sealed []byte) (string, error) {
 
 // CreateWebhook stores w with its secret encrypted. An empty ID gets a new
 // UUID and a zero CreatedAt the current time; both are written back to w.
-func (s *Store) CreateWebhook(ctx context.Context, w *ports.Webhook) error {
+func (s *Store) CreateWebhook(ctx context.Context, w *webhook.Webhook) error {
 	if w.ID == "" {
 		w.ID = uuid.NewString()
 	}
@@ -115,7 +115,7 @@ func (s *Store) CreateWebhook(ctx context.Context, w *ports.Webhook) error {
 }
 
 // ListWebhooks lists an account's webhooks with plain secrets, oldest first.
-func (s *Store) ListWebhooks(ctx context.Context, accountID string) ([]*ports.Webhook, error) {
+func (s *Store) ListWebhooks(ctx context.Context, accountID string) ([]*webhook.Webhook, error) {
 	var rows []struct {
 		ID        string  `db:"id"`
 		AccountID string  `db:"account_id"`
@@ -129,9 +129,9 @@ func (s *Store) ListWebhooks(ctx context.Context, accountID string) ([]*ports.We
 	if err := s.r.SelectContext(ctx, &rows, s.r.Rebind(q), accountID); err != nil {
 		return nil, fmt.Errorf("sqlstore: list webhooks: %w", err)
 	}
-	out := make([]*ports.Webhook, 0, len(rows))
+	out := make([]*webhook.Webhook, 0, len(rows))
 	for _, r := range rows {
-		w := &ports.Webhook{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Active: r.Active, CreatedAt: r.CreatedAt.Time}
+		w := &webhook.Webhook{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Active: r.Active, CreatedAt: r.CreatedAt.Time}
 		if err := json.Unmarshal([]byte(r.Events), &w.Events); err != nil {
 			return nil, fmt.Errorf("sqlstore: webhook %s events: %w", r.ID, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 const webhookSelect = "SELECT id, account_id, url, events, secret_enc, is_active, created_at FROM webhooks"
@@ -24,8 +25,8 @@ type webhookRow struct {
 	CreatedAt timeCol `db:"created_at"`
 }
 
-func (s *Store) webhookOf(r *webhookRow) (*ports.Webhook, error) {
-	w := &ports.Webhook{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Active: r.Active, CreatedAt: r.CreatedAt.Time}
+func (s *Store) webhookOf(r *webhookRow) (*webhook.Webhook, error) {
+	w := &webhook.Webhook{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Active: r.Active, CreatedAt: r.CreatedAt.Time}
 	if err := json.Unmarshal([]byte(r.Events), &w.Events); err != nil {
 		return nil, fmt.Errorf("webhook %s events: %w", r.ID, err)
 	}
@@ -38,7 +39,7 @@ func (s *Store) webhookOf(r *webhookRow) (*ports.Webhook, error) {
 }
 
 // GetWebhook reads one webhook with its plain secret.
-func (s *Store) GetWebhook(ctx context.Context, id string) (*ports.Webhook, error) {
+func (s *Store) GetWebhook(ctx context.Context, id string) (*webhook.Webhook, error) {
 	var r webhookRow
 	if err := s.r.GetContext(ctx, &r, s.r.Rebind(webhookSelect+" WHERE id = ?"), id); err != nil {
 		return nil, fmt.Errorf("sqlstore: get webhook %s: %w", id, notFound(err))
@@ -52,8 +53,8 @@ func (s *Store) GetWebhook(ctx context.Context, id string) (*ports.Webhook, erro
 
 // UpdateWebhook changes URL, events and the active flag in one write
 // transaction; the id, owner, secret and creation time are kept.
-func (s *Store) UpdateWebhook(ctx context.Context, id string, fn func(*ports.Webhook) error) (*ports.Webhook, error) {
-	var out *ports.Webhook
+func (s *Store) UpdateWebhook(ctx context.Context, id string, fn func(*webhook.Webhook) error) (*webhook.Webhook, error) {
+	var out *webhook.Webhook
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		var r webhookRow
 		if err := tx.GetContext(ctx, &r, tx.Rebind(webhookSelect+" WHERE id = ?"+s.forUpdate()), id); err != nil {

@@ -22,15 +22,17 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // Pipeline holds what the stages need.
 type Pipeline struct {
 	Jobs       ports.JobStore
 	Accounts   ports.AccountStore
-	Quota      ports.UsageStore
+	Quota      quota.Store
 	Blobs      ports.BlobStore
 	Bus        ports.EventBus
 	Docs       ports.DocumentEngine
@@ -40,7 +42,7 @@ type Pipeline struct {
 	Fidelity   FidelityChecker        // nil: no fidelity summary
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
-	Notifier   ports.Notifier // nil: no webhooks
+	Notifier   webhook.Notifier // nil: no webhooks
 	Clock      ports.Clock
 	NewID      func() string
 	Log        *slog.Logger
@@ -69,8 +71,8 @@ func (p *Pipeline) Register() {
 	p.Bus.Handle("layout", ports.TopicAssembled, p.stage(job.StageLaidOut, ports.TopicLaidOut, p.layout))
 	p.Bus.Handle("finish", ports.TopicLaidOut, p.finish)
 	if p.Notifier != nil {
-		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(ports.EventJobCompleted))
-		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(ports.EventJobFailed))
+		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(webhook.EventJobCompleted))
+		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(webhook.EventJobFailed))
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // Config holds the limits of the service.
@@ -29,8 +31,8 @@ type Service struct {
 	Config   Config
 	Jobs     ports.JobStore
 	Accounts ports.AccountStore
-	Quota    ports.UsageStore
-	Webhooks ports.WebhookStore
+	Quota    quota.Store
+	Webhooks webhook.Store
 	Blobs    ports.BlobStore
 	Bus      ports.EventBus
 	Limiter  ports.RateLimiter
@@ -97,7 +99,7 @@ type UsageSummary struct {
 
 // Usage reads the caller's usage for the current period.
 func (s *Service) Usage(ctx context.Context, c *Caller) (UsageSummary, error) {
-	used, err := s.Quota.Used(ctx, c.Account.ID, account.Period(s.Clock.Now()))
+	used, err := s.Quota.Used(ctx, c.Account.ID, quota.Period(s.Clock.Now()))
 	if err != nil {
 		return UsageSummary{}, err
 	}

@@ -8,11 +8,11 @@ import (
 	"path"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/docformat"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/translate"
 )
 
@@ -218,19 +218,12 @@ func layoutRequest(o Options) ports.LayoutRequest {
 
 // CheckQuota refuses a submission when the period's words are used up.
 func (s *Service) CheckQuota(ctx context.Context, c *Caller) error {
-	a := c.Account
-	limit := a.Limits().LimitWords
-	if limit == nil {
-		return nil
+	err := quota.Check(ctx, s.Quota, c.Account.ID, c.Account.Limits().LimitWords, s.Clock.Now())
+	var ex *quota.Exhausted
+	if errors.As(err, &ex) {
+		return &Error{Kind: KindQuota, Message: ex.Error(), Err: err}
 	}
-	used, err := s.Quota.Used(ctx, a.ID, account.Period(s.Clock.Now()))
-	if err != nil {
-		return err
-	}
-	if used >= *limit {
-		return fail(KindQuota, "monthly word quota exhausted: %d of %d words used this month", used, *limit)
-	}
-	return nil
+	return err
 }
 
 // checkPair refuses a pair no enabled engine serves, when the source is known.
