@@ -4,7 +4,6 @@
 package service
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -38,13 +37,4 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func fail(k Kind, format string, args ...any) *Error {
 	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
-}
-
-// KindOf returns the kind of err, 0 for an internal error.
-func KindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return 0
 }
