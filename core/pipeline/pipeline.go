@@ -62,28 +62,49 @@ func (f *Failure) Error() string { return f.Msg }
 
 func failf(format string, args ...any) error { return &Failure{Msg: fmt.Sprintf(format, args...)} }
 
+// step is one row of the stage table: the handler name runs on the event
+// from, does its work, records the stage done on the job and publishes
+// next, which starts the following row.
+type step struct {
+	name string
+	from ports.Topic
+	done job.Stage
+	next ports.Topic
+	work func(*Pipeline) work
+}
+
+// steps is the stage table, in pipeline order. It drives the handler
+// registration and the event recovery republishes; finish then completes
+// the job on the last row's event.
+var steps = []step{
+	{"convert", ports.TopicAccepted, job.StageConverted, ports.TopicConverted, func(p *Pipeline) work { return p.convert }},
+	{"extract", ports.TopicConverted, job.StageExtracted, ports.TopicExtracted, func(p *Pipeline) work { return p.extract }},
+	{"translate", ports.TopicExtracted, job.StageTranslated, ports.TopicTranslated, func(p *Pipeline) work { return p.translate }},
+	{"assemble", ports.TopicTranslated, job.StageAssembled, ports.TopicAssembled, func(p *Pipeline) work { return p.assemble }},
+	{"layout", ports.TopicAssembled, job.StageLaidOut, ports.TopicLaidOut, func(p *Pipeline) work { return p.layout }},
+}
+
 // Register subscribes every stage to its topic.
 func (p *Pipeline) Register() {
-	p.Bus.Handle("convert", ports.TopicAccepted, p.stage(job.StageConverted, ports.TopicConverted, p.convert))
-	p.Bus.Handle("extract", ports.TopicConverted, p.stage(job.StageExtracted, ports.TopicExtracted, p.extract))
-	p.Bus.Handle("translate", ports.TopicExtracted, p.stage(job.StageTranslated, ports.TopicTranslated, p.translate))
-	p.Bus.Handle("assemble", ports.TopicTranslated, p.stage(job.StageAssembled, ports.TopicAssembled, p.assemble))
-	p.Bus.Handle("layout", ports.TopicAssembled, p.stage(job.StageLaidOut, ports.TopicLaidOut, p.layout))
-	p.Bus.Handle("finish", ports.TopicLaidOut, p.finish)
+	for _, s := range steps {
+		p.Bus.Handle(s.name, s.from, p.stage(s.done, s.next, s.work(p)))
+	}
+	p.Bus.Handle("finish", steps[len(steps)-1].next, p.finish)
 	if p.Notifier != nil {
 		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(webhook.EventJobCompleted))
 		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(webhook.EventJobFailed))
 	}
 }
 
-// stageTopic is the event that starts the stage after s.
-var stageTopic = map[job.Stage]ports.Topic{
-	job.StageAccepted:   ports.TopicAccepted,
-	job.StageConverted:  ports.TopicConverted,
-	job.StageExtracted:  ports.TopicExtracted,
-	job.StageTranslated: ports.TopicTranslated,
-	job.StageAssembled:  ports.TopicAssembled,
-	job.StageLaidOut:    ports.TopicLaidOut,
+// nextTopic is the event that starts the stage after the one a job
+// reached.
+func nextTopic(reached job.Stage) ports.Topic {
+	for _, s := range steps {
+		if s.done == reached {
+			return s.next
+		}
+	}
+	return steps[0].from
 }
 
 // Recover republishes the event of every unfinished job not updated for
@@ -109,7 +130,7 @@ func (p *Pipeline) Recover(ctx context.Context, idle time.Duration) error {
 		if wait > 0 && j.UpdatedAt.After(now.Add(-wait)) {
 			continue
 		}
-		if err := p.publish(ctx, stageTopic[j.Stage], j); err != nil {
+		if err := p.publish(ctx, nextTopic(j.Stage), j); err != nil {
 			return err
 		}
 	}
