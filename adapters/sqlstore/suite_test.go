@@ -121,7 +121,7 @@ func fullJob(id, acct string, created time.Time) *job.Job {
 	j := job.New(id, acct, created)
 	j.SourceLang, j.DetectedLang, j.TargetLang = "auto", "en", "Hebrew"
 	j.Mode, j.OriginalName, j.Format = job.Literal, "דוח שנתי.docx", "docx"
-	j.Words, j.Engine, j.FidelityInfo, j.Attempts = 1234, "apertium", "3 tables, 2 images", 2
+	j.Words, j.Engine, j.Structure, j.Attempts = 1234, "apertium", "3 tables, 2 images", 2
 	j.Warnings = []string{"font Calibri has no Hebrew glyphs", "footnote kept in English"}
 	j.RTL = &job.Fidelity{Status: "partial", Warnings: []string{"text box direction"}}
 	j.Metrics = job.Metrics{EngineCalls: 3, CharsSent: 9000, CacheHits: 5, Segments: 77}

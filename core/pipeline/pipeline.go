@@ -39,7 +39,7 @@ type Pipeline struct {
 	Converter  ports.Converter        // nil: .doc/.odt/.rtf jobs fail with a clear message
 	Layout     ports.RTLLayout        // nil: no direction conversion
 	Detector   ports.LanguageDetector // nil: source_lang must be given
-	Fidelity   FidelityChecker        // nil: no fidelity summary
+	Structure  StructureChecker       // nil: no structure summary
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
 	Notifier   webhook.Notifier // nil: no webhooks
@@ -50,8 +50,9 @@ type Pipeline struct {
 	MaxAttempts int
 }
 
-// FidelityChecker compares a source and a translated package.
-type FidelityChecker interface {
+// StructureChecker compares the structure of a source and a translated
+// package (tables, images, lists, ...), apart from the RTL report.
+type StructureChecker interface {
 	Summary(ctx context.Context, src, out ports.Blob) (summary string, lost bool, err error)
 }
 

@@ -212,7 +212,8 @@ func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), er
 }
 
 // layout converts direction where source and target differ in it (or
-// either is right-to-left), and checks fidelity against the source.
+// either is right-to-left), and checks the output's structure against the
+// source.
 func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
 	src, _ := language.Lookup(j.DetectedLang)
 	tgt, _ := language.Lookup(j.TargetLang)
@@ -234,18 +235,18 @@ func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), erro
 		return nil, err
 	}
 	var summary string
-	if p.Fidelity != nil {
-		if s, err := p.checkFidelity(ctx, j); err == nil {
+	if p.Structure != nil {
+		if s, err := p.checkStructure(ctx, j); err == nil {
 			summary = s
 		}
 	}
 	return func(j *job.Job) {
 		j.RTL = fid
-		j.FidelityInfo = summary
+		j.Structure = summary
 	}, nil
 }
 
-func (p *Pipeline) checkFidelity(ctx context.Context, j *job.Job) (string, error) {
+func (p *Pipeline) checkStructure(ctx context.Context, j *job.Job) (string, error) {
 	src, err := p.Blobs.Open(ctx, sourceKey(j))
 	if err != nil {
 		return "", err
@@ -256,6 +257,6 @@ func (p *Pipeline) checkFidelity(ctx context.Context, j *job.Job) (string, error
 		return "", err
 	}
 	defer out.Close()
-	s, _, err := p.Fidelity.Summary(ctx, src, out)
+	s, _, err := p.Structure.Summary(ctx, src, out)
 	return s, err
 }
