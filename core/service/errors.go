@@ -1,6 +1,8 @@
-// Package service holds the use cases the API offers clients: authenticate,
-// submit a document, read a job, download its output, read usage. Errors are
-// typed so that each adapter maps them to its own protocol.
+// Package service holds the use cases the API offers clients (authenticate,
+// submit a document, read a job, download its output, read usage, manage
+// webhooks) and the operator's (Admin: accounts and keys), one use case per
+// file: command_*.go change state, query_*.go only read it. Errors are typed
+// so that each adapter maps them to its own protocol.
 package service
 
 import (
