@@ -84,7 +84,7 @@ func health(ctx context.Context, impl any) *pb.HealthResponse {
 }
 
 // ProviderClient is the host's handle on a provider plugin; the host's
-// adapters/pluginhost maps it to its own  It implements Provider and
+// adapters/pluginhost maps it to its own ports. It implements Provider and
 // HealthChecker.
 type ProviderClient struct {
 	rpc pb.ProviderClient
