@@ -119,6 +119,10 @@ type Config struct {
 	LogLevel         string
 	Role             string // all, api or worker
 	NATSListen       string // the embedded NATS server's client address
+	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
+	// wait for the next byte, and for the whole body.
+	UploadIdleTimeout time.Duration
+	UploadTimeout     time.Duration
 }
 
 // Roles of a serve process: all (the single process), api (HTTP only,
@@ -164,6 +168,8 @@ func parseServe(args []string) (*Config, error) {
 		f.PrintDefaults()
 		fmt.Fprint(f.Output(), serveEnvHelp)
 	}
+	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
+	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
@@ -178,6 +184,10 @@ func parseServe(args []string) (*Config, error) {
 	case RoleAll, RoleAPI, RoleWorker:
 	default:
 		return nil, usageError{fmt.Sprintf("--role: %q is not all, api or worker", c.Role)}
+	}
+	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
+	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
+		return nil, usageError{"--upload-idle-timeout and --upload-timeout must be positive"}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}
