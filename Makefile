@@ -85,10 +85,17 @@ bench: build
 proto:
 	./plugins/sdk/gen.sh
 
-## openapi: regenerate the committed contract from the code
+## openapi: regenerate the committed contract from the code, and the Go SDK's
+## generated layer from it (oapi-codegen reads OpenAPI 3.0: the contract is
+## downgraded into a temporary file)
+OAPI_CODEGEN := github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
 openapi: build
 	$(BIN)/dragoman openapi > openapi/openapi.json
 	$(BIN)/dragoman openapi --yaml > openapi/openapi.yaml
+	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	$(BIN)/dragoman openapi --openapi-3.0 > $$tmp/openapi-3.0.json && \
+	echo "$(GO) run $(OAPI_CODEGEN) -config openapi/client/oapi-codegen.yaml <contract 3.0>" && \
+	$(GO) run $(OAPI_CODEGEN) -config openapi/client/oapi-codegen.yaml $$tmp/openapi-3.0.json
 
 fmt:
 	gofmt -w $$(git ls-files '*.go' | grep -v '\.pb\.go$$')
