@@ -190,4 +190,3 @@ func strOrNil(s string) *string {
 	}
 	return &s
 }
-
