@@ -67,7 +67,10 @@ run: deps build
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -F file=@testdata/e2e/english.docx -F target_lang=Spanish https://localhost:8443/v1/translate"; \
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" https://localhost:8443/v1/jobs/<job_id>"; \
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -OJ https://localhost:8443/v1/jobs/<job_id>/download"; \
-	echo "Docs: https://localhost:8443/v1/docs"; echo
+	echo "Docs: https://localhost:8443/v1/docs"; echo; \
+	echo "Or with the client: DRAGOMAN_CA=$(DATA_DIR)/tls/cert.pem $(BIN)/dragoman translate testdata/e2e/english.docx --to Spanish"; echo; \
+	echo "Language pairs of the installed engines (DRAGOMAN_ENGINES=$${DRAGOMAN_ENGINES:-apertium}):"; \
+	$(BIN)/dragoman pairs --plugin-dir $(PLUGINS) --engines "$${DRAGOMAN_ENGINES:-apertium}" | sed 's/^/  /'; echo
 	DRAGOMAN_DATA_DIR=$(DATA_DIR) DRAGOMAN_ALLOW_PRIVATE_URLS=$${DRAGOMAN_ALLOW_PRIVATE_URLS:-0} $(BIN)/dragoman serve
 
 ## test: every test (binaries are built first: the end-to-end tests run them)

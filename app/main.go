@@ -21,6 +21,7 @@ Usage:
   dragoman admin key revoke --key KEY_ID
   dragoman fidelity SRC OUT               compare a source and a translated .docx
   dragoman openapi [--yaml|--openapi-3.0] print the OpenAPI contract
+  dragoman pairs [--engines LIST]         the language pairs the installed engines serve
 
 Client commands (server and key from --server/--key or DRAGOMAN_URL/DRAGOMAN_KEY; --json for scripts):
   dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--out DIR] [--url URL] [--local]
@@ -52,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fidelityCmd(args[1:], stdout, stderr)
 	case "openapi":
 		err = printOpenAPI(args[1:], stdout)
+	case "pairs":
+		err = pairsCmd(args[1:], stdout)
 	case "translate":
 		return translateCmd(args[1:], stdout, stderr)
 	case "jobs":

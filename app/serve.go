@@ -289,14 +289,14 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) 
 		OnStart: func(context.Context) error {
 			ln, err := listen(c.HTTPSAddr)
 			if err != nil {
-				return err
+				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
 			}
 			go func() { _ = https.ServeTLS(ln, "", "") }()
 			if plain != nil {
 				pl, err := listen(c.HTTPAddr)
 				if err != nil {
 					ln.Close()
-					return err
+					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)
 				}
 				go func() { _ = plain.Serve(pl) }()
 			}
