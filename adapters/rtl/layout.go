@@ -37,8 +37,10 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,7 +160,7 @@ func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequ
 	if err := ps.convert(pk, f); err != nil {
 		return nil, err
 	}
-	for name := range ps.substituted {
+	for _, name := range slices.Sorted(maps.Keys(ps.substituted)) { // the same warning on every run
 		f.addName(kindSubstitution, fmt.Sprintf("%s → %s", name, ps.csFont))
 	}
 	if err := pk.write(out); err != nil {
