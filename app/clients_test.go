@@ -449,37 +449,37 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 	calls := map[string]func() (*http.Response, error){
 		"health":      func() (*http.Response, error) { return c.Health(ctx) },
 		"languages":   func() (*http.Response, error) { return c.Languages(ctx, nil) },
-		"usage":       func() (*http.Response, error) { return c.Usage(ctx, nil) },
+		"usage":       func() (*http.Response, error) { return c.Usage(ctx) },
 		"listJobs":    func() (*http.Response, error) { return c.ListJobs(ctx, nil) },
-		"getJob":      func() (*http.Response, error) { return c.GetJob(ctx, id, nil) },
-		"cancelJob":   func() (*http.Response, error) { return c.CancelJob(ctx, id, nil) },
-		"downloadJob": func() (*http.Response, error) { return c.DownloadJob(ctx, id, nil) },
+		"getJob":      func() (*http.Response, error) { return c.GetJob(ctx, id) },
+		"cancelJob":   func() (*http.Response, error) { return c.CancelJob(ctx, id) },
+		"downloadJob": func() (*http.Response, error) { return c.DownloadJob(ctx, id) },
 		"translate": func() (*http.Response, error) {
-			return c.TranslateWithBody(ctx, nil, "multipart/form-data; boundary=x", strings.NewReader("--x--\r\n"))
+			return c.TranslateWithBody(ctx, "multipart/form-data; boundary=x", strings.NewReader("--x--\r\n"))
 		},
 		"translateUrl": func() (*http.Response, error) {
-			return c.TranslateUrl(ctx, nil, gen.TranslateUrlJSONRequestBody{Url: "https://127.0.0.1/x.docx"})
+			return c.TranslateUrl(ctx, gen.TranslateUrlJSONRequestBody{Url: "https://127.0.0.1/x.docx"})
 		},
 		"registerWebhook": func() (*http.Response, error) {
-			return c.RegisterWebhook(ctx, nil, gen.WebhookRequest{Url: url, Events: &events})
+			return c.RegisterWebhook(ctx, gen.WebhookRequest{Url: url, Events: &events})
 		},
-		"listWebhooks":      func() (*http.Response, error) { return c.ListWebhooks(ctx, nil) },
-		"getWebhook":        func() (*http.Response, error) { return c.GetWebhook(ctx, wh, nil) },
-		"updateWebhook":     func() (*http.Response, error) { return c.UpdateWebhook(ctx, wh, nil, gen.WebhookChange{}) },
-		"testWebhook":       func() (*http.Response, error) { return c.TestWebhook(ctx, wh, nil) },
+		"listWebhooks":      func() (*http.Response, error) { return c.ListWebhooks(ctx) },
+		"getWebhook":        func() (*http.Response, error) { return c.GetWebhook(ctx, wh) },
+		"updateWebhook":     func() (*http.Response, error) { return c.UpdateWebhook(ctx, wh, gen.WebhookChange{}) },
+		"testWebhook":       func() (*http.Response, error) { return c.TestWebhook(ctx, wh) },
 		"webhookDeliveries": func() (*http.Response, error) { return c.WebhookDeliveries(ctx, wh, nil) },
-		"deleteWebhook":     func() (*http.Response, error) { return c.DeleteWebhook(ctx, wh, nil) },
+		"deleteWebhook":     func() (*http.Response, error) { return c.DeleteWebhook(ctx, wh) },
 		"registerWebhookApi": func() (*http.Response, error) {
-			return c.RegisterWebhookApi(ctx, nil, gen.WebhookRequest{Url: url, Events: &events})
+			return c.RegisterWebhookApi(ctx, gen.WebhookRequest{Url: url, Events: &events})
 		},
-		"listWebhooksApi":  func() (*http.Response, error) { return c.ListWebhooksApi(ctx, nil) },
-		"getWebhookApi":    func() (*http.Response, error) { return c.GetWebhookApi(ctx, wh, nil) },
-		"updateWebhookApi": func() (*http.Response, error) { return c.UpdateWebhookApi(ctx, wh, nil, gen.WebhookChange{}) },
-		"testWebhookApi":   func() (*http.Response, error) { return c.TestWebhookApi(ctx, wh, nil) },
+		"listWebhooksApi":  func() (*http.Response, error) { return c.ListWebhooksApi(ctx) },
+		"getWebhookApi":    func() (*http.Response, error) { return c.GetWebhookApi(ctx, wh) },
+		"updateWebhookApi": func() (*http.Response, error) { return c.UpdateWebhookApi(ctx, wh, gen.WebhookChange{}) },
+		"testWebhookApi":   func() (*http.Response, error) { return c.TestWebhookApi(ctx, wh) },
 		"webhookDeliveriesApi": func() (*http.Response, error) {
 			return c.WebhookDeliveriesApi(ctx, wh, nil)
 		},
-		"deleteWebhookApi": func() (*http.Response, error) { return c.DeleteWebhookApi(ctx, wh, nil) },
+		"deleteWebhookApi": func() (*http.Response, error) { return c.DeleteWebhookApi(ctx, wh) },
 	}
 	// The contract's operations are exactly these.
 	var contract struct {

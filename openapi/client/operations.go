@@ -35,7 +35,7 @@ func (c *Client) Job(ctx context.Context, id string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.API.GetJobWithResponse(ctx, u, nil)
+	r, err := c.API.GetJobWithResponse(ctx, u)
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (c *Client) Cancel(ctx context.Context, id string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.API.CancelJobWithResponse(ctx, u, nil)
+	r, err := c.API.CancelJobWithResponse(ctx, u)
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (c *Client) Cancel(ctx context.Context, id string) (*Job, error) {
 
 // Usage reads the word usage of the current billing period.
 func (c *Client) Usage(ctx context.Context) (*Usage, error) {
-	r, err := c.API.UsageWithResponse(ctx, nil)
+	r, err := c.API.UsageWithResponse(ctx)
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (c *Client) AddWebhook(ctx context.Context, url string, events []string) (*
 	for i, e := range events {
 		ev[i] = gen.WebhookRequestEvents(e)
 	}
-	r, err := c.API.RegisterWebhookWithResponse(ctx, nil, gen.WebhookRequest{Url: url, Events: &ev})
+	r, err := c.API.RegisterWebhookWithResponse(ctx, gen.WebhookRequest{Url: url, Events: &ev})
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (c *Client) AddWebhook(ctx context.Context, url string, events []string) (*
 
 // Webhooks lists the caller's webhooks.
 func (c *Client) Webhooks(ctx context.Context) ([]Webhook, error) {
-	r, err := c.API.ListWebhooksWithResponse(ctx, nil)
+	r, err := c.API.ListWebhooksWithResponse(ctx)
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (c *Client) Webhooks(ctx context.Context) ([]Webhook, error) {
 
 // TestWebhook queues a webhook.test event to the webhook.
 func (c *Client) TestWebhook(ctx context.Context, id string) (*WebhookTest, error) {
-	r, err := c.API.TestWebhookWithResponse(ctx, id, nil)
+	r, err := c.API.TestWebhookWithResponse(ctx, id)
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (c *Client) WebhookDeliveries(ctx context.Context, id string, limit int) ([
 
 // DeleteWebhook removes a webhook.
 func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
-	r, err := c.API.DeleteWebhookWithResponse(ctx, id, nil)
+	r, err := c.API.DeleteWebhookWithResponse(ctx, id)
 	return result(r, err)
 }
 

@@ -89,7 +89,7 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 		m := gen.TranslateURLInputBodyTranslationMode(opts.Mode)
 		body.TranslationMode = &m
 	}
-	r, err := c.API.TranslateUrlWithResponse(ctx, nil, body)
+	r, err := c.API.TranslateUrlWithResponse(ctx, body)
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 		pw.CloseWithError(mw.Close())
 	}()
 	report(opts.Progress, Progress{Phase: PhaseUpload, Total: total})
-	resp, err := c.API.TranslateWithBody(ctx, nil, mw.FormDataContentType(), pr)
+	resp, err := c.API.TranslateWithBody(ctx, mw.FormDataContentType(), pr)
 	pr.CloseWithError(errors.New("request finished")) // stop the writer if the server answered early
 	if err != nil {
 		return nil, err
@@ -262,7 +262,7 @@ func (c *Client) Download(ctx context.Context, id, dir string, progress func(Pro
 	if err != nil {
 		return "", err
 	}
-	resp, err := c.API.DownloadJob(ctx, u, nil)
+	resp, err := c.API.DownloadJob(ctx, u)
 	if err != nil {
 		return "", err
 	}

@@ -587,49 +587,10 @@ type WebhookTest struct {
 // WebhookTestEvent defines model for WebhookTest.Event.
 type WebhookTestEvent string
 
-// ListWebhooksApiParams defines parameters for ListWebhooksApi.
-type ListWebhooksApiParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// RegisterWebhookApiParams defines parameters for RegisterWebhookApi.
-type RegisterWebhookApiParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// DeleteWebhookApiParams defines parameters for DeleteWebhookApi.
-type DeleteWebhookApiParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// GetWebhookApiParams defines parameters for GetWebhookApi.
-type GetWebhookApiParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// UpdateWebhookApiParams defines parameters for UpdateWebhookApi.
-type UpdateWebhookApiParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
 // WebhookDeliveriesApiParams defines parameters for WebhookDeliveriesApi.
 type WebhookDeliveriesApiParams struct {
 	// Limit At most this many attempts
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
-
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// TestWebhookApiParams defines parameters for TestWebhookApi.
-type TestWebhookApiParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
 }
 
 // ListJobsParams defines parameters for ListJobs.
@@ -642,39 +603,15 @@ type ListJobsParams struct {
 
 	// Limit At most this many jobs
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
-
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
 }
 
 // ListJobsParamsStatus defines parameters for ListJobs.
 type ListJobsParamsStatus string
 
-// CancelJobParams defines parameters for CancelJob.
-type CancelJobParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// GetJobParams defines parameters for GetJob.
-type GetJobParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// DownloadJobParams defines parameters for DownloadJob.
-type DownloadJobParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
 // LanguagesParams defines parameters for Languages.
 type LanguagesParams struct {
 	// SourceLang Only the languages some engine translates this source language into (directly or through English)
 	SourceLang *string `form:"source_lang,omitempty" json:"source_lang,omitempty"`
-
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
 }
 
 // TranslateMultipartBody defines parameters for Translate.
@@ -692,70 +629,13 @@ type TranslateMultipartBody struct {
 	TranslationMode *TranslateMultipartBodyTranslationMode `json:"translation_mode,omitempty"`
 }
 
-// TranslateParams defines parameters for Translate.
-type TranslateParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
 // TranslateMultipartBodyTranslationMode defines parameters for Translate.
 type TranslateMultipartBodyTranslationMode string
-
-// TranslateUrlParams defines parameters for TranslateUrl.
-type TranslateUrlParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// UsageParams defines parameters for Usage.
-type UsageParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// ListWebhooksParams defines parameters for ListWebhooks.
-type ListWebhooksParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// RegisterWebhookParams defines parameters for RegisterWebhook.
-type RegisterWebhookParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// DeleteWebhookParams defines parameters for DeleteWebhook.
-type DeleteWebhookParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// GetWebhookParams defines parameters for GetWebhook.
-type GetWebhookParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// UpdateWebhookParams defines parameters for UpdateWebhook.
-type UpdateWebhookParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
 
 // WebhookDeliveriesParams defines parameters for WebhookDeliveries.
 type WebhookDeliveriesParams struct {
 	// Limit At most this many attempts
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
-
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
-}
-
-// TestWebhookParams defines parameters for TestWebhook.
-type TestWebhookParams struct {
-	// XAPIKey API key
-	XAPIKey *string `json:"X-API-Key,omitempty"`
 }
 
 // RegisterWebhookApiJSONRequestBody defines body for RegisterWebhookApi for application/json ContentType.
@@ -855,7 +735,7 @@ type ClientInterface interface {
 	// The caller's webhooks, without secrets. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with GET /api/webhooks (the `ListWebhooksApi` operationId).
-	ListWebhooksApi(ctx context.Context, params *ListWebhooksApiParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWebhooksApi(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RegisterWebhookApiWithBody Register a webhook
 	//
@@ -864,7 +744,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-	RegisterWebhookApiWithBody(ctx context.Context, params *RegisterWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RegisterWebhookApiWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RegisterWebhookApi Register a webhook
 	//
@@ -873,21 +753,21 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-	RegisterWebhookApi(ctx context.Context, params *RegisterWebhookApiParams, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RegisterWebhookApi(ctx context.Context, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteWebhookApi Delete a webhook
 	//
 	// Removes the webhook, its queued deliveries and its history. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with DELETE /api/webhooks/{webhook_id} (the `DeleteWebhookApi` operationId).
-	DeleteWebhookApi(ctx context.Context, webhookId string, params *DeleteWebhookApiParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWebhookApi Get a webhook
 	//
 	// A webhook of another account is 404. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with GET /api/webhooks/{webhook_id} (the `GetWebhookApi` operationId).
-	GetWebhookApi(ctx context.Context, webhookId string, params *GetWebhookApiParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWebhookApiWithBody Update a webhook
 	//
@@ -896,7 +776,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-	UpdateWebhookApiWithBody(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWebhookApiWithBody(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWebhookApi Update a webhook
 	//
@@ -905,7 +785,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-	UpdateWebhookApi(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWebhookApi(ctx context.Context, webhookId string, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// WebhookDeliveriesApi Delivery history
 	//
@@ -919,7 +799,7 @@ type ClientInterface interface {
 	// Queues a `webhook.test` event to the webhook, delivered, signed and retried like job events; its attempts appear in the delivery history. Payload: `{id, event: "webhook.test", timestamp, data: {webhook_id, user_id, message}}`. An inactive webhook is 422. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
-	TestWebhookApi(ctx context.Context, webhookId string, params *TestWebhookApiParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TestWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Health Liveness check
 	//
@@ -940,21 +820,21 @@ type ClientInterface interface {
 	// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards.
 	//
 	// Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-	CancelJob(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CancelJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetJob Job status
 	//
 	// Poll every 2 to 5 seconds until `completed` or `failed`. Jobs are kept 24 hours (configurable), then 404.
 	//
 	// Corresponds with GET /jobs/{job_id} (the `GetJob` operationId).
-	GetJob(ctx context.Context, jobId openapi_types.UUID, params *GetJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DownloadJob Download the translated document
 	//
 	// The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.
 	//
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-	DownloadJob(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DownloadJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Languages Languages
 	//
@@ -970,7 +850,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /translate (the `Translate` operationId).
-	TranslateWithBody(ctx context.Context, params *TranslateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TranslateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TranslateUrlWithBody Translate a document fetched from an HTTPS URL
 	//
@@ -979,7 +859,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-	TranslateUrlWithBody(ctx context.Context, params *TranslateUrlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TranslateUrlWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TranslateUrl Translate a document fetched from an HTTPS URL
 	//
@@ -988,21 +868,21 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-	TranslateUrl(ctx context.Context, params *TranslateUrlParams, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TranslateUrl(ctx context.Context, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Usage Usage in the current billing period
 	//
 	// The billing period is the calendar month in UTC. Words are counted when a document's text is extracted, reserved while the job runs, and given back if it fails.
 	//
 	// Corresponds with GET /usage (the `Usage` operationId).
-	Usage(ctx context.Context, params *UsageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	Usage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWebhooks List webhooks
 	//
 	// The caller's webhooks, without secrets. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with GET /webhooks (the `ListWebhooks` operationId).
-	ListWebhooks(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RegisterWebhookWithBody Register a webhook
 	//
@@ -1011,7 +891,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-	RegisterWebhookWithBody(ctx context.Context, params *RegisterWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RegisterWebhookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RegisterWebhook Register a webhook
 	//
@@ -1020,21 +900,21 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-	RegisterWebhook(ctx context.Context, params *RegisterWebhookParams, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RegisterWebhook(ctx context.Context, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteWebhook Delete a webhook
 	//
 	// Removes the webhook, its queued deliveries and its history. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with DELETE /webhooks/{webhook_id} (the `DeleteWebhook` operationId).
-	DeleteWebhook(ctx context.Context, webhookId string, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWebhook Get a webhook
 	//
 	// A webhook of another account is 404. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with GET /webhooks/{webhook_id} (the `GetWebhook` operationId).
-	GetWebhook(ctx context.Context, webhookId string, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWebhookWithBody Update a webhook
 	//
@@ -1043,7 +923,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-	UpdateWebhookWithBody(ctx context.Context, webhookId string, params *UpdateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWebhookWithBody(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWebhook Update a webhook
 	//
@@ -1052,7 +932,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-	UpdateWebhook(ctx context.Context, webhookId string, params *UpdateWebhookParams, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWebhook(ctx context.Context, webhookId string, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// WebhookDeliveries Delivery history
 	//
@@ -1066,7 +946,7 @@ type ClientInterface interface {
 	// Queues a `webhook.test` event to the webhook, delivered, signed and retried like job events; its attempts appear in the delivery history. Payload: `{id, event: "webhook.test", timestamp, data: {webhook_id, user_id, message}}`. An inactive webhook is 422. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 	//
 	// Corresponds with POST /webhooks/{webhook_id}/test (the `TestWebhook` operationId).
-	TestWebhook(ctx context.Context, webhookId string, params *TestWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TestWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // ListWebhooksApi List webhooks
@@ -1074,8 +954,8 @@ type ClientInterface interface {
 // The caller's webhooks, without secrets. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with GET /api/webhooks (the `ListWebhooksApi` operationId).
-func (c *Client) ListWebhooksApi(ctx context.Context, params *ListWebhooksApiParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListWebhooksApiRequest(c.Server, params)
+func (c *Client) ListWebhooksApi(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhooksApiRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1093,8 +973,8 @@ func (c *Client) ListWebhooksApi(ctx context.Context, params *ListWebhooksApiPar
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-func (c *Client) RegisterWebhookApiWithBody(ctx context.Context, params *RegisterWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRegisterWebhookApiRequestWithBody(c.Server, params, contentType, body)
+func (c *Client) RegisterWebhookApiWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterWebhookApiRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1112,8 +992,8 @@ func (c *Client) RegisterWebhookApiWithBody(ctx context.Context, params *Registe
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-func (c *Client) RegisterWebhookApi(ctx context.Context, params *RegisterWebhookApiParams, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRegisterWebhookApiRequest(c.Server, params, body)
+func (c *Client) RegisterWebhookApi(ctx context.Context, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterWebhookApiRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1129,8 +1009,8 @@ func (c *Client) RegisterWebhookApi(ctx context.Context, params *RegisterWebhook
 // Removes the webhook, its queued deliveries and its history. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with DELETE /api/webhooks/{webhook_id} (the `DeleteWebhookApi` operationId).
-func (c *Client) DeleteWebhookApi(ctx context.Context, webhookId string, params *DeleteWebhookApiParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteWebhookApiRequest(c.Server, webhookId, params)
+func (c *Client) DeleteWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookApiRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -1146,8 +1026,8 @@ func (c *Client) DeleteWebhookApi(ctx context.Context, webhookId string, params 
 // A webhook of another account is 404. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with GET /api/webhooks/{webhook_id} (the `GetWebhookApi` operationId).
-func (c *Client) GetWebhookApi(ctx context.Context, webhookId string, params *GetWebhookApiParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetWebhookApiRequest(c.Server, webhookId, params)
+func (c *Client) GetWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWebhookApiRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -1165,8 +1045,8 @@ func (c *Client) GetWebhookApi(ctx context.Context, webhookId string, params *Ge
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-func (c *Client) UpdateWebhookApiWithBody(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWebhookApiRequestWithBody(c.Server, webhookId, params, contentType, body)
+func (c *Client) UpdateWebhookApiWithBody(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookApiRequestWithBody(c.Server, webhookId, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1184,8 +1064,8 @@ func (c *Client) UpdateWebhookApiWithBody(ctx context.Context, webhookId string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-func (c *Client) UpdateWebhookApi(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWebhookApiRequest(c.Server, webhookId, params, body)
+func (c *Client) UpdateWebhookApi(ctx context.Context, webhookId string, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookApiRequest(c.Server, webhookId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1218,8 +1098,8 @@ func (c *Client) WebhookDeliveriesApi(ctx context.Context, webhookId string, par
 // Queues a `webhook.test` event to the webhook, delivered, signed and retried like job events; its attempts appear in the delivery history. Payload: `{id, event: "webhook.test", timestamp, data: {webhook_id, user_id, message}}`. An inactive webhook is 422. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
-func (c *Client) TestWebhookApi(ctx context.Context, webhookId string, params *TestWebhookApiParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTestWebhookApiRequest(c.Server, webhookId, params)
+func (c *Client) TestWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestWebhookApiRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -1269,8 +1149,8 @@ func (c *Client) ListJobs(ctx context.Context, params *ListJobsParams, reqEditor
 // A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards.
 //
 // Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-func (c *Client) CancelJob(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCancelJobRequest(c.Server, jobId, params)
+func (c *Client) CancelJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelJobRequest(c.Server, jobId)
 	if err != nil {
 		return nil, err
 	}
@@ -1286,8 +1166,8 @@ func (c *Client) CancelJob(ctx context.Context, jobId openapi_types.UUID, params
 // Poll every 2 to 5 seconds until `completed` or `failed`. Jobs are kept 24 hours (configurable), then 404.
 //
 // Corresponds with GET /jobs/{job_id} (the `GetJob` operationId).
-func (c *Client) GetJob(ctx context.Context, jobId openapi_types.UUID, params *GetJobParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetJobRequest(c.Server, jobId, params)
+func (c *Client) GetJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetJobRequest(c.Server, jobId)
 	if err != nil {
 		return nil, err
 	}
@@ -1303,8 +1183,8 @@ func (c *Client) GetJob(ctx context.Context, jobId openapi_types.UUID, params *G
 // The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.
 //
 // Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDownloadJobRequest(c.Server, jobId, params)
+func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDownloadJobRequest(c.Server, jobId)
 	if err != nil {
 		return nil, err
 	}
@@ -1339,8 +1219,8 @@ func (c *Client) Languages(ctx context.Context, params *LanguagesParams, reqEdit
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /translate (the `Translate` operationId).
-func (c *Client) TranslateWithBody(ctx context.Context, params *TranslateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTranslateRequestWithBody(c.Server, params, contentType, body)
+func (c *Client) TranslateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTranslateRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1358,8 +1238,8 @@ func (c *Client) TranslateWithBody(ctx context.Context, params *TranslateParams,
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-func (c *Client) TranslateUrlWithBody(ctx context.Context, params *TranslateUrlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTranslateUrlRequestWithBody(c.Server, params, contentType, body)
+func (c *Client) TranslateUrlWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTranslateUrlRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1377,8 +1257,8 @@ func (c *Client) TranslateUrlWithBody(ctx context.Context, params *TranslateUrlP
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-func (c *Client) TranslateUrl(ctx context.Context, params *TranslateUrlParams, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTranslateUrlRequest(c.Server, params, body)
+func (c *Client) TranslateUrl(ctx context.Context, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTranslateUrlRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1394,8 +1274,8 @@ func (c *Client) TranslateUrl(ctx context.Context, params *TranslateUrlParams, b
 // The billing period is the calendar month in UTC. Words are counted when a document's text is extracted, reserved while the job runs, and given back if it fails.
 //
 // Corresponds with GET /usage (the `Usage` operationId).
-func (c *Client) Usage(ctx context.Context, params *UsageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUsageRequest(c.Server, params)
+func (c *Client) Usage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUsageRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1411,8 +1291,8 @@ func (c *Client) Usage(ctx context.Context, params *UsageParams, reqEditors ...R
 // The caller's webhooks, without secrets. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with GET /webhooks (the `ListWebhooks` operationId).
-func (c *Client) ListWebhooks(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListWebhooksRequest(c.Server, params)
+func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhooksRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1430,8 +1310,8 @@ func (c *Client) ListWebhooks(ctx context.Context, params *ListWebhooksParams, r
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-func (c *Client) RegisterWebhookWithBody(ctx context.Context, params *RegisterWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRegisterWebhookRequestWithBody(c.Server, params, contentType, body)
+func (c *Client) RegisterWebhookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterWebhookRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1449,8 +1329,8 @@ func (c *Client) RegisterWebhookWithBody(ctx context.Context, params *RegisterWe
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-func (c *Client) RegisterWebhook(ctx context.Context, params *RegisterWebhookParams, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRegisterWebhookRequest(c.Server, params, body)
+func (c *Client) RegisterWebhook(ctx context.Context, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterWebhookRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1466,8 +1346,8 @@ func (c *Client) RegisterWebhook(ctx context.Context, params *RegisterWebhookPar
 // Removes the webhook, its queued deliveries and its history. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with DELETE /webhooks/{webhook_id} (the `DeleteWebhook` operationId).
-func (c *Client) DeleteWebhook(ctx context.Context, webhookId string, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteWebhookRequest(c.Server, webhookId, params)
+func (c *Client) DeleteWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -1483,8 +1363,8 @@ func (c *Client) DeleteWebhook(ctx context.Context, webhookId string, params *De
 // A webhook of another account is 404. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with GET /webhooks/{webhook_id} (the `GetWebhook` operationId).
-func (c *Client) GetWebhook(ctx context.Context, webhookId string, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetWebhookRequest(c.Server, webhookId, params)
+func (c *Client) GetWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWebhookRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -1502,8 +1382,8 @@ func (c *Client) GetWebhook(ctx context.Context, webhookId string, params *GetWe
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-func (c *Client) UpdateWebhookWithBody(ctx context.Context, webhookId string, params *UpdateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWebhookRequestWithBody(c.Server, webhookId, params, contentType, body)
+func (c *Client) UpdateWebhookWithBody(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookRequestWithBody(c.Server, webhookId, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1521,8 +1401,8 @@ func (c *Client) UpdateWebhookWithBody(ctx context.Context, webhookId string, pa
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-func (c *Client) UpdateWebhook(ctx context.Context, webhookId string, params *UpdateWebhookParams, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWebhookRequest(c.Server, webhookId, params, body)
+func (c *Client) UpdateWebhook(ctx context.Context, webhookId string, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookRequest(c.Server, webhookId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1555,8 +1435,8 @@ func (c *Client) WebhookDeliveries(ctx context.Context, webhookId string, params
 // Queues a `webhook.test` event to the webhook, delivered, signed and retried like job events; its attempts appear in the delivery history. Payload: `{id, event: "webhook.test", timestamp, data: {webhook_id, user_id, message}}`. An inactive webhook is 422. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
 //
 // Corresponds with POST /webhooks/{webhook_id}/test (the `TestWebhook` operationId).
-func (c *Client) TestWebhook(ctx context.Context, webhookId string, params *TestWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTestWebhookRequest(c.Server, webhookId, params)
+func (c *Client) TestWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestWebhookRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -1568,7 +1448,7 @@ func (c *Client) TestWebhook(ctx context.Context, webhookId string, params *Test
 }
 
 // NewListWebhooksApiRequest constructs an http.Request for the ListWebhooksApi method
-func NewListWebhooksApiRequest(server string, params *ListWebhooksApiParams) (*http.Request, error) {
+func NewListWebhooksApiRequest(server string) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1591,37 +1471,22 @@ func NewListWebhooksApiRequest(server string, params *ListWebhooksApiParams) (*h
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewRegisterWebhookApiRequest calls the generic RegisterWebhookApi builder with application/json body
-func NewRegisterWebhookApiRequest(server string, params *RegisterWebhookApiParams, body RegisterWebhookApiJSONRequestBody) (*http.Request, error) {
+func NewRegisterWebhookApiRequest(server string, body RegisterWebhookApiJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewRegisterWebhookApiRequestWithBody(server, params, "application/json", bodyReader)
+	return NewRegisterWebhookApiRequestWithBody(server, "application/json", bodyReader)
 }
 
 // NewRegisterWebhookApiRequestWithBody constructs an http.Request for the RegisterWebhookApi method, with any body, and a specified content type
-func NewRegisterWebhookApiRequestWithBody(server string, params *RegisterWebhookApiParams, contentType string, body io.Reader) (*http.Request, error) {
+func NewRegisterWebhookApiRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1646,26 +1511,11 @@ func NewRegisterWebhookApiRequestWithBody(server string, params *RegisterWebhook
 
 	req.Header.Add("Content-Type", contentType)
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewDeleteWebhookApiRequest constructs an http.Request for the DeleteWebhookApi method
-func NewDeleteWebhookApiRequest(server string, webhookId string, params *DeleteWebhookApiParams) (*http.Request, error) {
+func NewDeleteWebhookApiRequest(server string, webhookId string) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1695,26 +1545,11 @@ func NewDeleteWebhookApiRequest(server string, webhookId string, params *DeleteW
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewGetWebhookApiRequest constructs an http.Request for the GetWebhookApi method
-func NewGetWebhookApiRequest(server string, webhookId string, params *GetWebhookApiParams) (*http.Request, error) {
+func NewGetWebhookApiRequest(server string, webhookId string) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1744,37 +1579,22 @@ func NewGetWebhookApiRequest(server string, webhookId string, params *GetWebhook
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewUpdateWebhookApiRequest calls the generic UpdateWebhookApi builder with application/json body
-func NewUpdateWebhookApiRequest(server string, webhookId string, params *UpdateWebhookApiParams, body UpdateWebhookApiJSONRequestBody) (*http.Request, error) {
+func NewUpdateWebhookApiRequest(server string, webhookId string, body UpdateWebhookApiJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateWebhookApiRequestWithBody(server, webhookId, params, "application/json", bodyReader)
+	return NewUpdateWebhookApiRequestWithBody(server, webhookId, "application/json", bodyReader)
 }
 
 // NewUpdateWebhookApiRequestWithBody constructs an http.Request for the UpdateWebhookApi method, with any body, and a specified content type
-func NewUpdateWebhookApiRequestWithBody(server string, webhookId string, params *UpdateWebhookApiParams, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateWebhookApiRequestWithBody(server string, webhookId string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1805,21 +1625,6 @@ func NewUpdateWebhookApiRequestWithBody(server string, webhookId string, params 
 	}
 
 	req.Header.Add("Content-Type", contentType)
-
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
 
 	return req, nil
 }
@@ -1882,26 +1687,11 @@ func NewWebhookDeliveriesApiRequest(server string, webhookId string, params *Web
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewTestWebhookApiRequest constructs an http.Request for the TestWebhookApi method
-func NewTestWebhookApiRequest(server string, webhookId string, params *TestWebhookApiParams) (*http.Request, error) {
+func NewTestWebhookApiRequest(server string, webhookId string) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1929,21 +1719,6 @@ func NewTestWebhookApiRequest(server string, webhookId string, params *TestWebho
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
-	}
-
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
 	}
 
 	return req, nil
@@ -2051,26 +1826,11 @@ func NewListJobsRequest(server string, params *ListJobsParams) (*http.Request, e
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewCancelJobRequest constructs an http.Request for the CancelJob method
-func NewCancelJobRequest(server string, jobId openapi_types.UUID, params *CancelJobParams) (*http.Request, error) {
+func NewCancelJobRequest(server string, jobId openapi_types.UUID) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2100,26 +1860,11 @@ func NewCancelJobRequest(server string, jobId openapi_types.UUID, params *Cancel
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewGetJobRequest constructs an http.Request for the GetJob method
-func NewGetJobRequest(server string, jobId openapi_types.UUID, params *GetJobParams) (*http.Request, error) {
+func NewGetJobRequest(server string, jobId openapi_types.UUID) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2149,26 +1894,11 @@ func NewGetJobRequest(server string, jobId openapi_types.UUID, params *GetJobPar
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewDownloadJobRequest constructs an http.Request for the DownloadJob method
-func NewDownloadJobRequest(server string, jobId openapi_types.UUID, params *DownloadJobParams) (*http.Request, error) {
+func NewDownloadJobRequest(server string, jobId openapi_types.UUID) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2196,21 +1926,6 @@ func NewDownloadJobRequest(server string, jobId openapi_types.UUID, params *Down
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
-	}
-
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
 	}
 
 	return req, nil
@@ -2267,26 +1982,11 @@ func NewLanguagesRequest(server string, params *LanguagesParams) (*http.Request,
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewTranslateRequestWithBody constructs an http.Request for the Translate method, with any body, and a specified content type
-func NewTranslateRequestWithBody(server string, params *TranslateParams, contentType string, body io.Reader) (*http.Request, error) {
+func NewTranslateRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2311,37 +2011,22 @@ func NewTranslateRequestWithBody(server string, params *TranslateParams, content
 
 	req.Header.Add("Content-Type", contentType)
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewTranslateUrlRequest calls the generic TranslateUrl builder with application/json body
-func NewTranslateUrlRequest(server string, params *TranslateUrlParams, body TranslateUrlJSONRequestBody) (*http.Request, error) {
+func NewTranslateUrlRequest(server string, body TranslateUrlJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewTranslateUrlRequestWithBody(server, params, "application/json", bodyReader)
+	return NewTranslateUrlRequestWithBody(server, "application/json", bodyReader)
 }
 
 // NewTranslateUrlRequestWithBody constructs an http.Request for the TranslateUrl method, with any body, and a specified content type
-func NewTranslateUrlRequestWithBody(server string, params *TranslateUrlParams, contentType string, body io.Reader) (*http.Request, error) {
+func NewTranslateUrlRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2366,26 +2051,11 @@ func NewTranslateUrlRequestWithBody(server string, params *TranslateUrlParams, c
 
 	req.Header.Add("Content-Type", contentType)
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewUsageRequest constructs an http.Request for the Usage method
-func NewUsageRequest(server string, params *UsageParams) (*http.Request, error) {
+func NewUsageRequest(server string) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2408,26 +2078,11 @@ func NewUsageRequest(server string, params *UsageParams) (*http.Request, error) 
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
-func NewListWebhooksRequest(server string, params *ListWebhooksParams) (*http.Request, error) {
+func NewListWebhooksRequest(server string) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2450,37 +2105,22 @@ func NewListWebhooksRequest(server string, params *ListWebhooksParams) (*http.Re
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewRegisterWebhookRequest calls the generic RegisterWebhook builder with application/json body
-func NewRegisterWebhookRequest(server string, params *RegisterWebhookParams, body RegisterWebhookJSONRequestBody) (*http.Request, error) {
+func NewRegisterWebhookRequest(server string, body RegisterWebhookJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewRegisterWebhookRequestWithBody(server, params, "application/json", bodyReader)
+	return NewRegisterWebhookRequestWithBody(server, "application/json", bodyReader)
 }
 
 // NewRegisterWebhookRequestWithBody constructs an http.Request for the RegisterWebhook method, with any body, and a specified content type
-func NewRegisterWebhookRequestWithBody(server string, params *RegisterWebhookParams, contentType string, body io.Reader) (*http.Request, error) {
+func NewRegisterWebhookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2505,26 +2145,11 @@ func NewRegisterWebhookRequestWithBody(server string, params *RegisterWebhookPar
 
 	req.Header.Add("Content-Type", contentType)
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewDeleteWebhookRequest constructs an http.Request for the DeleteWebhook method
-func NewDeleteWebhookRequest(server string, webhookId string, params *DeleteWebhookParams) (*http.Request, error) {
+func NewDeleteWebhookRequest(server string, webhookId string) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2554,26 +2179,11 @@ func NewDeleteWebhookRequest(server string, webhookId string, params *DeleteWebh
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewGetWebhookRequest constructs an http.Request for the GetWebhook method
-func NewGetWebhookRequest(server string, webhookId string, params *GetWebhookParams) (*http.Request, error) {
+func NewGetWebhookRequest(server string, webhookId string) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2603,37 +2213,22 @@ func NewGetWebhookRequest(server string, webhookId string, params *GetWebhookPar
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewUpdateWebhookRequest calls the generic UpdateWebhook builder with application/json body
-func NewUpdateWebhookRequest(server string, webhookId string, params *UpdateWebhookParams, body UpdateWebhookJSONRequestBody) (*http.Request, error) {
+func NewUpdateWebhookRequest(server string, webhookId string, body UpdateWebhookJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateWebhookRequestWithBody(server, webhookId, params, "application/json", bodyReader)
+	return NewUpdateWebhookRequestWithBody(server, webhookId, "application/json", bodyReader)
 }
 
 // NewUpdateWebhookRequestWithBody constructs an http.Request for the UpdateWebhook method, with any body, and a specified content type
-func NewUpdateWebhookRequestWithBody(server string, webhookId string, params *UpdateWebhookParams, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateWebhookRequestWithBody(server string, webhookId string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2664,21 +2259,6 @@ func NewUpdateWebhookRequestWithBody(server string, webhookId string, params *Up
 	}
 
 	req.Header.Add("Content-Type", contentType)
-
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
 
 	return req, nil
 }
@@ -2741,26 +2321,11 @@ func NewWebhookDeliveriesRequest(server string, webhookId string, params *Webhoo
 		return nil, err
 	}
 
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
-	}
-
 	return req, nil
 }
 
 // NewTestWebhookRequest constructs an http.Request for the TestWebhook method
-func NewTestWebhookRequest(server string, webhookId string, params *TestWebhookParams) (*http.Request, error) {
+func NewTestWebhookRequest(server string, webhookId string) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2788,21 +2353,6 @@ func NewTestWebhookRequest(server string, webhookId string, params *TestWebhookP
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
-	}
-
-	if params != nil {
-
-		if params.XAPIKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-API-Key", *params.XAPIKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("X-API-Key", headerParam0)
-		}
-
 	}
 
 	return req, nil
@@ -2859,7 +2409,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/webhooks (the `ListWebhooksApi` operationId).
-	ListWebhooksApiWithResponse(ctx context.Context, params *ListWebhooksApiParams, reqEditors ...RequestEditorFn) (*ListWebhooksApiResponse, error)
+	ListWebhooksApiWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksApiResponse, error)
 
 	// RegisterWebhookApiWithBodyWithResponse Register a webhook
 	//
@@ -2868,7 +2418,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-	RegisterWebhookApiWithBodyWithResponse(ctx context.Context, params *RegisterWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error)
+	RegisterWebhookApiWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error)
 
 	// RegisterWebhookApiWithResponse Register a webhook
 	//
@@ -2877,7 +2427,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-	RegisterWebhookApiWithResponse(ctx context.Context, params *RegisterWebhookApiParams, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error)
+	RegisterWebhookApiWithResponse(ctx context.Context, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error)
 
 	// DeleteWebhookApiWithResponse Delete a webhook
 	//
@@ -2886,7 +2436,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/webhooks/{webhook_id} (the `DeleteWebhookApi` operationId).
-	DeleteWebhookApiWithResponse(ctx context.Context, webhookId string, params *DeleteWebhookApiParams, reqEditors ...RequestEditorFn) (*DeleteWebhookApiResponse, error)
+	DeleteWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*DeleteWebhookApiResponse, error)
 
 	// GetWebhookApiWithResponse Get a webhook
 	//
@@ -2895,7 +2445,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/webhooks/{webhook_id} (the `GetWebhookApi` operationId).
-	GetWebhookApiWithResponse(ctx context.Context, webhookId string, params *GetWebhookApiParams, reqEditors ...RequestEditorFn) (*GetWebhookApiResponse, error)
+	GetWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*GetWebhookApiResponse, error)
 
 	// UpdateWebhookApiWithBodyWithResponse Update a webhook
 	//
@@ -2904,7 +2454,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-	UpdateWebhookApiWithBodyWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error)
+	UpdateWebhookApiWithBodyWithResponse(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error)
 
 	// UpdateWebhookApiWithResponse Update a webhook
 	//
@@ -2913,7 +2463,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-	UpdateWebhookApiWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error)
+	UpdateWebhookApiWithResponse(ctx context.Context, webhookId string, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error)
 
 	// WebhookDeliveriesApiWithResponse Delivery history
 	//
@@ -2931,7 +2481,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
-	TestWebhookApiWithResponse(ctx context.Context, webhookId string, params *TestWebhookApiParams, reqEditors ...RequestEditorFn) (*TestWebhookApiResponse, error)
+	TestWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*TestWebhookApiResponse, error)
 
 	// HealthWithResponse Liveness check
 	//
@@ -2958,7 +2508,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-	CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*CancelJobResponse, error)
+	CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*CancelJobResponse, error)
 
 	// GetJobWithResponse Job status
 	//
@@ -2967,7 +2517,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /jobs/{job_id} (the `GetJob` operationId).
-	GetJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *GetJobParams, reqEditors ...RequestEditorFn) (*GetJobResponse, error)
+	GetJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetJobResponse, error)
 
 	// DownloadJobWithResponse Download the translated document
 	//
@@ -2976,7 +2526,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-	DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error)
+	DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error)
 
 	// LanguagesWithResponse Languages
 	//
@@ -2994,7 +2544,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /translate (the `Translate` operationId).
-	TranslateWithBodyWithResponse(ctx context.Context, params *TranslateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateResponse, error)
+	TranslateWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateResponse, error)
 
 	// TranslateUrlWithBodyWithResponse Translate a document fetched from an HTTPS URL
 	//
@@ -3003,7 +2553,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-	TranslateUrlWithBodyWithResponse(ctx context.Context, params *TranslateUrlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error)
+	TranslateUrlWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error)
 
 	// TranslateUrlWithResponse Translate a document fetched from an HTTPS URL
 	//
@@ -3012,7 +2562,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-	TranslateUrlWithResponse(ctx context.Context, params *TranslateUrlParams, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error)
+	TranslateUrlWithResponse(ctx context.Context, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error)
 
 	// UsageWithResponse Usage in the current billing period
 	//
@@ -3021,7 +2571,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /usage (the `Usage` operationId).
-	UsageWithResponse(ctx context.Context, params *UsageParams, reqEditors ...RequestEditorFn) (*UsageResponse, error)
+	UsageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*UsageResponse, error)
 
 	// ListWebhooksWithResponse List webhooks
 	//
@@ -3030,7 +2580,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /webhooks (the `ListWebhooks` operationId).
-	ListWebhooksWithResponse(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error)
+	ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error)
 
 	// RegisterWebhookWithBodyWithResponse Register a webhook
 	//
@@ -3039,7 +2589,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-	RegisterWebhookWithBodyWithResponse(ctx context.Context, params *RegisterWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error)
+	RegisterWebhookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error)
 
 	// RegisterWebhookWithResponse Register a webhook
 	//
@@ -3048,7 +2598,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-	RegisterWebhookWithResponse(ctx context.Context, params *RegisterWebhookParams, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error)
+	RegisterWebhookWithResponse(ctx context.Context, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error)
 
 	// DeleteWebhookWithResponse Delete a webhook
 	//
@@ -3057,7 +2607,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /webhooks/{webhook_id} (the `DeleteWebhook` operationId).
-	DeleteWebhookWithResponse(ctx context.Context, webhookId string, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
+	DeleteWebhookWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
 
 	// GetWebhookWithResponse Get a webhook
 	//
@@ -3066,7 +2616,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /webhooks/{webhook_id} (the `GetWebhook` operationId).
-	GetWebhookWithResponse(ctx context.Context, webhookId string, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error)
+	GetWebhookWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error)
 
 	// UpdateWebhookWithBodyWithResponse Update a webhook
 	//
@@ -3075,7 +2625,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-	UpdateWebhookWithBodyWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
+	UpdateWebhookWithBodyWithResponse(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
 
 	// UpdateWebhookWithResponse Update a webhook
 	//
@@ -3084,7 +2634,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-	UpdateWebhookWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookParams, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
+	UpdateWebhookWithResponse(ctx context.Context, webhookId string, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
 
 	// WebhookDeliveriesWithResponse Delivery history
 	//
@@ -3102,7 +2652,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /webhooks/{webhook_id}/test (the `TestWebhook` operationId).
-	TestWebhookWithResponse(ctx context.Context, webhookId string, params *TestWebhookParams, reqEditors ...RequestEditorFn) (*TestWebhookResponse, error)
+	TestWebhookWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*TestWebhookResponse, error)
 }
 
 // ListWebhooksApiResponse429Headers the declared response headers of an HTTP 429 response for ListWebhooksApi
@@ -5168,8 +4718,8 @@ func (r TestWebhookResponse) ContentType() string {
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/webhooks (the `ListWebhooksApi` operationId).
-func (c *ClientWithResponses) ListWebhooksApiWithResponse(ctx context.Context, params *ListWebhooksApiParams, reqEditors ...RequestEditorFn) (*ListWebhooksApiResponse, error) {
-	rsp, err := c.ListWebhooksApi(ctx, params, reqEditors...)
+func (c *ClientWithResponses) ListWebhooksApiWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksApiResponse, error) {
+	rsp, err := c.ListWebhooksApi(ctx, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5183,8 +4733,8 @@ func (c *ClientWithResponses) ListWebhooksApiWithResponse(ctx context.Context, p
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-func (c *ClientWithResponses) RegisterWebhookApiWithBodyWithResponse(ctx context.Context, params *RegisterWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error) {
-	rsp, err := c.RegisterWebhookApiWithBody(ctx, params, contentType, body, reqEditors...)
+func (c *ClientWithResponses) RegisterWebhookApiWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error) {
+	rsp, err := c.RegisterWebhookApiWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5198,8 +4748,8 @@ func (c *ClientWithResponses) RegisterWebhookApiWithBodyWithResponse(ctx context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/webhooks (the `RegisterWebhookApi` operationId).
-func (c *ClientWithResponses) RegisterWebhookApiWithResponse(ctx context.Context, params *RegisterWebhookApiParams, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error) {
-	rsp, err := c.RegisterWebhookApi(ctx, params, body, reqEditors...)
+func (c *ClientWithResponses) RegisterWebhookApiWithResponse(ctx context.Context, body RegisterWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookApiResponse, error) {
+	rsp, err := c.RegisterWebhookApi(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5213,8 +4763,8 @@ func (c *ClientWithResponses) RegisterWebhookApiWithResponse(ctx context.Context
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/webhooks/{webhook_id} (the `DeleteWebhookApi` operationId).
-func (c *ClientWithResponses) DeleteWebhookApiWithResponse(ctx context.Context, webhookId string, params *DeleteWebhookApiParams, reqEditors ...RequestEditorFn) (*DeleteWebhookApiResponse, error) {
-	rsp, err := c.DeleteWebhookApi(ctx, webhookId, params, reqEditors...)
+func (c *ClientWithResponses) DeleteWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*DeleteWebhookApiResponse, error) {
+	rsp, err := c.DeleteWebhookApi(ctx, webhookId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5228,8 +4778,8 @@ func (c *ClientWithResponses) DeleteWebhookApiWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/webhooks/{webhook_id} (the `GetWebhookApi` operationId).
-func (c *ClientWithResponses) GetWebhookApiWithResponse(ctx context.Context, webhookId string, params *GetWebhookApiParams, reqEditors ...RequestEditorFn) (*GetWebhookApiResponse, error) {
-	rsp, err := c.GetWebhookApi(ctx, webhookId, params, reqEditors...)
+func (c *ClientWithResponses) GetWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*GetWebhookApiResponse, error) {
+	rsp, err := c.GetWebhookApi(ctx, webhookId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5243,8 +4793,8 @@ func (c *ClientWithResponses) GetWebhookApiWithResponse(ctx context.Context, web
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-func (c *ClientWithResponses) UpdateWebhookApiWithBodyWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error) {
-	rsp, err := c.UpdateWebhookApiWithBody(ctx, webhookId, params, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWebhookApiWithBodyWithResponse(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error) {
+	rsp, err := c.UpdateWebhookApiWithBody(ctx, webhookId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5258,8 +4808,8 @@ func (c *ClientWithResponses) UpdateWebhookApiWithBodyWithResponse(ctx context.C
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /api/webhooks/{webhook_id} (the `UpdateWebhookApi` operationId).
-func (c *ClientWithResponses) UpdateWebhookApiWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookApiParams, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error) {
-	rsp, err := c.UpdateWebhookApi(ctx, webhookId, params, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWebhookApiWithResponse(ctx context.Context, webhookId string, body UpdateWebhookApiJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookApiResponse, error) {
+	rsp, err := c.UpdateWebhookApi(ctx, webhookId, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5288,8 +4838,8 @@ func (c *ClientWithResponses) WebhookDeliveriesApiWithResponse(ctx context.Conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
-func (c *ClientWithResponses) TestWebhookApiWithResponse(ctx context.Context, webhookId string, params *TestWebhookApiParams, reqEditors ...RequestEditorFn) (*TestWebhookApiResponse, error) {
-	rsp, err := c.TestWebhookApi(ctx, webhookId, params, reqEditors...)
+func (c *ClientWithResponses) TestWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*TestWebhookApiResponse, error) {
+	rsp, err := c.TestWebhookApi(ctx, webhookId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5333,8 +4883,8 @@ func (c *ClientWithResponses) ListJobsWithResponse(ctx context.Context, params *
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-func (c *ClientWithResponses) CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*CancelJobResponse, error) {
-	rsp, err := c.CancelJob(ctx, jobId, params, reqEditors...)
+func (c *ClientWithResponses) CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*CancelJobResponse, error) {
+	rsp, err := c.CancelJob(ctx, jobId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5348,8 +4898,8 @@ func (c *ClientWithResponses) CancelJobWithResponse(ctx context.Context, jobId o
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /jobs/{job_id} (the `GetJob` operationId).
-func (c *ClientWithResponses) GetJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *GetJobParams, reqEditors ...RequestEditorFn) (*GetJobResponse, error) {
-	rsp, err := c.GetJob(ctx, jobId, params, reqEditors...)
+func (c *ClientWithResponses) GetJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetJobResponse, error) {
+	rsp, err := c.GetJob(ctx, jobId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5363,8 +4913,8 @@ func (c *ClientWithResponses) GetJobWithResponse(ctx context.Context, jobId open
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-func (c *ClientWithResponses) DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error) {
-	rsp, err := c.DownloadJob(ctx, jobId, params, reqEditors...)
+func (c *ClientWithResponses) DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error) {
+	rsp, err := c.DownloadJob(ctx, jobId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5393,8 +4943,8 @@ func (c *ClientWithResponses) LanguagesWithResponse(ctx context.Context, params 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /translate (the `Translate` operationId).
-func (c *ClientWithResponses) TranslateWithBodyWithResponse(ctx context.Context, params *TranslateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateResponse, error) {
-	rsp, err := c.TranslateWithBody(ctx, params, contentType, body, reqEditors...)
+func (c *ClientWithResponses) TranslateWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateResponse, error) {
+	rsp, err := c.TranslateWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5408,8 +4958,8 @@ func (c *ClientWithResponses) TranslateWithBodyWithResponse(ctx context.Context,
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-func (c *ClientWithResponses) TranslateUrlWithBodyWithResponse(ctx context.Context, params *TranslateUrlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error) {
-	rsp, err := c.TranslateUrlWithBody(ctx, params, contentType, body, reqEditors...)
+func (c *ClientWithResponses) TranslateUrlWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error) {
+	rsp, err := c.TranslateUrlWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5423,8 +4973,8 @@ func (c *ClientWithResponses) TranslateUrlWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /translate-url (the `TranslateUrl` operationId).
-func (c *ClientWithResponses) TranslateUrlWithResponse(ctx context.Context, params *TranslateUrlParams, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error) {
-	rsp, err := c.TranslateUrl(ctx, params, body, reqEditors...)
+func (c *ClientWithResponses) TranslateUrlWithResponse(ctx context.Context, body TranslateUrlJSONRequestBody, reqEditors ...RequestEditorFn) (*TranslateUrlResponse, error) {
+	rsp, err := c.TranslateUrl(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5438,8 +4988,8 @@ func (c *ClientWithResponses) TranslateUrlWithResponse(ctx context.Context, para
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /usage (the `Usage` operationId).
-func (c *ClientWithResponses) UsageWithResponse(ctx context.Context, params *UsageParams, reqEditors ...RequestEditorFn) (*UsageResponse, error) {
-	rsp, err := c.Usage(ctx, params, reqEditors...)
+func (c *ClientWithResponses) UsageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*UsageResponse, error) {
+	rsp, err := c.Usage(ctx, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5453,8 +5003,8 @@ func (c *ClientWithResponses) UsageWithResponse(ctx context.Context, params *Usa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /webhooks (the `ListWebhooks` operationId).
-func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error) {
-	rsp, err := c.ListWebhooks(ctx, params, reqEditors...)
+func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error) {
+	rsp, err := c.ListWebhooks(ctx, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5468,8 +5018,8 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, para
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-func (c *ClientWithResponses) RegisterWebhookWithBodyWithResponse(ctx context.Context, params *RegisterWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error) {
-	rsp, err := c.RegisterWebhookWithBody(ctx, params, contentType, body, reqEditors...)
+func (c *ClientWithResponses) RegisterWebhookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error) {
+	rsp, err := c.RegisterWebhookWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5483,8 +5033,8 @@ func (c *ClientWithResponses) RegisterWebhookWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /webhooks (the `RegisterWebhook` operationId).
-func (c *ClientWithResponses) RegisterWebhookWithResponse(ctx context.Context, params *RegisterWebhookParams, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error) {
-	rsp, err := c.RegisterWebhook(ctx, params, body, reqEditors...)
+func (c *ClientWithResponses) RegisterWebhookWithResponse(ctx context.Context, body RegisterWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterWebhookResponse, error) {
+	rsp, err := c.RegisterWebhook(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5498,8 +5048,8 @@ func (c *ClientWithResponses) RegisterWebhookWithResponse(ctx context.Context, p
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /webhooks/{webhook_id} (the `DeleteWebhook` operationId).
-func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, webhookId string, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error) {
-	rsp, err := c.DeleteWebhook(ctx, webhookId, params, reqEditors...)
+func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error) {
+	rsp, err := c.DeleteWebhook(ctx, webhookId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5513,8 +5063,8 @@ func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, web
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /webhooks/{webhook_id} (the `GetWebhook` operationId).
-func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, webhookId string, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error) {
-	rsp, err := c.GetWebhook(ctx, webhookId, params, reqEditors...)
+func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error) {
+	rsp, err := c.GetWebhook(ctx, webhookId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5528,8 +5078,8 @@ func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, webhoo
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-func (c *ClientWithResponses) UpdateWebhookWithBodyWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
-	rsp, err := c.UpdateWebhookWithBody(ctx, webhookId, params, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWebhookWithBodyWithResponse(ctx context.Context, webhookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
+	rsp, err := c.UpdateWebhookWithBody(ctx, webhookId, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5543,8 +5093,8 @@ func (c *ClientWithResponses) UpdateWebhookWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /webhooks/{webhook_id} (the `UpdateWebhook` operationId).
-func (c *ClientWithResponses) UpdateWebhookWithResponse(ctx context.Context, webhookId string, params *UpdateWebhookParams, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
-	rsp, err := c.UpdateWebhook(ctx, webhookId, params, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWebhookWithResponse(ctx context.Context, webhookId string, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
+	rsp, err := c.UpdateWebhook(ctx, webhookId, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5573,8 +5123,8 @@ func (c *ClientWithResponses) WebhookDeliveriesWithResponse(ctx context.Context,
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /webhooks/{webhook_id}/test (the `TestWebhook` operationId).
-func (c *ClientWithResponses) TestWebhookWithResponse(ctx context.Context, webhookId string, params *TestWebhookParams, reqEditors ...RequestEditorFn) (*TestWebhookResponse, error) {
-	rsp, err := c.TestWebhook(ctx, webhookId, params, reqEditors...)
+func (c *ClientWithResponses) TestWebhookWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*TestWebhookResponse, error) {
+	rsp, err := c.TestWebhook(ctx, webhookId, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
