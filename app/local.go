@@ -94,8 +94,13 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 		}
 	}
 	report(client.Progress{Phase: client.PhaseUpload, Total: st.Size()})
-	acc, err := l.svc.Submit(ctx, l.caller, service.SubmitRequest{
-		Name: filepath.Base(path), Body: f, TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode,
+	// The upload path of the API: store the document, then queue the job.
+	up, err := l.svc.Receive(ctx, f, false)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := l.svc.Queue(ctx, l.caller, up, service.SubmitRequest{
+		Name: filepath.Base(path), TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode,
 	})
 	if err != nil {
 		return nil, err
@@ -174,7 +179,7 @@ func localJob(j *job.Job) *client.Job {
 		src = j.DetectedLang
 	}
 	out.SourceLang, out.TargetLang = strOrNil(src), strOrNil(j.TargetLang)
-	out.Engine, out.Error, out.Fidelity = strOrNil(j.Engine), strOrNil(j.Error), strOrNil(j.FidelityInfo)
+	out.Engine, out.Error, out.Fidelity = strOrNil(j.Engine), strOrNil(j.Error), strOrNil(j.Structure)
 	if j.RTL != nil {
 		w := append([]string{}, j.RTL.Warnings...)
 		out.RtlFidelity = gen.RtlFidelity{Status: gen.RtlFidelityStatus(j.RTL.Status), Warnings: &w}

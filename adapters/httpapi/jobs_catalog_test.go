@@ -18,6 +18,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -152,7 +153,7 @@ func TestCancelProcessingJobGivesWordsBack(t *testing.T) {
 	if _, err := blobs.Put(bg, job.InputKey(j.ID), strings.NewReader("document")); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.Reserve(bg, "alice", account.Period(now), j.ID, 1234, nil); err != nil {
+	if err := e.store.Reserve(bg, "alice", quota.Period(now), j.ID, 1234, nil); err != nil {
 		t.Fatal(err)
 	}
 	usage := func() int64 {
