@@ -107,6 +107,8 @@ type Config struct {
 	Workers          int
 	SecretKey        string
 	LogLevel         string
+	LogFormat        string // text or json
+	MetricsAddr      string // Prometheus /metrics listener; empty: off
 }
 
 func parseServe(args []string) (*Config, error) {
@@ -130,6 +132,8 @@ func parseServe(args []string) (*Config, error) {
 	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
 	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
+	logFormat := f.str("log-format", "text", "log line format: text (logfmt) or json")
+	metricsAddr := f.str("metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
@@ -139,6 +143,10 @@ func parseServe(args []string) (*Config, error) {
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
 	c.BlobURL = *blobs
 	c.SecretKey, c.LogLevel = *secret, *logLevel
+	c.LogFormat, c.MetricsAddr = *logFormat, *metricsAddr
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return nil, usageError{fmt.Sprintf("--log-format %q: want text or json", c.LogFormat)}
+	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}
 	}

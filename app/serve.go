@@ -31,6 +31,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
+	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
@@ -51,7 +52,7 @@ func newLogger(c *Config, stderr io.Writer) *slog.Logger {
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		lvl = slog.LevelWarn
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	return slog.New(telemetry.NewLogHandler(stderr, c.LogFormat, lvl))
 }
 
 // openStore opens PostgreSQL when a URL is configured, else SQLite in the data dir.
@@ -148,8 +149,8 @@ func openBlobs(c *Config) (ports.BlobStore, error) {
 	return blobstore.NewS3(ctx, sc)
 }
 
-func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger) (*pluginhost.Host, error) {
-	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log)
+func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing) (*pluginhost.Host, error) {
+	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log, pluginOptions(m, t)...)
 	if err != nil {
 		return nil, err
 	}
@@ -195,8 +196,8 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 
 // newWebhookWorker delivers queued webhook events; every process runs one
 // and they share the queue through the database.
-func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger) *webhook.Worker {
-	w := webhook.NewWorker(st, webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
+func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger, wh *telemetry.Webhooks) *webhook.Worker {
+	w := webhook.NewWorker(wh.Queue(st), webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
 	lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
 	return w
 }
@@ -266,12 +267,12 @@ func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, d
 }
 
 // runServers listens on HTTPS for the API and on HTTP for redirects.
-func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) error {
+func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) error {
 	cert, err := loadCertificate(c)
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := api.Handler()
+	handler := observed(api.Handler(), m, t, access)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -317,6 +318,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) 
 func modules(c *Config, stderr io.Writer) fx.Option {
 	return fx.Options(
 		fx.Supply(c),
+		observeModule(c, stderr),
 		fx.Provide(
 			func() *slog.Logger { return newLogger(c, stderr) },
 			func() *giveUp { return &giveUp{} },
@@ -356,6 +358,7 @@ func serve(args []string, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "dragoman: serving https on %s (http %s redirects), data in %s\n", c.HTTPSAddr, orOff(c.HTTPAddr), c.DataDir)
+	fmt.Fprintf(stderr, "dragoman: metrics %s\n", orOff(c.MetricsAddr))
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig

@@ -127,7 +127,9 @@ func (b *Bus) Publish(ctx context.Context, topic ports.Topic, e ports.JobEvent) 
 	if err != nil {
 		return fmt.Errorf("eventbus: encode event: %w", err)
 	}
-	return b.pub.PublishContext(ctx, string(topic), message.NewMessage(e.EventID, payload))
+	msg := message.NewMessage(e.EventID, payload)
+	injectTrace(ctx, msg) // the next stage's span joins the job's trace
+	return b.pub.PublishContext(ctx, string(topic), msg)
 }
 
 // Handle registers h for topic in the consumer group name, with the
