@@ -8,11 +8,13 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"go.uber.org/fx"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/stats"
 
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
@@ -53,9 +55,16 @@ func pluginOptions(m *telemetry.Metrics, t *telemetry.Tracing) []pluginhost.Opti
 	opts := []pluginhost.Option{pluginhost.WithObserver(m)}
 	if t.Enabled {
 		opts = append(opts, pluginhost.WithGRPCDialOptions(grpc.WithStatsHandler(
-			otelgrpc.NewClientHandler(otelgrpc.WithTracerProvider(t.Provider)))))
+			otelgrpc.NewClientHandler(otelgrpc.WithTracerProvider(t.Provider), otelgrpc.WithFilter(tracedPluginCall)))))
 	}
 	return opts
+}
+
+// tracedPluginCall keeps the spans of Dragoman's plugin calls but not of
+// the periodic health checks or go-plugin's own services (broker, stdio),
+// which would each make a trace of their own.
+func tracedPluginCall(info *stats.RPCTagInfo) bool {
+	return strings.HasPrefix(info.FullMethodName, "/dragoman.") && !strings.HasSuffix(info.FullMethodName, "/Health")
 }
 
 // instrumentService counts accepted jobs and rate-limit refusals.

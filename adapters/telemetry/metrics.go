@@ -88,6 +88,9 @@ func NewMetrics() *Metrics {
 	m.loPoolSize = f.gauge("libreoffice_pool_size", "LibreOffice instances the converter plugin keeps (DRAGOMAN_LIBREOFFICE_POOL_SIZE); 0 without the converter.")
 	m.loBusy = f.gauge("libreoffice_busy_instances", "Conversions in progress (each occupies one LibreOffice instance).")
 	m.convDuration = f.histogram("conversion_duration_seconds", "Time to convert a document to .docx, by source format and outcome (ok, error).", durations, "format", "outcome")
+	for _, r := range [][2]string{{"quota", "submit"}, {"quota", "extract"}, {"rate_limit", "request"}} {
+		m.refusals.WithLabelValues(r[0], r[1]).Add(0)
+	}
 	return m
 }
 
