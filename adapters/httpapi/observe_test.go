@@ -24,8 +24,10 @@ func TestObserveRequestIDsRoutesAndAccessLog(t *testing.T) {
 	}
 	var got []seen
 	h := Observe(mux, Observation{
-		Access:  slog.New(slog.NewJSONHandler(&buf, nil)),
-		Metrics: func(route, method string, status int, _ time.Duration) { got = append(got, seen{route, method, status}) },
+		Access: slog.New(slog.NewJSONHandler(&buf, nil)),
+		Metrics: func(route, method string, status int, _ time.Duration) {
+			got = append(got, seen{route, method, status})
+		},
 	})
 
 	req := httptest.NewRequest("GET", "/v1/jobs/123?secret=x", nil)

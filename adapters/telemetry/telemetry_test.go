@@ -18,13 +18,13 @@ func TestFailureReasons(t *testing.T) {
 	for msg, want := range map[string]string{
 		"word quota exceeded: the document has 31 words but only 9 of this month's 40 remain; nothing was charged": "quota",
 		".odt documents cannot be translated yet: no converter for this format is installed":                       "unsupported",
-		"the document could not be read: zip: not a valid zip file":                                                 "bad_document",
-		"no configured engine translates Klingon to German (the source language was given)":                         "no_engine",
-		`translation engine "deepl" failed: 456 quota`:                                                              "quota",
-		`translation engine "deepl" failed: 503`:                                                                    "engine",
-		"processing stopped after 12 attempts at the converted stage":                                               "attempts",
-		"processing failed repeatedly after the extracted stage: boom":                                              "retries",
-		"the source language could not be detected: give source_lang":                                               "language",
+		"the document could not be read: zip: not a valid zip file":                                                "bad_document",
+		"no configured engine translates Klingon to German (the source language was given)":                        "no_engine",
+		`translation engine "deepl" failed: 456 quota`:                                                             "quota",
+		`translation engine "deepl" failed: 503`:                                                                   "engine",
+		"processing stopped after 12 attempts at the converted stage":                                              "attempts",
+		"processing failed repeatedly after the extracted stage: boom":                                             "retries",
+		"the source language could not be detected: give source_lang":                                              "language",
 		"something else": "other",
 	} {
 		if got := FailureReason(msg); got != want {
