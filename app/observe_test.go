@@ -157,7 +157,8 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 	if err := os.WriteFile(rtf, []byte(tinyRTF), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if j := s.waitJob(key, submit(rtf, map[string]string{"target_lang": "French", "source_lang": "English"}), 3*time.Minute); j["status"] != "completed" {
+	rtfJob := submit(rtf, map[string]string{"target_lang": "French", "source_lang": "English"})
+	if j := s.waitJob(key, rtfJob, 3*time.Minute); j["status"] != "completed" {
 		t.Fatalf("rtf job: %v", j)
 	}
 
@@ -281,6 +282,22 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 			if !seen {
 				t.Errorf("the trace of job %s has no %q span", first, name)
 			}
+		}
+		// The conversion's plugin call sits under the rtf job's convert stage.
+		convert := map[string]string{}
+		for _, sp := range spans {
+			if sp.Name == "stage convert" && sp.attr("dragoman.job_id") == rtfJob {
+				convert[sp.SpanContext.TraceID] = sp.SpanContext.SpanID
+			}
+		}
+		found := false
+		for _, sp := range spans {
+			if sp.Name == "dragoman.plugin.v1.Converter/Convert" && convert[sp.SpanContext.TraceID] == sp.Parent.SpanID {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no Converter/Convert span under the convert stage of the rtf job %s", rtfJob)
 		}
 	})
 
