@@ -132,6 +132,9 @@ func Observe(h http.Handler, o Observation) http.Handler {
 			if ri.jobID != "" {
 				attrs = append(attrs, slog.String("job_id", ri.jobID))
 			}
+			if span != nil && span.SpanContext().IsValid() {
+				attrs = append(attrs, slog.String("trace_id", span.SpanContext().TraceID().String()))
+			}
 			ri.mu.Unlock()
 			o.Access.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
 		}
