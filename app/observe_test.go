@@ -252,9 +252,9 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 		}
 	})
 
+	var trace string // of the first job
 	t.Run("trace", func(t *testing.T) {
 		spans := readSpans(t, traces)
-		var trace string
 		for _, sp := range spans {
 			if sp.Name == "stage convert" && sp.attr("dragoman.job_id") == first {
 				trace = sp.SpanContext.TraceID
@@ -329,7 +329,7 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 			}
 			if l["route"] == "/v1/translate" && l["status"] == 202.0 && l["job_id"] == first {
 				sawSubmit = true
-				if l["account_id"] != acct || l["bytes"].(float64) <= 0 {
+				if l["account_id"] != acct || l["bytes"].(float64) <= 0 || l["trace_id"] != trace {
 					t.Errorf("submission line: %s", line)
 				}
 			}
