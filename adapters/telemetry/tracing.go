@@ -66,68 +66,94 @@ func SetupTracing(ctx context.Context, version string) (*Tracing, error) {
 	if v, _ := strconv.ParseBool(os.Getenv("OTEL_SDK_DISABLED")); v {
 		return off, nil
 	}
-	kind := strings.TrimSpace(strings.ToLower(os.Getenv("OTEL_TRACES_EXPORTER")))
-	if kind == "" && (os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "") {
-		kind = "otlp"
+	kinds := strings.TrimSpace(strings.ToLower(os.Getenv("OTEL_TRACES_EXPORTER")))
+	if kinds == "" && (os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "") {
+		kinds = "otlp"
 	}
 	var (
-		exp    sdktrace.SpanExporter
-		closer io.Closer
-		err    error
-		sync   bool
+		opts    []sdktrace.TracerProviderOption
+		closers []io.Closer
 	)
+	closeAll := func() {
+		for _, c := range closers {
+			_ = c.Close()
+		}
+	}
+	for _, kind := range strings.Split(kinds, ",") { // a list, as the specification allows
+		opt, closer, err := exporter(ctx, strings.TrimSpace(kind))
+		if closer != nil {
+			closers = append(closers, closer)
+		}
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		if opt != nil {
+			opts = append(opts, opt)
+		}
+	}
+	if len(opts) == 0 {
+		return off, nil
+	}
+	res, err := resource.New(ctx,
+		resource.WithAttributes(attribute.String("service.name", "dragoman"), attribute.String("service.version", version)),
+		resource.WithFromEnv(), resource.WithTelemetrySDK())
+	if err != nil && res == nil {
+		closeAll()
+		return nil, err
+	}
+	tp := sdktrace.NewTracerProvider(append(opts, sdktrace.WithResource(res))...)
+	otel.SetTracerProvider(tp)
+	return &Tracing{Provider: tp, Enabled: true, shutdown: func(ctx context.Context) error {
+		err := tp.Shutdown(ctx)
+		for _, c := range closers {
+			err = errors.Join(err, c.Close())
+		}
+		return err
+	}}, nil
+}
+
+// exporter builds one OTEL_TRACES_EXPORTER entry: nil for none.
+func exporter(ctx context.Context, kind string) (sdktrace.TracerProviderOption, io.Closer, error) {
 	switch kind {
 	case "", "none":
-		return off, nil
+		return nil, nil, nil
 	case "otlp":
 		proto := os.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
 		if proto == "" {
 			proto = os.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
 		}
+		var (
+			exp sdktrace.SpanExporter
+			err error
+		)
 		switch proto {
 		case "", "http/protobuf":
 			exp, err = otlptracehttp.New(ctx)
 		case "grpc":
 			exp, err = otlptracegrpc.New(ctx)
 		default:
-			return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%q: want grpc or http/protobuf", proto)
+			return nil, nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%q: want grpc or http/protobuf", proto)
 		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("trace exporter otlp: %w", err)
+		}
+		return sdktrace.WithBatcher(exp), nil, nil
 	case "console":
 		w := io.Writer(os.Stdout)
+		var closer io.Closer
 		if path := os.Getenv(EnvTracesFile); path != "" {
-			f, ferr := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-			if ferr != nil {
-				return nil, fmt.Errorf("%s: %w", EnvTracesFile, ferr)
+			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", EnvTracesFile, err)
 			}
 			w, closer = f, f
 		}
-		exp, err = stdouttrace.New(stdouttrace.WithWriter(w))
-		sync = true // every span is on disk when it ends
-	default:
-		return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: want otlp, console or none", kind)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("trace exporter %s: %w", kind, err)
-	}
-	res, err := resource.New(ctx,
-		resource.WithAttributes(attribute.String("service.name", "dragoman"), attribute.String("service.version", version)),
-		resource.WithFromEnv(), resource.WithTelemetrySDK())
-	if err != nil && res == nil {
-		return nil, err
-	}
-	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
-	if sync {
-		opts = append(opts, sdktrace.WithSyncer(exp))
-	} else {
-		opts = append(opts, sdktrace.WithBatcher(exp))
-	}
-	tp := sdktrace.NewTracerProvider(opts...)
-	otel.SetTracerProvider(tp)
-	return &Tracing{Provider: tp, Enabled: true, shutdown: func(ctx context.Context) error {
-		err := tp.Shutdown(ctx)
-		if closer != nil {
-			err = errors.Join(err, closer.Close())
+		exp, err := stdouttrace.New(stdouttrace.WithWriter(w))
+		if err != nil {
+			return nil, closer, fmt.Errorf("trace exporter console: %w", err)
 		}
-		return err
-	}}, nil
+		return sdktrace.WithSyncer(exp), closer, nil // every span is written when it ends
+	}
+	return nil, nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: want otlp, console or none (or a comma-separated list)", kind)
 }
