@@ -109,6 +109,10 @@ type Config struct {
 	LogLevel         string
 	LogFormat        string // text or json
 	MetricsAddr      string // Prometheus /metrics listener; empty: off
+	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
+	// wait for the next byte, and for the whole body.
+	UploadIdleTimeout time.Duration
+	UploadTimeout     time.Duration
 }
 
 func parseServe(args []string) (*Config, error) {
@@ -134,6 +138,8 @@ func parseServe(args []string) (*Config, error) {
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
 	logFormat := f.str("log-format", "text", "log line format: text (logfmt) or json")
 	metricsAddr := f.str("metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
+	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
+	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
@@ -146,6 +152,10 @@ func parseServe(args []string) (*Config, error) {
 	c.LogFormat, c.MetricsAddr = *logFormat, *metricsAddr
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return nil, usageError{fmt.Sprintf("--log-format %q: want text or json", c.LogFormat)}
+	}
+	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
+	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
+		return nil, usageError{"--upload-idle-timeout and --upload-timeout must be positive"}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}

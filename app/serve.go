@@ -272,7 +272,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger, 
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := observed(api.Handler(), m, t, access)
+	handler := observed(boundUploads(api.Handler(), c.UploadIdleTimeout, c.UploadTimeout), m, t, access)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -342,6 +342,10 @@ func serve(args []string, stderr io.Writer) error {
 		return err
 	}
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		return err
+	}
+	sweepStrays(c.DataDir, stderr)
+	if err := tagInstance(c.DataDir); err != nil {
 		return err
 	}
 	logOpt := fx.WithLogger(func() fxevent.Logger { return fxevent.NopLogger })

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 
@@ -68,7 +67,7 @@ func (p *process) startLocked() error {
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		Plugins:          plugin.PluginSet{p.kind: p.pluginGlue()},
-		Cmd:              exec.Command(p.path), // go-plugin passes the host's environment on
+		Cmd:              pluginCmd(p.path),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Logger:           p.host.hclog.Named(p.name),
@@ -76,7 +75,7 @@ func (p *process) startLocked() error {
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: p.host.sockets},
 		GRPCDialOptions:  p.host.opts.dialOpts,
 	})
-	raw, err := dispense(client, p.kind)
+	raw, err := dispenseTied(client, p.kind)
 	if err != nil {
 		client.Kill()
 		return p.startError(err)

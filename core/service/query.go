@@ -92,7 +92,7 @@ func (s *Service) Sweep(ctx context.Context) error {
 // DownloadName derives the output file name: "report.docx" translated to
 // Spanish becomes "report.es.docx".
 func DownloadName(original, target string) string {
-	base := original
+	base := stripBidi(original)
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}

@@ -263,7 +263,7 @@ func cleanName(name, format string) string {
 	name = strings.ReplaceAll(name, "\\", "/")
 	name = path.Base(strings.TrimSpace(name))
 	name = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '"' {
+		if r < 0x20 || r == 0x7f || r == '"' || isBidiControl(r) {
 			return -1
 		}
 		return r

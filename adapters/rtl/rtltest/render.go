@@ -1,4 +1,4 @@
-package rtlcheck
+package rtltest
 
 import (
 	"bytes"

@@ -1,8 +1,12 @@
-// Package rtlcheck verifies a laid-out .docx independently of the
+// Package rtltest verifies a laid-out .docx independently of the
 // adapter that produced it: the XML assertions of the RTL brief's §5.1
 // (effective values resolved through styles and defaults) and a render
 // check through LibreOffice, pdftotext and pdffonts (§5.2).
-package rtlcheck
+//
+// It is test support, a test oracle: it reads packages with its own small
+// reader on purpose, not through adapters/ooxml, so a bug in the shared
+// package model cannot hide itself from the checks.
+package rtltest
 
 import (
 	"archive/zip"

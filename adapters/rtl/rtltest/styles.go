@@ -1,4 +1,4 @@
-package rtlcheck
+package rtltest
 
 // sheet resolves effective properties: direct, then the style chain
 // (basedOn), then the default paragraph style, then docDefaults.
