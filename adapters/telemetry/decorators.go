@@ -14,6 +14,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 )
 
 // Jobs counts jobs as they are accepted, complete and fail.
@@ -171,16 +172,16 @@ func (t *tm) GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []
 }
 
 // Usage counts jobs refused at extraction for want of quota.
-func (m *Metrics) Usage(inner ports.UsageStore) ports.UsageStore { return &usage{inner, m} }
+func (m *Metrics) Usage(inner quota.Store) quota.Store { return &usage{inner, m} }
 
 type usage struct {
-	ports.UsageStore
+	quota.Store
 	m *Metrics
 }
 
 func (u *usage) Reserve(ctx context.Context, accountID, period, jobID string, words int64, limit *int64) error {
-	err := u.UsageStore.Reserve(ctx, accountID, period, jobID, words, limit)
-	if errors.Is(err, ports.ErrQuotaExceeded) {
+	err := u.Store.Reserve(ctx, accountID, period, jobID, words, limit)
+	if errors.Is(err, quota.ErrExceeded) {
 		u.m.refusals.WithLabelValues("quota", "extract").Inc()
 	}
 	return err

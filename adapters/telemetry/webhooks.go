@@ -10,8 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // Webhooks follows webhook deliveries from the notify stage that queues
@@ -47,10 +46,10 @@ func (m *Metrics) NewWebhooks(tr trace.Tracer) *Webhooks {
 }
 
 // Notifier decorates the pipeline's notifier.
-func (w *Webhooks) Notifier(inner ports.Notifier) ports.Notifier { return &notifier{inner, w} }
+func (w *Webhooks) Notifier(inner webhook.Notifier) webhook.Notifier { return &notifier{inner, w} }
 
 type notifier struct {
-	inner ports.Notifier
+	inner webhook.Notifier
 	w     *Webhooks
 }
 
@@ -65,23 +64,23 @@ func (n *notifier) Notify(ctx context.Context, j *job.Job, event string) error {
 				}
 			}
 		}
-		n.w.parents[service.EventID(j.ID, event)] = parent{sc, now}
+		n.w.parents[webhook.EventID(j.ID, event)] = parent{sc, now}
 		n.w.mu.Unlock()
 	}
 	return n.inner.Notify(ctx, j, event)
 }
 
 // Queue decorates the queue the webhook worker takes attempts from.
-func (w *Webhooks) Queue(inner ports.DeliveryQueue) ports.DeliveryQueue { return &whQueue{inner, w} }
+func (w *Webhooks) Queue(inner webhook.Queue) webhook.Queue { return &whQueue{inner, w} }
 
 type whQueue struct {
-	ports.DeliveryQueue
+	webhook.Queue
 	w *Webhooks
 }
 
 // PruneDeliveries passes the worker's history pruning through.
 func (q *whQueue) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
-	if p, ok := q.DeliveryQueue.(interface {
+	if p, ok := q.Queue.(interface {
 		PruneDeliveries(context.Context, time.Time) (int64, error)
 	}); ok {
 		return p.PruneDeliveries(ctx, before)
@@ -89,7 +88,7 @@ func (q *whQueue) PruneDeliveries(ctx context.Context, before time.Time) (int64,
 	return 0, nil
 }
 
-func (q *whQueue) FinishAttempt(ctx context.Context, c *ports.DeliveryClaim, r ports.AttemptResult, next *time.Time) error {
+func (q *whQueue) FinishAttempt(ctx context.Context, c *webhook.Claim, r webhook.AttemptResult, next *time.Time) error {
 	outcome := "succeeded"
 	switch {
 	case r.OK:
@@ -119,5 +118,5 @@ func (q *whQueue) FinishAttempt(ctx context.Context, c *ports.DeliveryClaim, r p
 		span.SetStatus(codes.Error, r.Error)
 	}
 	span.End(trace.WithTimestamp(end))
-	return q.DeliveryQueue.FinishAttempt(ctx, c, r, next)
+	return q.Queue.FinishAttempt(ctx, c, r, next)
 }

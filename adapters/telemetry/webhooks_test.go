@@ -11,16 +11,16 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 type nopNotifier struct{}
 
 func (nopNotifier) Notify(context.Context, *job.Job, string) error { return nil }
 
-type nopQueue struct{ ports.DeliveryQueue }
+type nopQueue struct{ webhook.Queue }
 
-func (nopQueue) FinishAttempt(context.Context, *ports.DeliveryClaim, ports.AttemptResult, *time.Time) error {
+func (nopQueue) FinishAttempt(context.Context, *webhook.Claim, webhook.AttemptResult, *time.Time) error {
 	return nil
 }
 
@@ -35,19 +35,19 @@ func TestWebhookAttemptsJoinTheJobsTrace(t *testing.T) {
 
 	ctx, stage := tr.Start(context.Background(), "stage notify_completed")
 	j := &job.Job{ID: "job-1"}
-	if err := wh.Notifier(nopNotifier{}).Notify(ctx, j, ports.EventJobCompleted); err != nil {
+	if err := wh.Notifier(nopNotifier{}).Notify(ctx, j, webhook.EventJobCompleted); err != nil {
 		t.Fatal(err)
 	}
 	stage.End()
 
 	q := wh.Queue(nopQueue{})
-	c := &ports.DeliveryClaim{Delivery: ports.WebhookDelivery{ID: "d1", EventID: service.EventID("job-1", ports.EventJobCompleted), Event: ports.EventJobCompleted}, Attempt: 1}
+	c := &webhook.Claim{Delivery: webhook.Delivery{ID: "d1", EventID: webhook.EventID("job-1", webhook.EventJobCompleted), Event: webhook.EventJobCompleted}, Attempt: 1}
 	next := time.Now().Add(time.Second)
-	_ = q.FinishAttempt(context.Background(), c, ports.AttemptResult{StatusCode: 500, Latency: 30 * time.Millisecond, Error: "500"}, &next)
+	_ = q.FinishAttempt(context.Background(), c, webhook.AttemptResult{StatusCode: 500, Latency: 30 * time.Millisecond, Error: "500"}, &next)
 	c.Attempt = 2
-	_ = q.FinishAttempt(context.Background(), c, ports.AttemptResult{OK: true, StatusCode: 204, Latency: 20 * time.Millisecond}, nil)
-	other := &ports.DeliveryClaim{Delivery: ports.WebhookDelivery{ID: "d2", EventID: "unknown"}, Attempt: 3}
-	_ = q.FinishAttempt(context.Background(), other, ports.AttemptResult{Error: "refused"}, nil)
+	_ = q.FinishAttempt(context.Background(), c, webhook.AttemptResult{OK: true, StatusCode: 204, Latency: 20 * time.Millisecond}, nil)
+	other := &webhook.Claim{Delivery: webhook.Delivery{ID: "d2", EventID: "unknown"}, Attempt: 3}
+	_ = q.FinishAttempt(context.Background(), other, webhook.AttemptResult{Error: "refused"}, nil)
 
 	var deliveries []sdktrace.ReadOnlySpan
 	for _, s := range rec.Ended() {
