@@ -76,6 +76,8 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerReady()
 	a.registerJobs()
 	a.registerWebhooks()
+	a.registerJobCatalog()
+	a.webhooksUnderPrefix()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())
 

@@ -17,8 +17,20 @@ import (
 	"github.com/dragoman-translate/dragoman/core/quota"
 )
 
-// Jobs counts jobs as they are accepted, complete and fail.
-func (m *Metrics) Jobs(inner ports.JobStore) ports.JobStore { return &jobStore{inner, m} }
+// Jobs counts jobs as they are accepted, complete and fail. A store that
+// is also a ports.JobCatalog stays one.
+func (m *Metrics) Jobs(inner ports.JobStore) ports.JobStore {
+	js := &jobStore{inner, m}
+	if cat, ok := inner.(ports.JobCatalog); ok {
+		return &catalogStore{js, cat}
+	}
+	return js
+}
+
+type catalogStore struct {
+	*jobStore
+	ports.JobCatalog
+}
 
 type jobStore struct {
 	ports.JobStore
@@ -65,6 +77,8 @@ func label(s string) string {
 func FailureReason(msg string) string {
 	m := strings.ToLower(msg)
 	switch {
+	case m == "cancelled":
+		return "cancelled"
 	case strings.Contains(m, "quota"):
 		return "quota"
 	case strings.Contains(m, "cannot be translated yet"), strings.Contains(m, "not supported"):

@@ -68,7 +68,7 @@ func NewMetrics() *Metrics {
 	m.httpDuration = f.histogram("http_request_duration_seconds", "HTTP request latency, by route pattern, method and status code.", durations, "route", "method", "status")
 	m.jobsAccepted = f.counter("jobs_accepted_total", "Jobs accepted, by document format and requested engine.", "format", "engine")
 	m.jobsCompleted = f.counter("jobs_completed_total", "Jobs completed, by document format and the engine that translated them.", "format", "engine")
-	m.jobsFailed = f.counter("jobs_failed_total", "Jobs failed, by document format, engine and reason (quota, bad_document, unsupported, no_engine, engine, attempts, retries, other).", "format", "engine", "reason")
+	m.jobsFailed = f.counter("jobs_failed_total", "Jobs failed, by document format, engine and reason (cancelled, quota, bad_document, unsupported, no_engine, engine, attempts, retries, other).", "format", "engine", "reason")
 	m.stageDuration = f.histogram("stage_duration_seconds", "Time a pipeline stage handler took for one event, by stage (convert, extract, translate, assemble, layout, finish, notify_*).", durations, "stage")
 	m.stageErrors = f.counter("stage_errors_total", "Stage handler runs that returned an error (the event is redelivered), by stage.", "stage")
 	m.engineCalls = f.counter("engine_calls_total", "Batches sent to a translation engine.", "engine")

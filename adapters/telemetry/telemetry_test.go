@@ -25,6 +25,7 @@ func TestFailureReasons(t *testing.T) {
 		"processing stopped after 12 attempts at the converted stage":                                              "attempts",
 		"processing failed repeatedly after the extracted stage: boom":                                             "retries",
 		"the source language could not be detected: give source_lang":                                              "language",
+		"cancelled":      "cancelled",
 		"something else": "other",
 	} {
 		if got := FailureReason(msg); got != want {
@@ -49,6 +50,11 @@ func (m *memJobs) UpdateJob(_ context.Context, _ string, fn func(*job.Job) error
 	return &c, nil
 }
 
+type catalogJobs struct {
+	ports.JobStore
+	ports.JobCatalog
+}
+
 func scrape(t *testing.T, m *Metrics) string {
 	t.Helper()
 	rec := httptest.NewRecorder()
@@ -59,6 +65,12 @@ func scrape(t *testing.T, m *Metrics) string {
 func TestJobsAreCountedOncePerTransition(t *testing.T) {
 	m := NewMetrics()
 	store := m.Jobs(&memJobs{})
+	if _, ok := store.(ports.JobCatalog); ok {
+		t.Error("a store that is no catalog became one")
+	}
+	if _, ok := m.Jobs(catalogJobs{}).(ports.JobCatalog); !ok {
+		t.Error("the decorator hid the store's job catalog")
+	}
 	ctx := context.Background()
 	now := time.Now()
 	j := job.New("j1", "a1", now)
