@@ -448,6 +448,7 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 	events := []gen.WebhookRequestEvents{"job.completed"}
 	calls := map[string]func() (*http.Response, error){
 		"health":      func() (*http.Response, error) { return c.Health(ctx) },
+		"ready":       func() (*http.Response, error) { return c.Ready(ctx) },
 		"languages":   func() (*http.Response, error) { return c.Languages(ctx, nil) },
 		"usage":       func() (*http.Response, error) { return c.Usage(ctx) },
 		"listJobs":    func() (*http.Response, error) { return c.ListJobs(ctx, nil) },

@@ -119,6 +119,8 @@ type Config struct {
 	LogLevel         string
 	Role             string // all, api or worker
 	NATSListen       string // the embedded NATS server's client address
+	LogFormat        string // text or json
+	MetricsAddr      string // Prometheus /metrics listener; empty: off
 	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
 	// wait for the next byte, and for the whole body.
 	UploadIdleTimeout time.Duration
@@ -163,6 +165,8 @@ func parseServe(args []string) (*Config, error) {
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
 	role := f.str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
 	natsListen := f.str("nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
+	logFormat := f.str("log-format", "text", "log line format: text (logfmt) or json")
+	metricsAddr := f.str("metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
 	f.Usage = func() {
 		fmt.Fprintln(f.Output(), "Usage: dragoman serve [flags]")
 		f.PrintDefaults()
@@ -179,6 +183,10 @@ func parseServe(args []string) (*Config, error) {
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
 	c.BlobURL = *blobs
 	c.SecretKey, c.LogLevel = *secret, *logLevel
+	c.LogFormat, c.MetricsAddr = *logFormat, *metricsAddr
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return nil, usageError{fmt.Sprintf("--log-format %q: want text or json", c.LogFormat)}
+	}
 	c.Role, c.NATSListen = *role, *natsListen
 	switch c.Role {
 	case RoleAll, RoleAPI, RoleWorker:

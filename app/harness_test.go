@@ -79,6 +79,7 @@ type server struct {
 	dataDir string
 	https   string
 	http    string
+	metrics string // --metrics-addr, a free port of its own
 	args    []string
 	env     []string
 	cmd     *exec.Cmd
@@ -88,10 +89,10 @@ type server struct {
 
 func startServer(t testing.TB, extraArgs []string, env ...string) *server {
 	t.Helper()
-	s := &server{t: t, dataDir: t.TempDir(), https: freePort(t), http: freePort(t)}
+	s := &server{t: t, dataDir: t.TempDir(), https: freePort(t), http: freePort(t), metrics: freePort(t)}
 	bin := binaries(t)
 	s.args = append([]string{"serve", "--data-dir", s.dataDir, "--plugin-dir", filepath.Join(bin, "plugins"),
-		"--https-addr", s.https, "--http-addr", s.http,
+		"--https-addr", s.https, "--http-addr", s.http, "--metrics-addr", s.metrics,
 		// Tests run servers side by side: the embedded NATS takes any free
 		// port unless a test names one (the last flag wins).
 		"--nats-listen", "127.0.0.1:0"}, extraArgs...)

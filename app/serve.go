@@ -31,6 +31,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
+	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
@@ -51,7 +52,7 @@ func newLogger(c *Config, stderr io.Writer) *slog.Logger {
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		lvl = slog.LevelWarn
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	return slog.New(telemetry.NewLogHandler(stderr, c.LogFormat, lvl))
 }
 
 // openStore opens PostgreSQL when a URL is configured, else SQLite in the data dir.
@@ -149,8 +150,8 @@ func openBlobs(c *Config) (ports.BlobStore, error) {
 	return blobstore.NewS3(ctx, sc)
 }
 
-func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger) (*pluginhost.Host, error) {
-	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log)
+func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing) (*pluginhost.Host, error) {
+	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log, pluginOptions(m, t)...)
 	if err != nil {
 		return nil, err
 	}
@@ -197,8 +198,8 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 // newWebhookWorker delivers queued webhook events; every process that
 // runs stages (role all or worker) runs one and they share the queue
 // through the database.
-func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger) *webhook.Worker {
-	w := webhook.NewWorker(st, webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
+func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger, wh *telemetry.Webhooks) *webhook.Worker {
+	w := webhook.NewWorker(wh.Queue(st), webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
 	if c.runsStages() {
 		lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
 	}
@@ -290,7 +291,7 @@ func probesOnly(h http.Handler) http.Handler {
 
 // runServers listens on HTTPS for the API and on HTTP for redirects; a
 // worker serves only the probes, on HTTPS.
-func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) error {
+func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) error {
 	cert, err := loadCertificate(c)
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
@@ -299,6 +300,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) 
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
+	handler = observed(handler, m, t, access)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -350,6 +352,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 func pipelineModules(c *Config, stderr io.Writer) fx.Option {
 	return fx.Options(
 		fx.Supply(c),
+		observeModule(c, stderr),
 		fx.Provide(
 			func() *slog.Logger { return newLogger(c, stderr) },
 			func() *abandonedEvents { return &abandonedEvents{} },
@@ -402,6 +405,7 @@ func serve(args []string, stderr io.Writer) error {
 	if c.NATSURL == "" {
 		fmt.Fprintf(stderr, "dragoman: events on %s (embedded NATS JetStream; topics in the README)\n", bus.URL())
 	}
+	fmt.Fprintf(stderr, "dragoman: metrics %s\n", orOff(c.MetricsAddr))
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig

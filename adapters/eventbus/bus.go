@@ -127,9 +127,10 @@ func (b *Bus) Publish(ctx context.Context, topic ports.Topic, e ports.JobEvent) 
 	if err != nil {
 		return fmt.Errorf("eventbus: encode event: %w", err)
 	}
-	m := message.NewMessage(e.EventID, payload)
-	m.Metadata.Set(MetadataEventVersion, EventVersion)
-	return b.pub.PublishContext(ctx, string(topic), m)
+	msg := message.NewMessage(e.EventID, payload)
+	msg.Metadata.Set(MetadataEventVersion, EventVersion)
+	injectTrace(ctx, msg) // the next stage's span joins the job's trace
+	return b.pub.PublishContext(ctx, string(topic), msg)
 }
 
 // The payload of job events is a versioned contract with event

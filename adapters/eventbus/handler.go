@@ -48,7 +48,7 @@ func (b *Bus) chain(name string, topic ports.Topic, h ports.EventHandler) messag
 			return nil, fmt.Errorf("%w: %v", errUndecodable, err)
 		}
 		call := func(m *message.Message) ([]*message.Message, error) {
-			return nil, h(context.WithValue(m.Context(), attemptKey{}, attemptOf(m)), e)
+			return nil, h(context.WithValue(extractTrace(m), attemptKey{}, attemptOf(m)), e)
 		}
 		return retry(middleware.Recoverer(call))(msg)
 	}
@@ -69,7 +69,7 @@ func (b *Bus) giveUp(name string, topic ports.Topic, next message.HandlerFunc) m
 			return nil, nil
 		}
 		attempt := attemptOf(msg)
-		log := b.log.With("handler", name, "topic", string(topic), "event_id", msg.UUID, "attempt", attempt, "err", err)
+		log := b.log.With("handler", name, "topic", string(topic), "event_id", msg.UUID, "job_id", jobIDOf(msg), "attempt", attempt, "err", err)
 		if errors.Is(msg.Context().Err(), context.Canceled) && !errors.Is(err, errUndecodable) {
 			// Shutdown: not the event's fault, so never give up on it here.
 			log.Warn("eventbus: handler interrupted; event will be redelivered")

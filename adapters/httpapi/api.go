@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -31,6 +32,9 @@ type API struct {
 	log *slog.Logger
 	api huma.API
 	mux *http.ServeMux
+
+	readyMu sync.Mutex
+	ready   []ReadinessCheck
 }
 
 type callerKey struct{}
@@ -69,6 +73,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.api.UseMiddleware(a.authenticate)
 
 	a.registerMeta()
+	a.registerReady()
 	a.registerJobs()
 	a.registerWebhooks()
 	a.registerJobCatalog()
@@ -109,6 +114,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		a.writeErr(ctx, err)
 		return
 	}
+	noteAccount(ctx.Context(), c.Account.ID)
 	next(huma.WithValue(ctx, callerKey{}, c))
 }
 

@@ -4,7 +4,11 @@ const description = `Dragoman translates word-processing documents (.docx, .doc,
 
 Flow: POST /translate (or /translate-url) → 202 with a job id → poll GET /jobs/{job_id} every 2–5 s → GET /jobs/{job_id}/download within 10 minutes of completion. Or register a webhook and receive a signed POST when the job finishes.
 
-Authentication: every endpoint except GET /health needs the X-API-Key header. Missing or invalid key: 401; revoked key or suspended account: 403. A job of another account is 404.
+Authentication: every endpoint except GET /health and GET /ready needs the X-API-Key header. Missing or invalid key: 401; revoked key or suspended account: 403. A job of another account is 404.
+
+Probes: GET /health is the liveness check (the process answers); GET /ready is the readiness check (200 when the database, the event bus, the document store and the plugins answer, 503 naming what failed otherwise).
+
+Request ids: every response carries X-Request-ID, the client's own when it sent a plain token of up to 128 characters, generated otherwise; quote it when reporting a problem.
 
 Webhooks: register at /v1/webhooks (also served at /api/webhooks, the specification's path); list, update, delete, send a test ping and read the delivery history. Deliveries are signed with the header X-Webhook-Signature: sha256=&lt;lowercase hex HMAC-SHA256 of the raw body, keyed with the secret&gt;.
 

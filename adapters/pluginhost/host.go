@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"google.golang.org/grpc"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
@@ -43,6 +44,8 @@ type Option func(*options)
 type options struct {
 	healthInterval time.Duration
 	startTimeout   time.Duration
+	observer       Observer          // see observe.go
+	dialOpts       []grpc.DialOption // see observe.go
 }
 
 // WithHealthInterval sets how often every plugin is pinged (default 10 s;

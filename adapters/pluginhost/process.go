@@ -53,6 +53,7 @@ func (p *process) get() (any, uint64, error) {
 	}
 	if p.client != nil {
 		p.host.log.Warn("plugin process exited; restarting", "plugin", p.name, "kind", p.kind)
+		p.observeCrash()
 		p.client.Kill()
 		p.client = nil
 	}
@@ -72,6 +73,7 @@ func (p *process) startLocked() error {
 		Logger:           p.host.hclog.Named(p.name),
 		StartTimeout:     p.host.opts.startTimeout,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: p.host.sockets},
+		GRPCDialOptions:  p.host.opts.dialOpts,
 	})
 	raw, err := dispenseTied(client, p.kind)
 	if err != nil {
@@ -102,6 +104,7 @@ func (p *process) startLocked() error {
 	p.client, p.raw = client, raw
 	p.gen++
 	p.starts++
+	p.observeStart()
 	return nil
 }
 
@@ -150,6 +153,7 @@ func (p *process) failed(gen uint64, err error) error {
 	p.mu.Unlock()
 	if current {
 		p.host.log.Warn("plugin process lost during a call; restarting", "plugin", p.name, "kind", p.kind, "error", err)
+		p.observeCrash()
 		go func() {
 			client.Kill()
 			p.restart()
@@ -197,6 +201,7 @@ func (p *process) healthy(ctx context.Context) {
 		return
 	}
 	p.host.log.Warn("plugin failed its health check; restarting", "plugin", p.name, "kind", p.kind, "error", err)
+	p.observeCrash()
 	p.mu.Lock()
 	if p.gen == gen && p.client == client {
 		p.client = nil

@@ -206,7 +206,7 @@ func (w *Worker) attempt(c *corewebhook.Claim) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := w.q.FinishAttempt(ctx, c, res, next)
-	attrs := []any{"webhook", c.Delivery.WebhookID, "event", c.Delivery.Event, "event_id", c.Delivery.EventID,
+	attrs := []any{"webhook", c.Delivery.WebhookID, "event", c.Delivery.Event, "event_id", c.Delivery.EventID, "job_id", payloadJobID(c.Delivery.Payload),
 		"attempt", c.Attempt, "status", res.StatusCode, "latency", res.Latency}
 	switch {
 	case errors.Is(err, corewebhook.ErrLeaseLost):

@@ -176,7 +176,7 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		}
 		began := p.Clock.Now()
 		apply, err := w(ctx, j)
-		p.log().Debug("stage ran", "job", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
+		p.log().Debug("stage ran", "job_id", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
 		if err != nil {
 			var f *Failure
 			if errors.As(err, &f) || errors.Is(err, ports.ErrBadDocument) {
@@ -184,7 +184,7 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			}
 			// A passing error: the bus redelivers with backoff and, when it
 			// gives up, GiveUp fails the job.
-			p.log().Warn("stage failed; it will be retried", "job", j.ID, "stage", done, "attempt", j.Attempts, "err", err)
+			p.log().Warn("stage failed; it will be retried", "job_id", j.ID, "stage", done, "attempt", j.Attempts, "err", err)
 			return err
 		}
 		j, err = p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
@@ -248,7 +248,7 @@ func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
 	if j.Status != job.Failed {
 		return nil
 	}
-	p.log().Info("job failed", "job", j.ID, "reason", j.Error)
+	p.log().Info("job failed", "job_id", j.ID, "reason", j.Error)
 	return p.settleFailure(ctx, j)
 }
 

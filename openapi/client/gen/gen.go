@@ -444,6 +444,15 @@ type ProblemField struct {
 	Message  string  `json:"message"`
 }
 
+// ReadyOutputBody defines model for ReadyOutputBody.
+type ReadyOutputBody struct {
+	// Checks Each dependency (database, bus, blobs, plugins) and "ok" or why it failed
+	Checks map[string]string `json:"checks"`
+
+	// Ready true when every dependency answered
+	Ready bool `json:"ready"`
+}
+
 // RtlFidelity defines model for RtlFidelity.
 type RtlFidelity struct {
 	// Status Quality of RTL formatting preservation
@@ -843,6 +852,13 @@ type ClientInterface interface {
 	// Corresponds with GET /languages (the `Languages` operationId).
 	Languages(ctx context.Context, params *LanguagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// Ready Readiness check
+	//
+	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	//
+	// Corresponds with GET /ready (the `Ready` operationId).
+	Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// TranslateWithBody Translate an uploaded document
 	//
 	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto) and `translation_mode` (default professional). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. The answer is 202 with a job id to poll.
@@ -1202,6 +1218,23 @@ func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, reqE
 // Corresponds with GET /languages (the `Languages` operationId).
 func (c *Client) Languages(ctx context.Context, params *LanguagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLanguagesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Ready Readiness check
+//
+// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+//
+// Corresponds with GET /ready (the `Ready` operationId).
+func (c *Client) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReadyRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1985,6 +2018,33 @@ func NewLanguagesRequest(server string, params *LanguagesParams) (*http.Request,
 	return req, nil
 }
 
+// NewReadyRequest constructs an http.Request for the Ready method
+func NewReadyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/ready")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewTranslateRequestWithBody constructs an http.Request for the Translate method, with any body, and a specified content type
 func NewTranslateRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
@@ -2536,6 +2596,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /languages (the `Languages` operationId).
 	LanguagesWithResponse(ctx context.Context, params *LanguagesParams, reqEditors ...RequestEditorFn) (*LanguagesResponse, error)
+
+	// ReadyWithResponse Readiness check
+	//
+	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /ready (the `Ready` operationId).
+	ReadyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyResponse, error)
 
 	// TranslateWithBodyWithResponse Translate an uploaded document
 	//
@@ -3776,6 +3845,61 @@ func (r LanguagesResponse) ContentType() string {
 	return ""
 }
 
+type ReadyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReadyOutputBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ReadyOutputBody
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReadyResponse) GetJSON200() *ReadyOutputBody {
+	return r.JSON200
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ReadyResponse) GetJSON503() *ReadyOutputBody {
+	return r.JSON503
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ReadyResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReadyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReadyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReadyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReadyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // TranslateResponse202Headers the declared response headers of an HTTP 202 response for Translate
 type TranslateResponse202Headers struct {
 	Location *string
@@ -4934,6 +5058,21 @@ func (c *ClientWithResponses) LanguagesWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseLanguagesResponse(rsp)
+}
+
+// ReadyWithResponse Readiness check
+//
+// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /ready (the `Ready` operationId).
+func (c *ClientWithResponses) ReadyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyResponse, error) {
+	rsp, err := c.Ready(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReadyResponse(rsp)
 }
 
 // TranslateWithBodyWithResponse Translate an uploaded document
@@ -6139,6 +6278,46 @@ func ParseLanguagesResponse(rsp *http.Response) (*LanguagesResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReadyResponse parses an HTTP response from a ReadyWithResponse call
+func ParseReadyResponse(rsp *http.Response) (*ReadyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReadyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReadyOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ReadyOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
 	}
 
 	return response, nil

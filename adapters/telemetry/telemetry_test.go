@@ -1,0 +1,148 @@
+package telemetry
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+)
+
+func TestFailureReasons(t *testing.T) {
+	for msg, want := range map[string]string{
+		"word quota exceeded: the document has 31 words but only 9 of this month's 40 remain; nothing was charged": "quota",
+		".odt documents cannot be translated yet: no converter for this format is installed":                       "unsupported",
+		"the document could not be read: zip: not a valid zip file":                                                "bad_document",
+		"no configured engine translates Klingon to German (the source language was given)":                        "no_engine",
+		`translation engine "deepl" failed: 456 quota`:                                                             "quota",
+		`translation engine "deepl" failed: 503`:                                                                   "engine",
+		"processing stopped after 12 attempts at the converted stage":                                              "attempts",
+		"processing failed repeatedly after the extracted stage: boom":                                             "retries",
+		"the source language could not be detected: give source_lang":                                              "language",
+		"cancelled":      "cancelled",
+		"something else": "other",
+	} {
+		if got := FailureReason(msg); got != want {
+			t.Errorf("FailureReason(%q) = %s, want %s", msg, got, want)
+		}
+	}
+}
+
+// memJobs is a job store of one job.
+type memJobs struct {
+	ports.JobStore
+	j job.Job
+}
+
+func (m *memJobs) CreateJob(_ context.Context, j *job.Job) error { m.j = *j; return nil }
+func (m *memJobs) UpdateJob(_ context.Context, _ string, fn func(*job.Job) error) (*job.Job, error) {
+	c := m.j
+	if err := fn(&c); err != nil {
+		return nil, err
+	}
+	m.j = c
+	return &c, nil
+}
+
+type catalogJobs struct {
+	ports.JobStore
+	ports.JobCatalog
+}
+
+func scrape(t *testing.T, m *Metrics) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	return rec.Body.String()
+}
+
+func TestJobsAreCountedOncePerTransition(t *testing.T) {
+	m := NewMetrics()
+	store := m.Jobs(&memJobs{})
+	if _, ok := store.(ports.JobCatalog); ok {
+		t.Error("a store that is no catalog became one")
+	}
+	if _, ok := m.Jobs(catalogJobs{}).(ports.JobCatalog); !ok {
+		t.Error("the decorator hid the store's job catalog")
+	}
+	ctx := context.Background()
+	now := time.Now()
+	j := job.New("j1", "a1", now)
+	j.Format = "docx"
+	if err := store.CreateJob(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // a redelivered finish changes nothing the second time
+		_, _ = store.UpdateJob(ctx, "j1", func(j *job.Job) error {
+			if j.Status.Terminal() {
+				return nil
+			}
+			j.Status, j.Engine, j.Words = job.Completed, "pseudo", 12
+			return nil
+		})
+	}
+	out := scrape(t, m)
+	for _, want := range []string{
+		`dragoman_jobs_accepted_total{engine="auto",format="docx"} 1`,
+		`dragoman_jobs_completed_total{engine="pseudo",format="docx"} 1`,
+		`dragoman_words_charged_total 12`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scrape lacks %s", want)
+		}
+	}
+}
+
+type failingProvider struct{ ports.Provider }
+
+var errCrash = errors.New("crashed")
+
+func (failingProvider) Translate(context.Context, ports.TranslateRequest) (ports.TranslateResult, error) {
+	return ports.TranslateResult{}, errCrash
+}
+
+type oneEngine struct{}
+
+func (oneEngine) Engines(context.Context) ([]ports.Engine, error) {
+	return []ports.Engine{{Name: "x", Provider: failingProvider{}}}, nil
+}
+
+func TestEngineCallsErrorsAndRetries(t *testing.T) {
+	m := NewMetrics()
+	es, _ := m.Engines(oneEngine{}).Engines(context.Background())
+	_, err := es[0].Provider.Translate(context.Background(), ports.TranslateRequest{Segments: []string{"héllo", "ab"}})
+	if !errors.Is(err, errCrash) || err.Error() != "crashed" {
+		t.Fatalf("the engine's error changed: %v", err)
+	}
+	if !m.CountRetries(func(e error) bool { return errors.Is(e, errCrash) })(err) {
+		t.Fatal("retryable changed its answer")
+	}
+	out := scrape(t, m)
+	for _, want := range []string{
+		`dragoman_engine_calls_total{engine="x"} 1`,
+		`dragoman_engine_characters_sent_total{engine="x"} 7`,
+		`dragoman_engine_errors_total{engine="x"} 1`,
+		`dragoman_engine_retries_total{engine="x"} 1`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scrape lacks %s", want)
+		}
+	}
+}
+
+func TestLogLinesInAJobsContextCarryItsID(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(NewLogHandler(&buf, "json", slog.LevelInfo))
+	log.InfoContext(WithJobID(context.Background(), "j-7"), "stage failed", "stage", "convert")
+	log.InfoContext(WithJobID(context.Background(), "j-7"), "explicit", "job_id", "j-7")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"job_id":"j-7"`) || strings.Count(lines[1], "job_id") != 1 {
+		t.Errorf("log lines: %s", buf.String())
+	}
+}

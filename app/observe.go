@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
+	"go.uber.org/fx"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/stats"
+
+	"github.com/dragoman-translate/dragoman/adapters/eventbus"
+	"github.com/dragoman-translate/dragoman/adapters/httpapi"
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
+	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
+	"github.com/dragoman-translate/dragoman/adapters/telemetry"
+	"github.com/dragoman-translate/dragoman/core/pipeline"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+)
+
+// defaultMetricsAddr is loopback, so metrics are not public unless asked.
+const defaultMetricsAddr = "127.0.0.1:9464"
+
+// accessLog is the logger of the one line per HTTP request; it logs at
+// info whatever --log-level says.
+type accessLog struct{ *slog.Logger }
+
+func newAccessLog(c *Config, stderr io.Writer) accessLog {
+	return accessLog{slog.New(telemetry.NewLogHandler(stderr, c.LogFormat, slog.LevelInfo))}
+}
+
+// newTracing sets OpenTelemetry up from the OTEL_* variables; its stop
+// hook, appended first, runs last and flushes every span.
+func newTracing(lc fx.Lifecycle) (*telemetry.Tracing, error) {
+	t, err := telemetry.SetupTracing(context.Background(), httpapi.Version)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.StopHook(t.Shutdown))
+	return t, nil
+}
+
+// pluginOptions report plugin starts and crashes to the metrics and
+// trace every gRPC call into a plugin.
+func pluginOptions(m *telemetry.Metrics, t *telemetry.Tracing) []pluginhost.Option {
+	opts := []pluginhost.Option{pluginhost.WithObserver(m)}
+	if t.Enabled {
+		opts = append(opts, pluginhost.WithGRPCDialOptions(grpc.WithStatsHandler(
+			otelgrpc.NewClientHandler(otelgrpc.WithTracerProvider(t.Provider), otelgrpc.WithFilter(tracedPluginCall)))))
+	}
+	return opts
+}
+
+// tracedPluginCall keeps the spans of Dragoman's plugin calls but not of
+// the periodic health checks or go-plugin's own services (broker, stdio),
+// which would each make a trace of their own.
+func tracedPluginCall(info *stats.RPCTagInfo) bool {
+	return strings.HasPrefix(info.FullMethodName, "/dragoman.") && !strings.HasSuffix(info.FullMethodName, "/Health")
+}
+
+// instrumentService counts accepted jobs and rate-limit refusals.
+func instrumentService(s *service.Service, m *telemetry.Metrics) *service.Service {
+	s.Jobs = m.Jobs(s.Jobs)
+	s.Limiter = m.Limiter(s.Limiter)
+	return s
+}
+
+// instrumentPipeline puts the metrics and the stage spans around the
+// pipeline's ports.
+func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry.Tracing, wh *telemetry.Webhooks) *pipeline.Pipeline {
+	p.Jobs = m.Jobs(p.Jobs)
+	p.Quota = m.Usage(p.Quota)
+	p.Bus = m.Bus(p.Bus, t.Tracer())
+	if p.Converter != nil {
+		p.Converter = m.Converter(p.Converter)
+		m.SetLibreOfficePoolSize(libreOfficePoolSize())
+	}
+	if p.Notifier != nil {
+		p.Notifier = wh.Notifier(p.Notifier)
+	}
+	if tr := p.Translator; tr != nil {
+		tr.Engines = m.Engines(tr.Engines)
+		tr.TM = m.TM(tr.TM)
+		tr.Retryable = m.CountRetries(tr.Retryable)
+	}
+	return p
+}
+
+// libreOfficePoolSize is the pool the converter plugin starts, read from
+// the environment it inherits.
+func libreOfficePoolSize() int {
+	if c, err := pool.ConfigFromEnv(); err == nil && c.Size > 0 {
+		return c.Size
+	}
+	return runtime.NumCPU()
+}
+
+// runMetrics serves /metrics on its own plain-HTTP listener.
+func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.Store, log *slog.Logger) {
+	m.WatchQueues(st, systemClock{})
+	if c.MetricsAddr == "" {
+		return
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 15 * time.Second}
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			ln, err := net.Listen("tcp", c.MetricsAddr)
+			if err != nil {
+				return errors.New("--metrics-addr: " + err.Error())
+			}
+			go func() { _ = srv.Serve(ln) }()
+			log.Info("serving metrics", "addr", ln.Addr().String())
+			return nil
+		},
+		OnStop: srv.Shutdown,
+	})
+}
+
+// wireReadiness gives GET /v1/ready its checks.
+func wireReadiness(api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blobs ports.BlobStore, plugins *pluginhost.Host) {
+	checks := []httpapi.ReadinessCheck{
+		{Name: "database", Check: st.Ping},
+		{Name: "bus", Check: bus.Ping},
+		{Name: "plugins", Check: plugins.Ready},
+	}
+	if b, ok := blobs.(interface{ Check(context.Context) error }); ok {
+		checks = append(checks, httpapi.ReadinessCheck{Name: "blobs", Check: b.Check})
+	}
+	api.SetReadiness(checks...)
+}
+
+// observed wraps the API with request ids, the access log, spans and
+// request metrics.
+func observed(h http.Handler, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) http.Handler {
+	return httpapi.Observe(h, httpapi.Observation{Access: access.Logger, Tracer: t.Tracer(), Metrics: m.ObserveRequest})
+}
+
+// observeModule is the observability part of the service graph.
+func observeModule(c *Config, stderr io.Writer) fx.Option {
+	return fx.Options(
+		fx.Provide(
+			telemetry.NewMetrics,
+			newTracing,
+			func(m *telemetry.Metrics, t *telemetry.Tracing) *telemetry.Webhooks { return m.NewWebhooks(t.Tracer()) },
+			func() accessLog { return newAccessLog(c, stderr) },
+		),
+		fx.Decorate(instrumentService, instrumentPipeline),
+		fx.Invoke(runMetrics, wireReadiness),
+	)
+}
