@@ -286,12 +286,10 @@ func (ps *pass) mapKashida(ppr *node) {
 }
 
 // table sets the visual cell order (brief row 19): bidiVisual on tables
-// with RTL paragraphs in RTL output; an explicit val="0" otherwise, since
-// LibreOffice infers RTL from a bidi first cell.
+// with RTL paragraphs in RTL output; an explicit val="0" otherwise (every
+// table of LTR output, LTR→LTR included), since LibreOffice infers RTL
+// from a bidi first cell.
 func (ps *pass) table(t *node) {
-	if !ps.m.targetRTL && !ps.m.sourceRTL && !ps.m.flip {
-		return
-	}
 	rtlContent := false
 	t.Walk(func(n *node) bool {
 		if n.IsW("p") && ps.styles.effectiveBidi(n) {

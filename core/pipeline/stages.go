@@ -216,8 +216,8 @@ func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), er
 	}, nil
 }
 
-// layout converts direction where source and target differ in it (or
-// either is right-to-left), and checks fidelity against the source.
+// layout converts direction where the document or the target has
+// right-to-left content, and checks fidelity against the source.
 func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
 	src, _ := language.Lookup(j.DetectedLang)
 	tgt, _ := language.Lookup(j.TargetLang)
@@ -227,7 +227,10 @@ func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), erro
 	}
 	defer in.Close()
 	var fid *job.Fidelity
-	if p.Layout != nil && (src.IsRTL() || tgt.IsRTL()) {
+	// The layout decides from the document too (RTL paragraphs, tables or
+	// letters in a document detected as an LTR language), so it sees every
+	// job; it copies a document with nothing right to left unchanged.
+	if p.Layout != nil {
 		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
 			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: src.Code, TargetLang: tgt.Code}, w)
 			return err
