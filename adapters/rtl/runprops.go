@@ -115,3 +115,15 @@ func (ps *pass) lang(rpr *node, defaults bool) {
 }
 
 func (ps *pass) needsCSFont() bool { return ps.csFont != "" }
+
+// ownCSFont names the complex-script font on a right-to-left run of a
+// package without a style sheet: there are no docDefaults to carry it.
+func (ps *pass) ownCSFont(rpr *node) {
+	if ps.styles.defaults != nil || !ps.needsCSFont() || rpr.Parent == nil || !rpr.Parent.IsW("r") || !ooxml.On(rpr.Child("rtl")) {
+		return
+	}
+	rf := ensure(rpr, "rFonts", rPrOrder)
+	if _, ok := rf.Attr("cs"); !ok {
+		rf.SetAttr("cs", ps.csFont)
+	}
+}

@@ -183,7 +183,10 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	j.OriginalName = cleanName(r.name(), string(format))
 
 	var est *job.Fidelity
-	if s.Layout != nil && format == docformat.DOCX && directionMatters(opts) {
+	// The layout estimates from the document's own direction and script
+	// as well as the pair (source auto included); it returns nil where
+	// nothing is right to left.
+	if s.Layout != nil && format == docformat.DOCX {
 		if est, err = s.Layout.Estimate(ctx, blob, layoutRequest(opts)); err != nil {
 			est = nil // an estimate is advice; the job still runs
 		}
@@ -198,14 +201,6 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	// after a minute.
 	_ = s.Bus.Publish(ctx, ports.TopicAccepted, ev)
 	return &Accepted{Job: j, RTL: est}, nil
-}
-
-// directionMatters is false only for LTR to LTR with a known source.
-func directionMatters(o Options) bool {
-	if o.Target.IsRTL() {
-		return true
-	}
-	return o.Source == nil || o.Source.IsRTL()
 }
 
 func layoutRequest(o Options) ports.LayoutRequest {
