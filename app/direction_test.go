@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -95,6 +96,9 @@ func TestDirectionFromTheDocument(t *testing.T) {
 		st := s.waitJob(key, id, 2*time.Minute)
 		if st["status"] != "completed" || st["rtl_fidelity"] == nil {
 			t.Fatalf("mixed document to %s: %v", to, st)
+		}
+		if w := fmt.Sprint(st["warnings"]); !strings.Contains(w, "mixes languages (French") || !strings.Contains(w, "Arabic") {
+			t.Errorf("mixed document to %s: no mixed-language warning: %s", to, w)
 		}
 		out := s.do("GET", "/v1/jobs/"+id+"/download", key, nil, "").body
 		rtl := to == "Arabic"
