@@ -35,6 +35,7 @@ func (ps *pass) layoutContent(root *node) {
 		}
 		if n.IsW("rPr") {
 			ps.twins(n)
+			ps.rtlRunTwins(n)
 			ps.ownCSFont(n)
 			ps.fonts(n)
 			ps.lang(n, false)

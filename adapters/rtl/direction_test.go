@@ -28,6 +28,12 @@ const mixedBody = `<w:p><w:r><w:t>Le rapport annuel présente les résultats du 
 // Normal), as every document Word writes has.
 func styledDocx(t *testing.T, body string) []byte {
 	t.Helper()
+	return styledDocxWith(t, body, `<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr/></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>`)
+}
+
+// styledDocxWith is miniDocx with a related style sheet holding styles.
+func styledDocxWith(t *testing.T, body, styles string) []byte {
+	t.Helper()
 	mini := miniDocx(t, body)
 	zr, err := zip.NewReader(bytes.NewReader(mini), int64(len(mini)))
 	if err != nil {
@@ -51,7 +57,7 @@ func styledDocx(t *testing.T, body string) []byte {
 	}
 	for name, data := range map[string]string{
 		"word/_rels/document.xml.rels": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
-		"word/styles.xml":              `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr/></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style></w:styles>`,
+		"word/styles.xml":              `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` + styles + `</w:styles>`,
 	} {
 		w, _ := zw.Create(name)
 		io.WriteString(w, data)

@@ -37,7 +37,30 @@ func (ps *pass) twins(rpr *node) {
 		case twinsReverse:
 			if cs != nil && lat == nil {
 				copyTwin(rpr, cs, nil, pair[0])
+			} else if lat != nil && cs == nil {
+				// RTL text that stays (names, quotations) still
+				// needs its twin, at every level (issue 10 §5).
+				copyTwin(rpr, lat, nil, pair[1])
 			}
+		}
+	}
+}
+
+// rtlRunTwins makes a right-to-left run's Latin values equal its
+// complex-script ones where both are set and differ: Word formats such a
+// run entirely with the cs set, so the cs value is what shows and the
+// Latin one follows it (brief §5.1 rule 5: sz ⇒ szCs with an equal value).
+func (ps *pass) rtlRunTwins(rpr *node) {
+	if ps.m.twins == twinsForce || rpr.Parent == nil || !rpr.Parent.IsW("r") || !hasRTL(runText(rpr.Parent)) {
+		return
+	}
+	for _, pair := range twinPairs {
+		lat, cs := rpr.Child(pair[0]), rpr.Child(pair[1])
+		switch {
+		case lat != nil && cs == nil:
+			copyTwin(rpr, lat, nil, pair[1])
+		case lat != nil && !sameAttrs(lat, cs):
+			copyTwin(rpr, cs, lat, pair[0])
 		}
 	}
 }
