@@ -236,9 +236,12 @@ func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool
 		if hasInstr {
 			return
 		}
-		if paraRTL && ps.m.targetRTL {
+		if paraRTL && ps.m.targetRTL && !hostsText(r) {
 			setFlag(ensureFirst(r, "rPr"), "rtl", true, rPrOrder)
-		} else if rpr != nil && !paraRTL {
+		} else if rpr != nil && (!paraRTL || hostsText(r)) {
+			// A run hosting a text box holds the box's paragraphs,
+			// which have their own runs: w:rtl on the host would
+			// cover their Latin text too (brief §5.1 rule 4).
 			rpr.RemoveW("rtl")
 		}
 		return
@@ -263,6 +266,18 @@ func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool
 		}
 		parent.InsertAt(at+k, nr)
 	}
+}
+
+// hostsText: a run holding a drawing or VML shape with a text box.
+func hostsText(r *node) bool {
+	found := false
+	r.Walk(func(n *node) bool {
+		if n.IsW("txbxContent") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func setSpacePreserve(t *node) {

@@ -159,3 +159,15 @@ func TestEstimateFromDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestTextBoxHostRunHasNoRTL: the run that anchors a text box contains the
+// box's runs; w:rtl on it would reach the box's Latin text (found on a
+// footer of the corpus: "AW" in a title text box).
+func TestTextBoxHostRunHasNoRTL(t *testing.T) {
+	body := `<w:p><w:r><w:t>Report footer</w:t></w:r><w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:200pt;height:20pt"><v:textbox><w:txbxContent><w:p><w:r><w:t>AW annual report</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>`
+	_, got, _ := applyPair(t, body, "en", "ar")
+	host := got[strings.Index(got, "<w:pict>")-60 : strings.Index(got, "<w:pict>")]
+	if strings.Contains(host, "<w:rtl/>") {
+		t.Errorf("text box host run carries w:rtl: …%s", host)
+	}
+}
