@@ -171,6 +171,12 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 		return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
 	}
 
+	if opts.Source == nil && format == docformat.DOCX {
+		if err := s.checkDetected(ctx, blob, opts); err != nil {
+			return nil, err
+		}
+	}
+
 	now := s.Clock.Now()
 	j := job.New(up.ID, c.Account.ID, now)
 	j.TargetLang = opts.Target.Name
