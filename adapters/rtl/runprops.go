@@ -46,10 +46,11 @@ func (ps *pass) twins(rpr *node) {
 	}
 }
 
-// rtlRunTwins makes a right-to-left run's Latin values equal its
-// complex-script ones where both are set and differ: Word formats such a
-// run entirely with the cs set, so the cs value is what shows and the
-// Latin one follows it (brief §5.1 rule 5: sz ⇒ szCs with an equal value).
+// rtlRunTwins makes a right-to-left run's complex-script values equal its
+// Latin ones where both are set and differ (brief §5.1 rule 5: sz ⇒ szCs
+// with an equal value). The Latin value is the one kept: it is the run's
+// formatting as the structure check sees it, and what Word shows for
+// Latin fragments of the translated text.
 func (ps *pass) rtlRunTwins(rpr *node) {
 	if ps.m.twins == twinsForce || rpr.Parent == nil || !rpr.Parent.IsW("r") || !hasRTL(runText(rpr.Parent)) {
 		return
@@ -60,7 +61,7 @@ func (ps *pass) rtlRunTwins(rpr *node) {
 		case lat != nil && cs == nil:
 			copyTwin(rpr, lat, nil, pair[1])
 		case lat != nil && !sameAttrs(lat, cs):
-			copyTwin(rpr, cs, lat, pair[0])
+			copyTwin(rpr, lat, cs, pair[1])
 		}
 	}
 }
