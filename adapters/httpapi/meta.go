@@ -24,11 +24,6 @@ type languagesOutput struct {
 	}
 }
 
-type languagesInput struct {
-	authInput
-	Source string `query:"source" required:"false" maxLength:"64" doc:"Only the targets reachable from this source language (name or ISO 639-1 code)"`
-}
-
 type languagePair struct {
 	Source  string   `json:"source" doc:"Source language name"`
 	Target  string   `json:"target" doc:"Target language name"`
@@ -54,6 +49,12 @@ type authInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 }
 
+type languagesInput struct {
+	APIKey     string `header:"X-API-Key" required:"false" doc:"API key"`
+	SourceLang string `query:"source_lang" maxLength:"64" doc:"Only the languages some engine translates this source language into (directly or through English)"`
+	Source     string `query:"source" required:"false" maxLength:"64" doc:"Same as source_lang"`
+}
+
 func (a *API) registerMeta() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "health", Method: http.MethodGet, Path: "/health", Tags: []string{"Service"},
@@ -68,18 +69,16 @@ func (a *API) registerMeta() {
 		OperationID: "languages", Method: http.MethodGet, Path: "/languages", Tags: []string{"Service"},
 		Summary: "Languages",
 		Description: "Language names the configured engines can translate into from at least one source, accepted as `target_lang`; " +
-			"with `source`, only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); " +
+			"with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); " +
 			"an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). " +
 			"Names are case-insensitive and ISO 639-1 codes are accepted as aliases.",
 		Security: security, Errors: []int{401, 403, 422, 429, 503},
 	}, func(ctx context.Context, in *languagesInput) (*languagesOutput, error) {
-		var names []string
-		var err error
-		if in.Source != "" {
-			names, err = a.svc.LanguagesFrom(ctx, in.Source)
-		} else {
-			names, err = a.svc.Languages(ctx)
+		source := in.SourceLang
+		if source == "" {
+			source = in.Source
 		}
+		names, err := a.svc.LanguagesFrom(ctx, source)
 		if err != nil {
 			return nil, a.fail(err)
 		}

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/translate"
 )
 
@@ -12,24 +11,6 @@ import (
 type LanguagePair struct {
 	Source, Target string // names
 	Engines        []string
-}
-
-// LanguagesFrom lists the target names reachable from one source (a name
-// or code); an unknown source is a 422.
-func (s *Service) LanguagesFrom(ctx context.Context, source string) ([]string, error) {
-	src, err := language.Lookup(source)
-	if err != nil {
-		return nil, &Error{Kind: KindUnprocessable, Message: "source: " + err.Error(), Err: err}
-	}
-	engines, err := s.Engines.Engines(ctx)
-	if err != nil {
-		return nil, &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
-	}
-	names := []string{}
-	for _, l := range translate.Reachable(engines, src.Code) {
-		names = append(names, l.Name)
-	}
-	return names, nil
 }
 
 // LanguagePairs lists every pair the configured engines serve.
