@@ -447,14 +447,15 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 	url := "https://example.com/hook"
 	events := []gen.WebhookRequestEvents{"job.completed"}
 	calls := map[string]func() (*http.Response, error){
-		"health":      func() (*http.Response, error) { return c.Health(ctx) },
-		"ready":       func() (*http.Response, error) { return c.Ready(ctx) },
-		"languages":   func() (*http.Response, error) { return c.Languages(ctx, nil) },
-		"usage":       func() (*http.Response, error) { return c.Usage(ctx) },
-		"listJobs":    func() (*http.Response, error) { return c.ListJobs(ctx, nil) },
-		"getJob":      func() (*http.Response, error) { return c.GetJob(ctx, id) },
-		"cancelJob":   func() (*http.Response, error) { return c.CancelJob(ctx, id) },
-		"downloadJob": func() (*http.Response, error) { return c.DownloadJob(ctx, id) },
+		"health":        func() (*http.Response, error) { return c.Health(ctx) },
+		"ready":         func() (*http.Response, error) { return c.Ready(ctx) },
+		"languages":     func() (*http.Response, error) { return c.Languages(ctx, nil) },
+		"languagePairs": func() (*http.Response, error) { return c.LanguagePairs(ctx) },
+		"usage":         func() (*http.Response, error) { return c.Usage(ctx) },
+		"listJobs":      func() (*http.Response, error) { return c.ListJobs(ctx, nil) },
+		"getJob":        func() (*http.Response, error) { return c.GetJob(ctx, id) },
+		"cancelJob":     func() (*http.Response, error) { return c.CancelJob(ctx, id) },
+		"downloadJob":   func() (*http.Response, error) { return c.DownloadJob(ctx, id) },
 		"translate": func() (*http.Response, error) {
 			return c.TranslateWithBody(ctx, "multipart/form-data; boundary=x", strings.NewReader("--x--\r\n"))
 		},

@@ -77,7 +77,7 @@ var notEnglish = map[string]bool{
 	"tika-testWORD_phonetic.docx":  true, // Japanese with ruby
 }
 
-var langCode = map[string]string{"English": "en", "Spanish": "es", "Russian": "ru", "Japanese": "ja",
+var langCode = map[string]string{"English": "en", "French": "fr", "Spanish": "es", "Russian": "ru", "Japanese": "ja",
 	"Arabic": "ar", "Hebrew": "he", "Persian": "fa"}
 
 // scriptOf matches a letter of the language's script in output text.
@@ -271,7 +271,8 @@ func runCorpusJobs(t *testing.T, s *server, key string, jobs []*corpusJob) {
 // checkJob applies the checks every corpus job must pass: completed (with
 // the warning if there is nothing to translate), the status' fidelity
 // summary set, no loss by the fidelity check between upload and download,
-// text in the target's script, and rtl_fidelity null exactly for LTR→LTR.
+// text in the target's script, and rtl_fidelity null exactly for LTR→LTR
+// of a document with nothing right to left.
 func checkJob(t *testing.T, j *corpusJob) bool {
 	t.Helper()
 	if j.err != nil {
@@ -308,7 +309,7 @@ func checkJob(t *testing.T, j *corpusJob) bool {
 	if sourceScript(j.from).MatchString(j.srcText) && !scriptOf[j.to].MatchString(allText(t, j.out)) {
 		t.Errorf("%s: no %s letter in the output", j.label(), j.to)
 	}
-	direction := j.rtlSource() || j.rtlTarget()
+	direction := j.rtlSource() || j.rtlTarget() || rtlContent(t, src)
 	for _, body := range []map[string]any{j.accepted, j.status} {
 		rf, present := body["rtl_fidelity"]
 		if !present {
@@ -318,6 +319,37 @@ func checkJob(t *testing.T, j *corpusJob) bool {
 		}
 	}
 	return true
+}
+
+// rtlStory are the parts whose paragraphs the layout converts.
+var rtlStory = regexp.MustCompile(`^word/(document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml$`)
+
+// rtlMarkup is a paragraph, table, section or run set right to left.
+var rtlMarkup = regexp.MustCompile(`<w:(bidi|bidiVisual|rtl)(/>| w:val="(1|true|on)")`)
+
+// rtlContent: the document has something right to left (letters of an RTL
+// script, or direction markup), so even an LTR→LTR job gets a layout pass
+// and an rtl_fidelity (issue 10 §1).
+func rtlContent(t *testing.T, docx []byte) bool {
+	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		if !rtlStory.MatchString(f.Name) {
+			continue
+		}
+		part := docxPart(t, docx, f.Name)
+		if rtlMarkup.Match(part) {
+			return true
+		}
+		for _, m := range textRun.FindAllSubmatch(part, -1) {
+			if scriptOf["Arabic"].Match(m[1]) || scriptOf["Hebrew"].Match(m[1]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkLayoutXML runs the brief's §5.1 assertions on one output.

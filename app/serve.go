@@ -159,12 +159,19 @@ func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metr
 	return h, nil
 }
 
+// detector is shared by submission and pipeline: its models load once,
+// lazily, on the first detection.
+var detector = langdetect.New()
+
 func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
 	cfg := service.DefaultConfig
 	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
 	return &service.Service{
 		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
 		Limiter: st, Engines: plugins, Layout: layout,
+		// Source auto: the language is detected at submission too, so an
+		// unserved pair is refused before the job exists.
+		Docs: docx.New(), Detector: detector,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
 	}
@@ -177,7 +184,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 	}
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(), Layout: layout, Detector: langdetect.New(), Structure: fidelity.Checker{},
+		Docs: docx.New(), Layout: layout, Detector: detector, Structure: fidelity.Checker{},
 		Translator: &translate.Translator{
 			Engines: plugins, TM: st, Routes: routes,
 			// Plugins retry their vendor's errors themselves; only a crashed

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -23,6 +24,19 @@ type languagesOutput struct {
 	}
 }
 
+type languagePair struct {
+	Source  string   `json:"source" doc:"Source language name"`
+	Target  string   `json:"target" doc:"Target language name"`
+	Engine  string   `json:"engine" doc:"Engine that translates the pair; two names joined by \"+\" when it goes through English"`
+	Engines []string `json:"engines" doc:"Engine of each leg, in order"`
+}
+
+type pairsOutput struct {
+	Body struct {
+		Pairs []languagePair `json:"pairs" doc:"Every source→target pair the configured engines serve"`
+	}
+}
+
 type usageOutput struct {
 	Body struct {
 		UsedWords  int64  `json:"used_words" doc:"Words used in the current billing period (calendar month, UTC)"`
@@ -38,6 +52,7 @@ type authInput struct {
 type languagesInput struct {
 	APIKey     string `header:"X-API-Key" required:"false" doc:"API key"`
 	SourceLang string `query:"source_lang" maxLength:"64" doc:"Only the languages some engine translates this source language into (directly or through English)"`
+	Source     string `query:"source" required:"false" maxLength:"64" doc:"Same as source_lang"`
 }
 
 func (a *API) registerMeta() {
@@ -53,12 +68,17 @@ func (a *API) registerMeta() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "languages", Method: http.MethodGet, Path: "/languages", Tags: []string{"Service"},
 		Summary: "Languages",
-		Description: "Language names the configured engines can translate into, accepted as `target_lang`. " +
-			"`source_lang` accepts the same names (or `auto`); whether a given pair is served is checked at submission " +
-			"(422 when no configured engine serves it). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.",
+		Description: "Language names the configured engines can translate into from at least one source, accepted as `target_lang`; " +
+			"with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); " +
+			"an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). " +
+			"Names are case-insensitive and ISO 639-1 codes are accepted as aliases.",
 		Security: security, Errors: []int{401, 403, 422, 429, 503},
 	}, func(ctx context.Context, in *languagesInput) (*languagesOutput, error) {
-		names, err := a.svc.LanguagesFrom(ctx, in.SourceLang)
+		source := in.SourceLang
+		if source == "" {
+			source = in.Source
+		}
+		names, err := a.svc.LanguagesFrom(ctx, source)
 		if err != nil {
 			return nil, a.fail(err)
 		}
@@ -66,6 +86,24 @@ func (a *API) registerMeta() {
 		out.Body.Languages = names
 		if out.Body.Languages == nil {
 			out.Body.Languages = []string{}
+		}
+		return out, nil
+	})
+
+	huma.Register(a.api, huma.Operation{
+		OperationID: "languagePairs", Method: http.MethodGet, Path: "/languages/pairs", Tags: []string{"Service"},
+		Summary:     "Served language pairs",
+		Description: "Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.",
+		Security:    security, Errors: []int{401, 403, 429, 503},
+	}, func(ctx context.Context, _ *authInput) (*pairsOutput, error) {
+		pairs, err := a.svc.LanguagePairs(ctx)
+		if err != nil {
+			return nil, a.fail(err)
+		}
+		out := &pairsOutput{}
+		out.Body.Pairs = []languagePair{}
+		for _, p := range pairs {
+			out.Body.Pairs = append(out.Body.Pairs, languagePair{Source: p.Source, Target: p.Target, Engine: strings.Join(p.Engines, "+"), Engines: p.Engines})
 		}
 		return out, nil
 	})

@@ -35,6 +35,8 @@ func (ps *pass) layoutContent(root *node) {
 		}
 		if n.IsW("rPr") {
 			ps.twins(n)
+			ps.rtlRunTwins(n)
+			ps.ownCSFont(n)
 			ps.fonts(n)
 			ps.lang(n, false)
 		}
@@ -234,9 +236,12 @@ func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool
 		if hasInstr {
 			return
 		}
-		if paraRTL && ps.m.targetRTL {
+		if paraRTL && ps.m.targetRTL && !hostsText(r) {
 			setFlag(ensureFirst(r, "rPr"), "rtl", true, rPrOrder)
-		} else if rpr != nil && !paraRTL {
+		} else if rpr != nil && (!paraRTL || hostsText(r)) {
+			// A run hosting a text box holds the box's paragraphs,
+			// which have their own runs: w:rtl on the host would
+			// cover their Latin text too (brief §5.1 rule 4).
 			rpr.RemoveW("rtl")
 		}
 		return
@@ -263,6 +268,18 @@ func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool
 	}
 }
 
+// hostsText: a run holding a drawing or VML shape with a text box.
+func hostsText(r *node) bool {
+	found := false
+	r.Walk(func(n *node) bool {
+		if n.IsW("txbxContent") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 func setSpacePreserve(t *node) {
 	for _, a := range t.Attrs {
 		if a.Name.Space == "xml" && a.Name.Local == "space" {
@@ -286,12 +303,10 @@ func (ps *pass) mapKashida(ppr *node) {
 }
 
 // table sets the visual cell order (brief row 19): bidiVisual on tables
-// with RTL paragraphs in RTL output; an explicit val="0" otherwise, since
-// LibreOffice infers RTL from a bidi first cell.
+// with RTL paragraphs in RTL output; an explicit val="0" otherwise (every
+// table of LTR output, LTR→LTR included), since LibreOffice infers RTL
+// from a bidi first cell.
 func (ps *pass) table(t *node) {
-	if !ps.m.targetRTL && !ps.m.sourceRTL && !ps.m.flip {
-		return
-	}
 	rtlContent := false
 	t.Walk(func(n *node) bool {
 		if n.IsW("p") && ps.styles.effectiveBidi(n) {

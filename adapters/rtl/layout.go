@@ -81,10 +81,11 @@ func New(opts Options) *Layout {
 	return &Layout{opts: opts, coverage: cov}
 }
 
-// mode is what a job's language pair asks of the pass.
+// mode is what a job's language pair and the document ask of the pass.
 type mode struct {
 	source, target       string
 	sourceRTL, targetRTL bool
+	sourceLangRTL        bool // the source language (when known) is written right to left
 	flip                 bool // the direction changes: mirror physical positions
 	twins                twinMode
 	touchTwins           bool
@@ -92,19 +93,33 @@ type mode struct {
 	rtlLang              string // language whose script @cs fonts must cover; "" if none
 }
 
+// resolveMode reads the language pair. An empty source means "not known
+// yet" (an estimate at submission with source_lang=auto): the document's
+// own direction then decides, see settle.
 func resolveMode(req ports.LayoutRequest) (mode, error) {
-	src, ok := language.ByCode(req.SourceLang)
-	if !ok {
-		return mode{}, fmt.Errorf("rtl: unknown source language %q", req.SourceLang)
+	var src language.Language
+	if req.SourceLang != "" {
+		var ok bool
+		if src, ok = language.ByCode(req.SourceLang); !ok {
+			return mode{}, fmt.Errorf("rtl: unknown source language %q", req.SourceLang)
+		}
 	}
 	tgt, ok := language.ByCode(req.TargetLang)
 	if !ok {
 		return mode{}, fmt.Errorf("rtl: unknown target language %q", req.TargetLang)
 	}
-	m := mode{source: src.Code, target: tgt.Code, sourceRTL: src.IsRTL(), targetRTL: tgt.IsRTL()}
-	m.flip = m.sourceRTL != m.targetRTL
+	m := mode{source: src.Code, target: tgt.Code, sourceLangRTL: src.IsRTL(), targetRTL: tgt.IsRTL()}
 	m.arabicScript = tgt.Script == "Arab"
-	m.touchTwins = true
+	m.settle(src.IsRTL(), "")
+	return m, nil
+}
+
+// settle derives what depends on the source direction: sourceRTL is the
+// direction the document is laid out in (its language's, or its own
+// markup's), scriptLang the language of RTL letters found in it.
+func (m *mode) settle(sourceRTL bool, scriptLang string) {
+	m.sourceRTL = sourceRTL
+	m.flip = m.sourceRTL != m.targetRTL
 	switch {
 	case m.targetRTL && !m.sourceRTL:
 		m.twins = twinsForce
@@ -115,11 +130,13 @@ func resolveMode(req ports.LayoutRequest) (mode, error) {
 	}
 	switch {
 	case m.targetRTL:
-		m.rtlLang = tgt.Code
-	case m.sourceRTL:
-		m.rtlLang = src.Code
+		m.rtlLang = m.target
+	case m.sourceLangRTL:
+		m.rtlLang = m.source
+	default:
+		m.rtlLang = scriptLang
 	}
-	return m, nil
+	m.touchTwins = m.targetRTL || m.sourceRTL || m.rtlLang != ""
 }
 
 // pass is one conversion of one package.
@@ -128,6 +145,7 @@ type pass struct {
 	opts        Options
 	coverage    FontCoverage
 	styles      *styleSheet
+	doc         docDirection
 	geom        pageGeom
 	csFont      string
 	substituted map[string]bool
@@ -156,6 +174,15 @@ func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequ
 	if err != nil {
 		return nil, err
 	}
+	if !relevant {
+		// Nothing right to left in the document nor the target: the
+		// document goes out as it came.
+		if _, err := src.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		_, err := io.Copy(out, src)
+		return nil, err
+	}
 	if err := ps.convert(pk, f); err != nil {
 		return nil, err
 	}
@@ -164,9 +191,6 @@ func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequ
 	}
 	if err := pk.write(out); err != nil {
 		return nil, err
-	}
-	if !relevant {
-		return nil, nil
 	}
 	return f.fidelity(ps.m.targetRTL), nil
 }
@@ -180,21 +204,21 @@ func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, 
 	if err != nil {
 		return nil, nil, err
 	}
-	ps := &pass{m: m, opts: l.opts, coverage: l.coverage, substituted: map[string]bool{}}
-	if ps.m.rtlLang == "" {
-		// LTR→LTR: RTL text, if any, decides the cs script.
-		lang, err := pk.rtlScriptLang()
-		if err != nil {
-			return nil, nil, err
-		}
-		ps.m.rtlLang = lang
-		ps.m.touchTwins = lang != ""
-	}
 	styles, err := pk.part("word/styles.xml")
 	if err != nil {
 		return nil, nil, err
 	}
+	ps := &pass{m: m, opts: l.opts, coverage: l.coverage, substituted: map[string]bool{}}
 	ps.styles = newStyleSheet(styles)
+	// The document's own direction counts as much as its language's: a
+	// French-detected document laid out right to left is converted too.
+	dd, err := pk.direction(ps.styles)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps.doc = dd
+	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
+	ps.m.settle(srcRTL, dd.scriptLang)
 	body, err := pk.part(pk.mainDoc)
 	if err != nil {
 		return nil, nil, err
@@ -230,7 +254,7 @@ func (ps *pass) chooseCSFont() string {
 // LTR→LTR job without RTL text.
 func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	f := newFindings()
-	relevant := ps.m.rtlLang != ""
+	relevant := ps.relevant()
 	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.rtlLang) {
 		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.rtlLang)))
 	}

@@ -37,7 +37,31 @@ func (ps *pass) twins(rpr *node) {
 		case twinsReverse:
 			if cs != nil && lat == nil {
 				copyTwin(rpr, cs, nil, pair[0])
+			} else if lat != nil && cs == nil {
+				// RTL text that stays (names, quotations) still
+				// needs its twin, at every level (issue 10 §5).
+				copyTwin(rpr, lat, nil, pair[1])
 			}
+		}
+	}
+}
+
+// rtlRunTwins makes a right-to-left run's complex-script values equal its
+// Latin ones where both are set and differ (brief §5.1 rule 5: sz ⇒ szCs
+// with an equal value). The Latin value is the one kept: it is the run's
+// formatting as the structure check sees it, and what Word shows for
+// Latin fragments of the translated text.
+func (ps *pass) rtlRunTwins(rpr *node) {
+	if ps.m.twins == twinsForce || rpr.Parent == nil || !rpr.Parent.IsW("r") || !hasRTL(runText(rpr.Parent)) {
+		return
+	}
+	for _, pair := range twinPairs {
+		lat, cs := rpr.Child(pair[0]), rpr.Child(pair[1])
+		switch {
+		case lat != nil && cs == nil:
+			copyTwin(rpr, lat, nil, pair[1])
+		case lat != nil && !sameAttrs(lat, cs):
+			copyTwin(rpr, lat, cs, pair[1])
 		}
 	}
 }
@@ -115,3 +139,15 @@ func (ps *pass) lang(rpr *node, defaults bool) {
 }
 
 func (ps *pass) needsCSFont() bool { return ps.csFont != "" }
+
+// ownCSFont names the complex-script font on a right-to-left run of a
+// package without a style sheet: there are no docDefaults to carry it.
+func (ps *pass) ownCSFont(rpr *node) {
+	if ps.styles.defaults != nil || !ps.needsCSFont() || rpr.Parent == nil || !rpr.Parent.IsW("r") || !ooxml.On(rpr.Child("rtl")) {
+		return
+	}
+	rf := ensure(rpr, "rFonts", rPrOrder)
+	if _, ok := rf.Attr("cs"); !ok {
+		rf.SetAttr("cs", ps.csFont)
+	}
+}

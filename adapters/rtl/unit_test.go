@@ -103,7 +103,8 @@ func TestApplyParagraphAndRuns(t *testing.T) {
 	for _, want := range []string{
 		`mc:Ignorable="w14"`, `w14:paraId="1"`, // declarations kept
 		`<w:pPr><w:bidi/><w:spacing w:after="0"/><w:jc w:val="left"/></w:pPr>`, // schema position, jc untouched
-		`<w:rPr><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/><w:rtl/></w:rPr><w:t xml:space="preserve">مرحبا </w:t>`,
+		// no style sheet: the RTL run names its complex-script font itself
+		`<w:rPr><w:rFonts w:cs="Noto Naskh Arabic"/><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/><w:rtl/></w:rPr><w:t xml:space="preserve">مرحبا </w:t>`,
 		`<w:rPr><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/></w:rPr><w:t>Office</w:t>`, // no w:rtl on Latin
 		"\u200e555-1234",
 		`<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="2000" w:bottom="1440" w:left="1000"`, // page margins mirrored

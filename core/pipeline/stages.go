@@ -124,7 +124,8 @@ func (p *Pipeline) sourceLanguage(j *job.Job, text string) (language.Language, s
 		return language.Language{}, "", failf("source_lang is auto but no language detector is configured: give source_lang")
 	}
 	sample := text
-	if len(sample) > 20_000 {
+	mixer, weighs := p.Detector.(LanguageMix)
+	if len(sample) > 20_000 && !weighs {
 		sample = sample[:20_000]
 	}
 	code, conf := p.Detector.Detect(sample)
@@ -139,10 +140,41 @@ func (p *Pipeline) sourceLanguage(j *job.Job, text string) (language.Language, s
 	if !ok {
 		return l, "", failf("the detected source language %q is not supported", code)
 	}
+	var warn []string
 	if conf < 0.5 {
-		return l, fmt.Sprintf("the source language was detected as %s with low confidence (%.0f%%); give source_lang if this is wrong", l.Name, conf*100), nil
+		warn = append(warn, fmt.Sprintf("the source language was detected as %s with low confidence (%.0f%%); give source_lang if this is wrong", l.Name, conf*100))
 	}
-	return l, "", nil
+	if weighs {
+		if w := mixWarning(mixer, text, l); w != "" {
+			warn = append(warn, w)
+		}
+	}
+	return l, strings.Join(warn, "; "), nil
+}
+
+// LanguageMix is implemented by detectors that weigh languages by script
+// over the whole text (adapters/langdetect): the languages of text by their
+// share of its letters, largest first.
+type LanguageMix interface {
+	Mix(text string) (codes []string, shares []float64)
+}
+
+// mixWarning names the other languages that hold at least a tenth of the
+// text's letters: they were translated as if they were the source.
+func mixWarning(m LanguageMix, text string, source language.Language) string {
+	codes, shares := m.Mix(text)
+	var parts []string
+	for i, c := range codes {
+		l, ok := language.ByCode(c)
+		if !ok || shares[i] < 0.1 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", l.Name, shares[i]*100))
+	}
+	if len(parts) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("the document mixes languages (%s by letters); it was translated as %s: give source_lang or split the document if this is wrong", strings.Join(parts, ", "), source.Name)
 }
 
 // translate sends the segments to the engine.
@@ -211,8 +243,8 @@ func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), er
 	}, nil
 }
 
-// layout converts direction where source and target differ in it (or
-// either is right-to-left), and checks the output's structure against the
+// layout converts direction where the document or the target has
+// right-to-left content, and checks the output's structure against the
 // source.
 func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
 	src, _ := language.Lookup(j.DetectedLang)
@@ -223,7 +255,10 @@ func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), erro
 	}
 	defer in.Close()
 	var fid *job.Fidelity
-	if p.Layout != nil && (src.IsRTL() || tgt.IsRTL()) {
+	// The layout decides from the document too (RTL paragraphs, tables or
+	// letters in a document detected as an LTR language), so it sees every
+	// job; it copies a document with nothing right to left unchanged.
+	if p.Layout != nil {
 		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
 			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: src.Code, TargetLang: tgt.Code}, w)
 			return err

@@ -8,7 +8,9 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/docformat"
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/translate"
 )
 
 // SubmitRequest is a document to translate and how.
@@ -64,6 +66,11 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	if format, err = docformat.VerifyPackage(blob, blob.Size()); err != nil {
 		return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
 	}
+	if opts.Source == nil && format == docformat.DOCX {
+		if err := s.checkDetected(ctx, blob, opts); err != nil {
+			return nil, err
+		}
+	}
 
 	now := s.Clock.Now()
 	j := job.New(up.ID, c.Account.ID, now)
@@ -77,7 +84,10 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	j.OriginalName = cleanName(r.name(), string(format))
 
 	var est *job.Fidelity
-	if s.Layout != nil && format == docformat.DOCX && directionMatters(opts) {
+	// The layout estimates from the document's own direction and script
+	// as well as the pair (source auto included); it returns nil where
+	// nothing is right to left.
+	if s.Layout != nil && format == docformat.DOCX {
 		if est, err = s.Layout.Estimate(ctx, blob, layoutRequest(opts)); err != nil {
 			est = nil // an estimate is advice; the job still runs
 		}
@@ -119,4 +129,34 @@ func (r SubmitRequest) name() string {
 		return r.NameFn()
 	}
 	return r.Name
+}
+
+// checkDetected detects the language of a document sent with source auto
+// (the upload is read here already) and refuses, before the job exists, a
+// detected pair no engine serves. An unreadable document or an unsure
+// detection is left to the pipeline.
+func (s *Service) checkDetected(ctx context.Context, blob ports.Blob, o Options) error {
+	if s.Docs == nil || s.Detector == nil || s.Engines == nil {
+		return nil
+	}
+	if _, err := blob.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	doc, err := s.Docs.Extract(ctx, blob)
+	if err != nil {
+		return nil
+	}
+	code, _ := s.Detector.Detect(doc.PlainText())
+	src, ok := language.ByCode(code)
+	if !ok || src.Code == o.Target.Code {
+		return nil
+	}
+	engines, err := s.Engines.Engines(ctx)
+	if err != nil {
+		return &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
+	}
+	if !translate.Servable(engines, src.Code, o.Target.Code) {
+		return fail(KindUnprocessable, "the document's language was detected as %s, and no configured engine translates %s to %s; give source_lang if the detection is wrong, or see GET /v1/languages?source=%s for the targets available", src.Name, src.Name, o.Target.Name, src.Code)
+	}
+	return nil
 }

@@ -43,14 +43,6 @@ func ParseOptions(target, source, mode string) (Options, error) {
 	return o, nil
 }
 
-// directionMatters is false only for LTR to LTR with a known source.
-func directionMatters(o Options) bool {
-	if o.Target.IsRTL() {
-		return true
-	}
-	return o.Source == nil || o.Source.IsRTL()
-}
-
 func layoutRequest(o Options) ports.LayoutRequest {
 	r := ports.LayoutRequest{TargetLang: o.Target.Code}
 	if o.Source != nil {

@@ -32,7 +32,11 @@ type Service struct {
 	Bus      ports.EventBus
 	Limiter  ports.RateLimiter
 	Engines  ports.EngineRegistry
-	Layout   ports.RTLLayout  // nil: no RTL estimate
+	Layout   ports.RTLLayout // nil: no RTL estimate
+	// Docs and Detector detect a source_lang=auto document's language at
+	// submission; either nil: the pipeline alone detects it.
+	Docs     ports.DocumentEngine
+	Detector ports.LanguageDetector
 	Fetcher  ports.URLFetcher // nil: translate-url unavailable
 	Clock    ports.Clock
 	NewID    func() string

@@ -44,27 +44,20 @@ func Servable(engines []ports.Engine, src, tgt string) bool {
 	return ok
 }
 
-// Targets lists the registry languages some engine can produce, by name.
+// Targets lists the registry languages reachable from at least one source
+// (directly or through English), by name.
 func Targets(engines []ports.Engine) []language.Language {
+	reached := map[string]bool{}
+	for _, p := range ServedPairs(engines) {
+		reached[p.Target.Code] = true
+	}
 	var out []language.Language
 	for _, l := range language.All() {
-		for _, e := range engines {
-			if e.Caps.AnyToAny || producesTarget(e.Caps, l.Code) {
-				out = append(out, l)
-				break
-			}
+		if reached[l.Code] {
+			out = append(out, l)
 		}
 	}
 	return out
-}
-
-func producesTarget(c ports.Capabilities, code string) bool {
-	for _, p := range c.Pairs {
-		if p.Target == code {
-			return true
-		}
-	}
-	return false
 }
 
 // Routes overrides the priority order for some pairs: pair → engine name.

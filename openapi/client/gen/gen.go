@@ -402,6 +402,21 @@ type JobStatusStage string
 // JobStatusStatus defines model for JobStatus.Status.
 type JobStatusStatus string
 
+// LanguagePair defines model for LanguagePair.
+type LanguagePair struct {
+	// Engine Engine that translates the pair; two names joined by "+" when it goes through English
+	Engine string `json:"engine"`
+
+	// Engines Engine of each leg, in order
+	Engines *[]string `json:"engines"`
+
+	// Source Source language name
+	Source string `json:"source"`
+
+	// Target Target language name
+	Target string `json:"target"`
+}
+
 // LanguagesOutputBody defines model for LanguagesOutputBody.
 type LanguagesOutputBody struct {
 	// Languages Names accepted as target_lang (and as source_lang)
@@ -414,6 +429,12 @@ type Metrics struct {
 	CharsSent   int64 `json:"chars_sent"`
 	EngineCalls int64 `json:"engine_calls"`
 	Segments    int64 `json:"segments"`
+}
+
+// PairsOutputBody defines model for PairsOutputBody.
+type PairsOutputBody struct {
+	// Pairs Every source→target pair the configured engines serve
+	Pairs *[]LanguagePair `json:"pairs"`
 }
 
 // Problem defines model for Problem.
@@ -621,6 +642,9 @@ type ListJobsParamsStatus string
 type LanguagesParams struct {
 	// SourceLang Only the languages some engine translates this source language into (directly or through English)
 	SourceLang *string `form:"source_lang,omitempty" json:"source_lang,omitempty"`
+
+	// Source Same as source_lang
+	Source *string `form:"source,omitempty" json:"source,omitempty"`
 }
 
 // TranslateMultipartBody defines parameters for Translate.
@@ -847,10 +871,17 @@ type ClientInterface interface {
 
 	// Languages Languages
 	//
-	// Language names the configured engines can translate into, accepted as `target_lang`. `source_lang` accepts the same names (or `auto`); whether a given pair is served is checked at submission (422 when no configured engine serves it). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
+	// Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
 	//
 	// Corresponds with GET /languages (the `Languages` operationId).
 	Languages(ctx context.Context, params *LanguagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LanguagePairs Served language pairs
+	//
+	// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+	//
+	// Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
+	LanguagePairs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Ready Readiness check
 	//
@@ -1213,11 +1244,28 @@ func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, reqE
 
 // Languages Languages
 //
-// Language names the configured engines can translate into, accepted as `target_lang`. `source_lang` accepts the same names (or `auto`); whether a given pair is served is checked at submission (422 when no configured engine serves it). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
+// Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
 //
 // Corresponds with GET /languages (the `Languages` operationId).
 func (c *Client) Languages(ctx context.Context, params *LanguagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLanguagesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LanguagePairs Served language pairs
+//
+// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+//
+// Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
+func (c *Client) LanguagePairs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLanguagePairsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -2004,10 +2052,49 @@ func NewLanguagesRequest(server string, params *LanguagesParams) (*http.Request,
 
 		}
 
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewLanguagePairsRequest constructs an http.Request for the LanguagePairs method
+func NewLanguagePairsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/languages/pairs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -2590,12 +2677,21 @@ type ClientWithResponsesInterface interface {
 
 	// LanguagesWithResponse Languages
 	//
-	// Language names the configured engines can translate into, accepted as `target_lang`. `source_lang` accepts the same names (or `auto`); whether a given pair is served is checked at submission (422 when no configured engine serves it). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
+	// Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /languages (the `Languages` operationId).
 	LanguagesWithResponse(ctx context.Context, params *LanguagesParams, reqEditors ...RequestEditorFn) (*LanguagesResponse, error)
+
+	// LanguagePairsWithResponse Served language pairs
+	//
+	// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
+	LanguagePairsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LanguagePairsResponse, error)
 
 	// ReadyWithResponse Readiness check
 	//
@@ -3845,6 +3941,96 @@ func (r LanguagesResponse) ContentType() string {
 	return ""
 }
 
+// LanguagePairsResponse429Headers the declared response headers of an HTTP 429 response for LanguagePairs
+type LanguagePairsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type LanguagePairsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PairsOutputBody
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LanguagePairsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LanguagePairsResponse) GetJSON200() *PairsOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LanguagePairsResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r LanguagePairsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r LanguagePairsResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LanguagePairsResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LanguagePairsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LanguagePairsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LanguagePairsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LanguagePairsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LanguagePairsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LanguagePairsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ReadyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5047,7 +5233,7 @@ func (c *ClientWithResponses) DownloadJobWithResponse(ctx context.Context, jobId
 
 // LanguagesWithResponse Languages
 //
-// Language names the configured engines can translate into, accepted as `target_lang`. `source_lang` accepts the same names (or `auto`); whether a given pair is served is checked at submission (422 when no configured engine serves it). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
+// Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -5058,6 +5244,21 @@ func (c *ClientWithResponses) LanguagesWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseLanguagesResponse(rsp)
+}
+
+// LanguagePairsWithResponse Served language pairs
+//
+// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
+func (c *ClientWithResponses) LanguagePairsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LanguagePairsResponse, error) {
+	rsp, err := c.LanguagePairs(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLanguagePairsResponse(rsp)
 }
 
 // ReadyWithResponse Readiness check
@@ -6270,6 +6471,87 @@ func ParseLanguagesResponse(rsp *http.Response) (*LanguagesResponse, error) {
 	switch {
 	case rsp.StatusCode == 429:
 		var headers LanguagesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLanguagePairsResponse parses an HTTP response from a LanguagePairsWithResponse call
+func ParseLanguagePairsResponse(rsp *http.Response) (*LanguagePairsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LanguagePairsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PairsOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers LanguagePairsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -1,0 +1,95 @@
+package rtl
+
+import (
+	"unicode"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+)
+
+// docDirection is what a document says about its own direction, whatever
+// its language was detected as (issue 10 §1): a document with Latin text
+// but right-to-left paragraphs and tables is laid out right to left.
+type docDirection struct {
+	markup                   bool // a paragraph, table, section or run is set right to left
+	rtlParas, ltrParas       int  // paragraphs with text, by effective direction
+	rtlLetters, otherLetters int  // letters of RTL scripts and of any other script
+	scriptLang               string
+}
+
+// mostlyRTL: most paragraphs with text are right to left.
+func (d docDirection) mostlyRTL() bool { return d.rtlParas > d.ltrParas }
+
+// hasRTL: direction matters even for an LTR target, since something in the
+// document is right to left.
+func (d docDirection) hasRTL() bool { return d.markup || d.rtlLetters > 0 || d.rtlParas > 0 }
+
+// direction scans the story parts once: paragraph directions (direct,
+// style chain, defaults), tables, sections and runs flagged RTL, and the
+// letters of each script.
+func (pk *pkg) direction(st *styleSheet) (docDirection, error) {
+	var d docDirection
+	he := false
+	for _, name := range pk.stories {
+		root, err := pk.part(name)
+		if err != nil {
+			return d, err
+		}
+		root.RootElem().Walk(func(n *node) bool {
+			switch {
+			case n.IsW("rPrChange") || n.IsW("pPrChange") || n.IsW("tblPrChange") || n.IsW("sectPrChange"):
+				return false
+			case n.IsW("p"):
+				text := false
+				for _, r := range storyRuns(n) {
+					for _, c := range runText(r) {
+						if unicode.IsLetter(c) {
+							text = true
+							break
+						}
+					}
+				}
+				bidi := st.effectiveBidi(n)
+				if bidi {
+					d.markup = true
+				}
+				if text && bidi {
+					d.rtlParas++
+				} else if text {
+					d.ltrParas++
+				}
+			case n.IsW("bidiVisual") && n.Parent.IsW("tblPr"), n.IsW("rtl") && n.Parent.IsW("rPr"),
+				n.IsW("bidi") && n.Parent.IsW("sectPr"):
+				if ooxml.On(n) {
+					d.markup = true
+				}
+			case n.IsW("t"):
+				for _, r := range n.TextOf() {
+					switch {
+					case !unicode.IsLetter(r):
+					case inRTLBlock(r):
+						d.rtlLetters++
+						if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
+							he = true
+						}
+					default:
+						d.otherLetters++
+					}
+				}
+			}
+			return true
+		})
+	}
+	switch {
+	case he:
+		d.scriptLang = "he"
+	case d.rtlLetters > 0:
+		d.scriptLang = "ar"
+	}
+	return d, nil
+}
+
+// relevant is false only where direction does not matter: an LTR target
+// and a document with nothing right to left in it.
+func (ps *pass) relevant() bool {
+	return ps.m.targetRTL || ps.m.sourceRTL || ps.m.rtlLang != "" || ps.doc.hasRTL()
+}
