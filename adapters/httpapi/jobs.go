@@ -99,7 +99,7 @@ func statusOf(j *job.Job) JobStatus {
 		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(j.TargetLang),
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: fidelityOut(j.RTL),
 		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: j.Words,
-		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.FidelityInfo),
+		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.Structure),
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}

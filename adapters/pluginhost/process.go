@@ -82,11 +82,12 @@ func (p *process) startLocked() error {
 	defer cancel()
 	switch c := raw.(type) {
 	case *sdk.ProviderClient:
-		caps, err := c.Capabilities(ctx)
+		sc, err := c.Capabilities(ctx)
 		if err != nil {
 			client.Kill()
 			return p.startError(fmt.Errorf("capabilities: %w", err))
 		}
+		caps := capsFromSDK(sc)
 		if caps.Name == "" {
 			caps.Name = p.name
 		}

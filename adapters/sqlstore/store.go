@@ -21,6 +21,8 @@ import (
 	_ "modernc.org/sqlite" // driver "sqlite", no cgo
 
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 	"github.com/dragoman-translate/dragoman/migrations"
 )
 
@@ -52,8 +54,8 @@ type Store struct {
 var (
 	_ ports.JobStore     = (*Store)(nil)
 	_ ports.AccountStore = (*Store)(nil)
-	_ ports.UsageStore   = (*Store)(nil)
-	_ ports.WebhookStore = (*Store)(nil)
+	_ quota.Store        = (*Store)(nil)
+	_ webhook.Store      = (*Store)(nil)
 	_ ports.RateLimiter  = (*Store)(nil)
 )
 

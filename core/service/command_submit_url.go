@@ -25,11 +25,9 @@ func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, sour
 	if u.Scheme != "https" && !(u.Scheme == "http" && s.Config.AllowPrivateURLs) {
 		return nil, fail(KindBadURL, "url: only https URLs are fetched")
 	}
-	// Validate options before any network traffic.
-	if _, err := ParseOptions(target, source, mode); err != nil {
-		return nil, err
-	}
-	if err := s.CheckQuota(ctx, c); err != nil {
+	// Validate once, before any network traffic.
+	opts, err := s.validate(ctx, c, target, source, mode)
+	if err != nil {
 		return nil, err
 	}
 
@@ -50,10 +48,10 @@ func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, sour
 		mu.Unlock()
 		pw.CloseWithError(err)
 	}()
-	acc, err := s.Submit(ctx, c, SubmitRequest{
+	acc, err := s.submit(ctx, c, SubmitRequest{
 		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true,
 		NameFn: func() string { mu.Lock(); defer mu.Unlock(); return name },
-	})
+	}, opts)
 	pr.CloseWithError(errSubmissionEnded)
 	cancel()
 	<-done

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"testing"
 )
 
@@ -18,8 +19,8 @@ func TestParseOptionsDefaultsAndErrors(t *testing.T) {
 	}
 	for _, bad := range [][3]string{{"Klingon", "", ""}, {"Spanish", "Elvish", ""}, {"Spanish", "", "poetic"}} {
 		_, err := ParseOptions(bad[0], bad[1], bad[2])
-		if KindOf(err) != KindUnprocessable {
-			t.Errorf("%v: kind %v (%v), want unprocessable", bad, KindOf(err), err)
+		if kindOf(err) != KindUnprocessable {
+			t.Errorf("%v: kind %v (%v), want unprocessable", bad, kindOf(err), err)
 		}
 	}
 }
@@ -39,4 +40,13 @@ func TestNames(t *testing.T) {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// kindOf returns the kind of err, 0 for an internal error.
+func kindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
 }
