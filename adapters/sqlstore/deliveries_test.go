@@ -386,10 +386,10 @@ func testNextDeliveryDue(t *testing.T, b backend) {
 		t.Fatalf("%d claimed", len(c))
 	}
 	retry := norm(t0.Add(3 * time.Second))
-	if err := s.FinishAttempt(ctx, c[0], ports.AttemptResult{StatusCode: 500}, &retry); err != nil {
+	if err := s.FinishAttempt(ctx, c[0], webhook.AttemptResult{StatusCode: 500}, &retry); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishAttempt(ctx, c[1], ports.AttemptResult{OK: true, StatusCode: 200}, nil); err != nil {
+	if err := s.FinishAttempt(ctx, c[1], webhook.AttemptResult{OK: true, StatusCode: 200}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if at, ok := due(); !ok || !at.Equal(retry) {

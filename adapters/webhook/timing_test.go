@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/core/service"
+	corewebhook "github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 type realClock struct{}
@@ -26,13 +26,13 @@ func TestRetriesArriveOnTime(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
-	hook := addWebhook(t, store, "hook-1", rc.srv.URL+"/hook", service.EventCompleted)
+	hook := addWebhook(t, store, "hook-1", rc.srv.URL+"/hook", corewebhook.EventJobCompleted)
 	cfg := Config{AllowPrivate: true, TLS: rc.tls()} // default delays and queue checks
 	worker := startWorker(t, store, cfg, realClock{})
 	n := NewNotifier(store, "https://dragoman.example/", realClock{}, worker.Wake)
 	// Queue the event at an arbitrary moment relative to the worker's start.
 	time.Sleep(370 * time.Millisecond)
-	if err := n.Notify(bg, completedJob("0b4c9a52-1f8e-4f7a-b0c1-3d2e5f6a7b8c"), service.EventCompleted); err != nil {
+	if err := n.Notify(bg, completedJob("0b4c9a52-1f8e-4f7a-b0c1-3d2e5f6a7b8c"), corewebhook.EventJobCompleted); err != nil {
 		t.Fatal(err)
 	}
 	finished(t, store, hook.ID, 3)
