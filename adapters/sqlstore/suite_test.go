@@ -345,10 +345,11 @@ func testAccounts(t *testing.T, b backend) {
 	if !reflect.DeepEqual(got, a) {
 		t.Fatalf("got %+v want %+v", got, a)
 	}
-	limit, rpm := int64(5_000_000), 500
+	limit, rpm, docWords, docSegs := int64(5_000_000), 500, int64(2_000_000), int64(300_000)
 	got, err = s.UpdateAccount(ctx, "a1", func(a *account.Account) error {
 		a.PlanName, a.Suspended = "enterprise", true
 		a.LimitWordsOverride, a.RPMOverride = &limit, &rpm
+		a.MaxDocWordsOverride, a.MaxDocSegmentsOverride = &docWords, &docSegs
 		a.DoNotTranslate = []string{"Dragoman", "ACME Cloud™"}
 		a.CreatedAt = time.Time{} // cannot change
 		return nil
@@ -361,7 +362,8 @@ func testAccounts(t *testing.T, b backend) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(stored, got) || !stored.CreatedAt.Equal(norm(t0)) || !stored.Suspended ||
-		*stored.LimitWordsOverride != limit || *stored.RPMOverride != rpm || stored.Limits().RequestsPerMinute != rpm {
+		*stored.LimitWordsOverride != limit || *stored.RPMOverride != rpm || stored.Limits().RequestsPerMinute != rpm ||
+		stored.Limits().MaxDocumentWords != docWords || stored.Limits().MaxDocumentSegments != docSegs {
 		t.Fatalf("stored %+v, returned %+v", stored, got)
 	}
 	refuse := errors.New("no")

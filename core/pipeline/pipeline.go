@@ -56,8 +56,13 @@ type StructureChecker interface {
 	Summary(ctx context.Context, src, out ports.Blob) (summary string, lost bool, err error)
 }
 
-// Failure is a reason to fail the job now: retrying cannot help.
-type Failure struct{ Msg string }
+// Failure is a reason to fail the job now: retrying cannot help. Apply,
+// if set, records what the stage learnt before failing (the words counted)
+// on the failed job.
+type Failure struct {
+	Msg   string
+	Apply func(*job.Job)
+}
 
 func (f *Failure) Error() string { return f.Msg }
 
@@ -179,7 +184,10 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		p.log().Debug("stage ran", "job", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
 		if err != nil {
 			var f *Failure
-			if errors.As(err, &f) || errors.Is(err, ports.ErrBadDocument) {
+			if errors.As(err, &f) {
+				return p.failApply(ctx, j, err.Error(), f.Apply)
+			}
+			if errors.Is(err, ports.ErrBadDocument) {
 				return p.fail(ctx, j, err.Error())
 			}
 			// A passing error: the bus redelivers with backoff and, when it
@@ -245,9 +253,17 @@ func (p *Pipeline) publish(ctx context.Context, t ports.Topic, j *job.Job) error
 // deletes the job's files and announces the failure. A job that completed
 // meanwhile (a duplicate stage finished it) is left alone.
 func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
+	return p.failApply(ctx, j, reason, nil)
+}
+
+// failApply is fail that also records apply's changes on the failed job.
+func (p *Pipeline) failApply(ctx context.Context, j *job.Job, reason string, apply func(*job.Job)) error {
 	j, err := p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
 		if j.Status.Terminal() {
 			return nil
+		}
+		if apply != nil {
+			apply(j)
 		}
 		return j.Fail(reason, p.Clock.Now())
 	})
