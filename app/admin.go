@@ -33,6 +33,8 @@ func admin(args []string, stdout io.Writer) error {
 	keyID := f.String("key", "", "key id")
 	limitWords := f.Int64("limit-words", -1, "override of the monthly word limit (0: nothing left)")
 	rpm := f.Int("requests-per-minute", -1, "override of the per-minute request limit")
+	docWords := f.Int64("max-document-words", -1, "override of the plan's cap on the words of one document")
+	docSegments := f.Int64("max-document-segments", -1, "override of the plan's cap on the segments of one document")
 	if err := f.parse(rest); err != nil {
 		return err
 	}
@@ -87,12 +89,19 @@ func admin(args []string, stdout io.Writer) error {
 		if set["requests-per-minute"] {
 			change.RequestsPerMinute = rpm
 		}
+		if set["max-document-words"] {
+			change.MaxDocumentWords = docWords
+		}
+		if set["max-document-segments"] {
+			change.MaxDocumentSegments = docSegments
+		}
 		a, err := adm.SetPlan(ctx, *acct, change)
 		if err != nil {
 			return adminError(err, "account", *acct)
 		}
 		l := a.Limits()
-		return out.Encode(map[string]any{"account_id": a.ID, "plan": a.PlanName, "limit_words": l.LimitWords, "requests_per_minute": l.RequestsPerMinute})
+		return out.Encode(map[string]any{"account_id": a.ID, "plan": a.PlanName, "limit_words": l.LimitWords, "requests_per_minute": l.RequestsPerMinute,
+			"max_document_words": l.MaxDocumentWords, "max_document_segments": l.MaxDocumentSegments})
 	case "key create":
 		if err := need(acct, "account"); err != nil {
 			return err

@@ -156,3 +156,66 @@ func BenchmarkApertiumEndToEnd(b *testing.B) {
 	b.ReportMetric(ours.Seconds()/plain.Seconds(), "overhead")
 	fmt.Fprintf(os.Stderr, "%d words: -f docx %.1fs, plain text %.1fs, dragoman %.1fs\n", n, fdocx.Seconds()/float64(b.N), plain.Seconds()/float64(b.N), ours.Seconds()/float64(b.N))
 }
+
+// peakRSS is a process's peak resident set (VmHWM) in MB.
+func peakRSS(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return float64(kb) / 1024, err
+		}
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}
+
+// BenchmarkPeakRSS measures the server's peak RSS while one job runs, on a
+// pro account with the pseudo engine: a 200,000-word document that
+// completes, and the largest accepted shape, a document.xml just under the
+// 32 MB XML part limit (about 3 million words), which the pro plan's
+// per-document cap stops at extraction. The goal (issue 15): under 512 MB
+// for any accepted upload; the benchmark fails above it.
+// DRAGOMAN_BENCH_WORDS replaces the two cases with one of that many words.
+func BenchmarkPeakRSS(b *testing.B) {
+	cases := []int{200_000, 3_100_000}
+	if v, err := strconv.Atoi(os.Getenv("DRAGOMAN_BENCH_WORDS")); err == nil && v > 0 {
+		cases = []int{v}
+	}
+	for _, n := range cases {
+		b.Run(fmt.Sprintf("words=%d", n), func(b *testing.B) {
+			in := filepath.Join(b.TempDir(), "in.docx")
+			if err := genWordsDocx(in, n, 10); err != nil {
+				b.Fatal(err)
+			}
+			st, _ := os.Stat(in)
+			for i := 0; i < b.N; i++ {
+				s := startServer(b, []string{"--workers", "2"}, "DRAGOMAN_ENGINES=pseudo")
+				id, key, _ := s.account("pro")
+				// Polling must not wait on the per-minute limit.
+				s.admin("account", "set-plan", "--account", id, "--plan", "pro", "--requests-per-minute", "100000")
+				start := time.Now()
+				r := s.uploadFile(key, in, map[string]string{"target_lang": "Spanish", "source_lang": "English", "translation_mode": "full"})
+				if r.status != 202 {
+					b.Fatalf("%d %s", r.status, r.body)
+				}
+				j := s.waitJob(key, r.json(b)["job_id"].(string), 20*time.Minute)
+				took := time.Since(start)
+				rss, err := peakRSS(s.cmd.Process.Pid)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.stop()
+				b.ReportMetric(rss, "peak_rss_MB")
+				b.ReportMetric(float64(st.Size())/(1<<20), "upload_MB")
+				fmt.Fprintf(os.Stderr, "%d words (%.1f MB upload): job %v after %.1fs (%v words counted; %v), peak RSS %.0f MB\n",
+					n, float64(st.Size())/(1<<20), j["status"], took.Seconds(), j["total_words"], j["error"], rss)
+				if rss > 512 {
+					b.Errorf("peak RSS %.0f MB, over the 512 MB goal", rss)
+				}
+			}
+		})
+	}
+}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
 	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
 
 // Issue 6 through the API: .doc, .odt and .rtf (and the RTL ones) go in,
@@ -143,7 +144,8 @@ func translateDoc(s *server, key, path string) (r apiResult, err error) {
 		return r, nil
 	}
 	id, _ := m["job_id"].(string)
-	for deadline := time.Now().Add(4 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+	// The tests' conversion timeout (ten minutes a document) and a little.
+	for deadline := time.Now().Add(11 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		resp, b, err = call(s, "GET", "/v1/jobs/"+id, key, nil, "")
 		if err != nil {
 			return r, err
@@ -292,6 +294,35 @@ func TestConvertedDocumentsThroughTheAPI(t *testing.T) {
 	reportConversionLoss(t, results)
 }
 
+// The product's conversion timeout holds through the API: with
+// DRAGOMAN_LIBREOFFICE_TIMEOUT=2s a document built to take a minute to
+// convert fails soon after 2 s, saying why, and leaves no LibreOffice
+// behind after the server stops.
+func TestConversionTimeoutThroughTheAPI(t *testing.T) {
+	plugins := converterPlugins(t)
+	tmp := t.TempDir()
+	s := startServer(t, []string{"--plugin-dir", plugins}, "DRAGOMAN_ENGINES=pseudo", "TMPDIR="+tmp,
+		"DRAGOMAN_LIBREOFFICE_POOL_SIZE=1", "DRAGOMAN_LIBREOFFICE_TIMEOUT=2s")
+	key := enterpriseKey(t, s)
+	doc := filepath.Join(t.TempDir(), "slow.odt")
+	if err := os.WriteFile(doc, pooltest.SlowODT(2000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := translateDoc(s, key, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("upload %d, job %s after %s: %s", r.upload, r.status, r.elapsed.Round(time.Millisecond), r.message)
+	if r.upload != http.StatusAccepted || r.status != "failed" || !strings.Contains(r.message, "too long") {
+		t.Fatalf("upload %d, job %q (%s), want a job failed for taking too long", r.upload, r.status, r.message)
+	}
+	if r.elapsed > 30*time.Second {
+		t.Errorf("a 2 s conversion timeout ended the job after %s", r.elapsed)
+	}
+	s.stop()
+	waitNoOffice(t, tmp, 5*time.Second, "after a graceful stop")
+}
+
 // convertibleDespiteName are bad/ files whose content converts: content
 // decides the format, not the name; LibreOffice repairs the bad nesting.
 var convertibleDespiteName = map[string]bool{
@@ -375,7 +406,7 @@ func documentText(b []byte) (string, error) {
 // API's output, and compares the conversion with the source's own
 // structure, so users can tell LibreOffice's losses from the pipeline's.
 func reportConversionLoss(t *testing.T, results []apiResult) {
-	p, err := pool.New(pool.Config{Size: 2, TempDir: t.TempDir()}, nil)
+	p, err := pool.New(pool.Config{Size: 2, TempDir: t.TempDir(), Timeout: 10 * time.Minute}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

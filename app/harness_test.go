@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
 
 // binDir holds bin/dragoman and bin/plugins: DRAGOMAN_BIN (make test sets
@@ -96,7 +98,9 @@ func startServer(t testing.TB, extraArgs []string, env ...string) *server {
 		// Tests run servers side by side: the embedded NATS takes any free
 		// port unless a test names one (the last flag wins).
 		"--nats-listen", "127.0.0.1:0"}, extraArgs...)
-	s.env = append(os.Environ(), env...)
+	// Conversions get the tests' generous timeout, not the product's (a
+	// busy machine must not fail them); a test's own env overrides it.
+	s.env = append(append(os.Environ(), "DRAGOMAN_LIBREOFFICE_TIMEOUT="+pooltest.TestTimeout), env...)
 	s.client = &http.Client{
 		Timeout:   60 * time.Second,
 		Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},

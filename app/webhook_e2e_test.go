@@ -141,7 +141,11 @@ func TestWebhooksDeliverCompletionAndFailureThroughARestart(t *testing.T) {
 	}
 
 	// A job that fails (the quota is too small for the document).
-	s.admin("account", "set-plan", "--account", acct, "--plan", "enterprise", "--limit-words", "40") // 31 used; the next document needs 31 more
+	plan := s.admin("account", "set-plan", "--account", acct, "--plan", "enterprise", "--limit-words", "40", // 31 used; the next document needs 31 more
+		"--max-document-words", "100000", "--max-document-segments", "5000")
+	if plan["max_document_words"] != 100000.0 || plan["max_document_segments"] != 5000.0 {
+		t.Errorf("set-plan: %v", plan)
+	}
 	r = s.uploadFile(key, englishDocx, map[string]string{"target_lang": "German", "source_lang": "English"})
 	if r.status != 202 {
 		t.Fatalf("%d %s", r.status, r.body)
@@ -155,6 +159,11 @@ func TestWebhooksDeliverCompletionAndFailureThroughARestart(t *testing.T) {
 	data = checkPayload(t, got[2], secret, "job.failed", fid, acct)
 	if data["status"] != "failed" || data["docx_url"] != nil || data["error"] == nil {
 		t.Errorf("failed payload: %s", got[2].body)
+	}
+	// The words counted before the quota stopped the job are reported, in
+	// the job and in the payload (they were 0 while the message quoted them).
+	if j["total_words"].(float64) < 10 || data["total_words"] != j["total_words"] {
+		t.Errorf("failed job total_words %v, payload total_words %v", j["total_words"], data["total_words"])
 	}
 	if u := s.do("GET", "/v1/usage", key, nil, "").json(t); u["used_words"].(float64) != j2f(t, s, key, id) {
 		t.Errorf("the failed job was charged: usage %v", u)

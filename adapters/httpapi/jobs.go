@@ -244,42 +244,81 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
 	body := http.MaxBytesReader(nil, r.Body, limit)
-	mr := multipart.NewReader(body, params["boundary"])
-	req := service.SubmitRequest{}
 	var up *service.Upload
+	req, err := readUploadForm(multipart.NewReader(body, params["boundary"]), func(name string, part io.Reader) error {
+		file := &countingReader{r: part}
+		var err error
+		up, err = a.svc.Receive(ctx, file, false)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) || a.oversized(err, file) {
+				return newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+			}
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrDeadlineExceeded) { // the client cut the body short, or stalled
+				return a.bodyError(err)
+			}
+			if file.err != nil { // the read failure cancelled the request, which the store reported instead
+				return a.bodyError(file.err)
+			}
+			return a.fail(err)
+		}
+		return nil
+	})
+	if err != nil {
+		a.discard(ctx, up)
+		var re *formReadError
+		if errors.As(err, &re) {
+			return nil, a.bodyError(re.err)
+		}
+		return nil, err
+	}
+	if up == nil {
+		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
+	}
+	acc, err := a.svc.Queue(ctx, c, up, req)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return a.accepted(acc), nil
+}
+
+// formReadError is a failure to read the multipart body itself (as
+// opposed to the file handler's answer).
+type formReadError struct{ err error }
+
+func (e *formReadError) Error() string { return e.err.Error() }
+
+// maxFieldSize is how much of a form field is read; the rest is skipped.
+const maxFieldSize = 256
+
+// readUploadForm reads the multipart body of POST /translate part by part,
+// without buffering the document: the first "file" part is handed to file
+// as a stream (its error ends the read and is returned as is), the known
+// fields are read up to maxFieldSize and trimmed, anything else is skipped.
+// A body that cannot be read gives a *formReadError.
+func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader) error) (service.SubmitRequest, error) {
+	var req service.SubmitRequest
+	seen := false
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			break
+			return req, nil
 		}
 		if err != nil {
-			a.discard(ctx, up)
-			return nil, a.bodyError(err)
+			return req, &formReadError{err}
 		}
 		name := part.FormName()
 		switch {
-		case name == "file" && up == nil:
+		case name == "file" && !seen:
+			seen = true
 			req.Name = part.FileName()
-			file := &countingReader{r: part}
-			up, err = a.svc.Receive(ctx, file, false)
-			if err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) || a.oversized(err, file) {
-					return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
-				}
-				if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrDeadlineExceeded) { // the client cut the body short, or stalled
-					return nil, a.bodyError(err)
-				}
-				if file.err != nil { // the read failure cancelled the request, which the store reported instead
-					return nil, a.bodyError(file.err)
-				}
-				return nil, a.fail(err)
+			if err := file(req.Name, part); err != nil {
+				return req, err
 			}
 		case name == "target_lang" || name == "source_lang" || name == "translation_mode":
-			v, err := io.ReadAll(io.LimitReader(part, 256))
+			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
 			if err != nil {
-				a.discard(ctx, up)
-				return nil, a.bodyError(err)
+				return req, &formReadError{err}
 			}
 			s := strings.TrimSpace(string(v))
 			switch name {
@@ -290,19 +329,13 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 			default:
 				req.Mode = s
 			}
-		default:
-			_, _ = io.Copy(io.Discard, part) // unknown fields are ignored
+		}
+		// The rest of the part (all of an unknown field) is skipped.
+		if _, err := io.Copy(io.Discard, part); err != nil {
+			return req, &formReadError{err}
 		}
 		part.Close()
 	}
-	if up == nil {
-		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
-	}
-	acc, err := a.svc.Queue(ctx, c, up, req)
-	if err != nil {
-		return nil, a.fail(err)
-	}
-	return a.accepted(acc), nil
 }
 
 // countingReader counts what was read through it and keeps the read

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"fmt"
 	"io"
+
+	"github.com/dragoman-translate/dragoman/core/docformat"
 )
 
 // Limits against zip bombs. Open checks the central directory (declared
@@ -12,11 +14,12 @@ import (
 // core/docformat (DefaultLimits) uses the same values: core cannot import
 // adapters, so an agreement test keeps the two equal.
 const (
-	MaxEntries  = 10000     // entries in the zip directory
-	MaxUnpacked = 1 << 30   // uncompressed total of all entries
-	MaxRatio    = 200       // uncompressed/compressed of one large entry (XML: 5-30)
-	RatioFloor  = 4 << 20   // entries smaller than this are not ratio-checked
-	MaxPartSize = 512 << 20 // one part read (media entries are copied, not read)
+	MaxEntries  = 10000       // entries in the zip directory
+	MaxUnpacked = 200 << 20   // uncompressed total of all entries: 4× the 50 MB input
+	MaxXMLPart  = 32 << 20    // one XML part (.xml, .rels): what is parsed and held in memory
+	MaxRatio    = 200         // uncompressed/compressed of one large entry (XML: 5-30)
+	RatioFloor  = 4 << 20     // entries smaller than this are not ratio-checked
+	MaxPartSize = MaxUnpacked // one other part read (media entries are copied, not read)
 )
 
 // checkDirectory refuses a package whose directory announces a bomb.
@@ -29,6 +32,9 @@ func checkDirectory(zr *zip.Reader) error {
 		total += f.UncompressedSize64
 		if total > MaxUnpacked {
 			return fmt.Errorf("%w: package expands to more than %d bytes", ErrInvalid, MaxUnpacked)
+		}
+		if docformat.IsXMLPart(f.Name) && f.UncompressedSize64 > MaxXMLPart {
+			return fmt.Errorf("%w: XML part %s unpacks to %d MB, over the %d MB limit", ErrInvalid, f.Name, f.UncompressedSize64>>20, MaxXMLPart>>20)
 		}
 		if f.UncompressedSize64 >= RatioFloor && f.UncompressedSize64 > MaxRatio*max(f.CompressedSize64, 1) {
 			return fmt.Errorf("%w: part %s compresses %d:1, a zip bomb", ErrInvalid, f.Name, f.UncompressedSize64/max(f.CompressedSize64, 1))
@@ -43,6 +49,7 @@ type limited struct {
 	p    *Package
 	name string
 	left int64
+	max  int64 // left at the start
 }
 
 func (l *limited) Read(b []byte) (int, error) {
@@ -50,7 +57,7 @@ func (l *limited) Read(b []byte) (int, error) {
 	l.left -= int64(n)
 	l.p.read += int64(n)
 	if l.left < 0 {
-		return n, fmt.Errorf("%w: part %s is larger than %d bytes", ErrInvalid, l.name, MaxPartSize)
+		return n, fmt.Errorf("%w: part %s is larger than %d bytes", ErrInvalid, l.name, l.max)
 	}
 	if l.p.read > MaxUnpacked {
 		return n, fmt.Errorf("%w: package expands to more than %d bytes", ErrInvalid, MaxUnpacked)

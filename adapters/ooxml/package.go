@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
+	"github.com/dragoman-translate/dragoman/core/docformat"
 )
 
 // ErrInvalid is wrapped by every error about a file that is not a usable package.
@@ -211,14 +212,18 @@ func (p *Package) Stories() []string {
 // Open opens an entry for reading, counting what it really inflates
 // against the limits.
 func (p *Package) Open(f *zip.File) (io.ReadCloser, error) {
-	if f.UncompressedSize64 > MaxPartSize {
-		return nil, fmt.Errorf("%w: part %s declares %d bytes, over the %d limit", ErrInvalid, f.Name, f.UncompressedSize64, MaxPartSize)
+	limit := int64(MaxPartSize)
+	if docformat.IsXMLPart(f.Name) {
+		limit = MaxXMLPart
+	}
+	if f.UncompressedSize64 > uint64(limit) {
+		return nil, fmt.Errorf("%w: part %s declares %d bytes, over the %d limit", ErrInvalid, f.Name, f.UncompressedSize64, limit)
 	}
 	rc, err := f.Open()
 	if err != nil {
 		return nil, fmt.Errorf("%w: part %s: %v", ErrInvalid, f.Name, err)
 	}
-	return &limited{rc: rc, p: p, name: f.Name, left: MaxPartSize}, nil
+	return &limited{rc: rc, p: p, name: f.Name, left: limit, max: limit}, nil
 }
 
 // ReadPart reads an entry whole; a missing entry is (nil, nil).

@@ -261,9 +261,9 @@ func rawOf(t *testing.T, f *zip.File) []byte {
 // refuse the same packages, so their numbers are one set.
 func TestLimitsAgreeWithUploadCheck(t *testing.T) {
 	core := docformat.DefaultLimits
-	if core.MaxEntries != MaxEntries || core.MaxUnpacked != MaxUnpacked || core.MaxRatio != MaxRatio || core.RatioFloor != RatioFloor {
-		t.Fatalf("core/docformat limits %+v differ from adapters/ooxml (entries %d, unpacked %d, ratio %d, floor %d)",
-			core, MaxEntries, MaxUnpacked, MaxRatio, RatioFloor)
+	if core.MaxEntries != MaxEntries || core.MaxUnpacked != MaxUnpacked || core.MaxRatio != MaxRatio || core.RatioFloor != RatioFloor || core.MaxXMLPart != MaxXMLPart {
+		t.Fatalf("core/docformat limits %+v differ from adapters/ooxml (entries %d, unpacked %d, ratio %d, floor %d, XML part %d)",
+			core, MaxEntries, MaxUnpacked, MaxRatio, RatioFloor, MaxXMLPart)
 	}
 	// and a bomb one refuses, the other refuses too
 	bomb := build(t, map[string]string{"word/document.xml": ctMain}, []entry{
@@ -274,5 +274,61 @@ func TestLimitsAgreeWithUploadCheck(t *testing.T) {
 	}
 	if _, err := openBytes(bomb); !errors.Is(err, ErrInvalid) {
 		t.Errorf("package model: %v", err)
+	}
+}
+
+// expandingXML is WordprocessingML text of about n bytes made of varied
+// words, so that it compresses like real text (well under the ratio limit).
+func expandingXML(n int) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`)
+	b.Grow(n + 1024)
+	words := make([]string, 4096)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%x ", i*7919)
+	}
+	x := uint32(2463534242)
+	for b.Len() < n {
+		b.WriteString("<w:p><w:r><w:t>")
+		for i := 0; i < 12; i++ {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			b.WriteString(words[x%4096])
+		}
+		b.WriteString("</w:t></w:r></w:p>")
+	}
+	b.WriteString(`</w:body></w:document>`)
+	return b.String()
+}
+
+// A document that expands (issue 15: a 2.8 MB .docx whose document.xml
+// unpacks to 200 MB at 73:1, under the ratio limit) is refused by both the
+// upload check and the package model: no XML part over MaxXMLPart.
+func TestExpandingXMLPartRefused(t *testing.T) {
+	big := expandingXML(MaxXMLPart + 1<<20)
+	doc := build(t, map[string]string{"word/document.xml": ctMain}, []entry{{"word/document.xml", big}}, nil)
+	t.Logf("%d MB of XML in a %.1f MB package (%d:1)", len(big)>>20, float64(len(doc))/(1<<20), len(big)/len(doc))
+	if len(big)/len(doc) >= MaxRatio {
+		t.Fatalf("the test document compresses %d:1: the ratio limit, not the part limit, would refuse it", len(big)/len(doc))
+	}
+	_, err := docformat.VerifyPackage(bytes.NewReader(doc), int64(len(doc)))
+	if !errors.Is(err, docformat.ErrTooLarge) || !strings.Contains(err.Error(), "word/document.xml") {
+		t.Errorf("upload check: %v, want too large naming the part", err)
+	}
+	if _, err := openBytes(doc); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "XML part") {
+		t.Errorf("package model: %v, want refused", err)
+	}
+	// Just under the limit is accepted by both.
+	ok := build(t, map[string]string{"word/document.xml": ctMain}, []entry{{"word/document.xml", expandingXML(MaxXMLPart - 1<<20)}}, nil)
+	if _, err := docformat.VerifyPackage(bytes.NewReader(ok), int64(len(ok))); err != nil {
+		t.Errorf("upload check refuses a %d MB part: %v", (MaxXMLPart-1<<20)>>20, err)
+	}
+	pk, err := openBytes(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pk.ReadPart("word/document.xml"); err != nil {
+		t.Errorf("reading a part under the limit: %v", err)
 	}
 }

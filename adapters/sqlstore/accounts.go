@@ -13,7 +13,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-const accountSelect = "SELECT id, name, plan, suspended, limit_words_override, rpm_override, do_not_translate, created_at FROM accounts"
+const accountSelect = "SELECT id, name, plan, suspended, limit_words_override, rpm_override, max_doc_words_override, max_doc_segments_override, do_not_translate, created_at FROM accounts"
 
 type accountRow struct {
 	ID             string        `db:"id"`
@@ -22,6 +22,8 @@ type accountRow struct {
 	Suspended      bool          `db:"suspended"`
 	LimitWords     sql.NullInt64 `db:"limit_words_override"`
 	RPM            sql.NullInt64 `db:"rpm_override"`
+	MaxDocWords    sql.NullInt64 `db:"max_doc_words_override"`
+	MaxDocSegments sql.NullInt64 `db:"max_doc_segments_override"`
 	DoNotTranslate string        `db:"do_not_translate"`
 	CreatedAt      timeCol       `db:"created_at"`
 }
@@ -36,6 +38,14 @@ func (r *accountRow) account() (*account.Account, error) {
 		v := int(r.RPM.Int64)
 		a.RPMOverride = &v
 	}
+	if r.MaxDocWords.Valid {
+		v := r.MaxDocWords.Int64
+		a.MaxDocWordsOverride = &v
+	}
+	if r.MaxDocSegments.Valid {
+		v := r.MaxDocSegments.Int64
+		a.MaxDocSegmentsOverride = &v
+	}
 	if err := json.Unmarshal([]byte(r.DoNotTranslate), &a.DoNotTranslate); err != nil {
 		return nil, fmt.Errorf("account %s do_not_translate: %w", r.ID, err)
 	}
@@ -45,7 +55,8 @@ func (r *accountRow) account() (*account.Account, error) {
 	return a, nil
 }
 
-// accountArgs are name, plan, suspended, limit, rpm, do_not_translate.
+// accountArgs are name, plan, suspended, limit, rpm, the document caps,
+// do_not_translate.
 func accountArgs(a *account.Account) ([]any, error) {
 	dnt := a.DoNotTranslate
 	if dnt == nil {
@@ -55,14 +66,20 @@ func accountArgs(a *account.Account) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var limit, rpm any
+	var limit, rpm, docWords, docSegments any
 	if a.LimitWordsOverride != nil {
 		limit = *a.LimitWordsOverride
 	}
 	if a.RPMOverride != nil {
 		rpm = int64(*a.RPMOverride)
 	}
-	return []any{a.Name, a.PlanName, a.Suspended, limit, rpm, string(b)}, nil
+	if a.MaxDocWordsOverride != nil {
+		docWords = *a.MaxDocWordsOverride
+	}
+	if a.MaxDocSegmentsOverride != nil {
+		docSegments = *a.MaxDocSegmentsOverride
+	}
+	return []any{a.Name, a.PlanName, a.Suspended, limit, rpm, docWords, docSegments, string(b)}, nil
 }
 
 // CreateAccount inserts a, normalising CreatedAt to the stored form.
@@ -76,7 +93,7 @@ func (s *Store) CreateAccount(ctx context.Context, a *account.Account) error {
 		return fmt.Errorf("sqlstore: create account %s: %w", a.ID, err)
 	}
 	args = append([]any{a.ID}, append(args, ts(a.CreatedAt))...)
-	q := "INSERT INTO accounts (id, name, plan, suspended, limit_words_override, rpm_override, do_not_translate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+	q := "INSERT INTO accounts (id, name, plan, suspended, limit_words_override, rpm_override, max_doc_words_override, max_doc_segments_override, do_not_translate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 	if _, err := s.w.ExecContext(ctx, s.w.Rebind(q), args...); err != nil {
 		return fmt.Errorf("sqlstore: create account %s: %w", a.ID, err)
 	}
@@ -113,7 +130,7 @@ func (s *Store) UpdateAccount(ctx context.Context, id string, fn func(*account.A
 		if err != nil {
 			return err
 		}
-		q := "UPDATE accounts SET name = ?, plan = ?, suspended = ?, limit_words_override = ?, rpm_override = ?, do_not_translate = ? WHERE id = ?"
+		q := "UPDATE accounts SET name = ?, plan = ?, suspended = ?, limit_words_override = ?, rpm_override = ?, max_doc_words_override = ?, max_doc_segments_override = ?, do_not_translate = ? WHERE id = ?"
 		if _, err := tx.ExecContext(ctx, tx.Rebind(q), append(args, id)...); err != nil {
 			return err
 		}

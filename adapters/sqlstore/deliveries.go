@@ -232,6 +232,20 @@ func (s *Store) ListAttempts(ctx context.Context, webhookID string, limit int) (
 	return out, nil
 }
 
+// NextDeliveryDue is when the earliest pending attempt falls due (a retry,
+// or a lease running out); ok is false when nothing is pending. The
+// webhook worker sleeps until then.
+func (s *Store) NextDeliveryDue(ctx context.Context) (time.Time, bool, error) {
+	var next nullTimeCol
+	if err := s.r.GetContext(ctx, &next, "SELECT MIN(next_at) FROM webhook_deliveries WHERE state = 'pending'"); err != nil {
+		return time.Time{}, false, fmt.Errorf("sqlstore: next due delivery: %w", err)
+	}
+	if next.T == nil {
+		return time.Time{}, false, nil
+	}
+	return *next.T, true, nil
+}
+
 // PruneDeliveries removes finished deliveries (and their history) created
 // before t; it returns how many.
 func (s *Store) PruneDeliveries(ctx context.Context, t time.Time) (int64, error) {

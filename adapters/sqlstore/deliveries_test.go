@@ -28,6 +28,7 @@ func runDeliverySuite(t *testing.T, b backend) {
 		{"ConcurrentClaims", testConcurrentClaims},
 		{"ReencryptSecrets", testReencryptSecrets},
 		{"Prune", testPruneDeliveries},
+		{"NextDue", testNextDeliveryDue},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, b) })
 	}
@@ -356,5 +357,42 @@ func testPruneDeliveries(t *testing.T, b backend) {
 	hist, _ := s.ListAttempts(ctx, "w1", 10)
 	if len(hist) != 2 || hist[0].EventID != "e2" || hist[1].EventID != "e3" {
 		t.Fatalf("history after prune: %+v", hist)
+	}
+}
+
+// The worker sleeps until the next pending attempt is due: nothing pending,
+// the earliest of several, a retry's time once the first attempt failed.
+func testNextDeliveryDue(t *testing.T, b backend) {
+	s := keyedStore(t, b)
+	due := func() (time.Time, bool) {
+		t.Helper()
+		at, ok, err := s.NextDeliveryDue(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at, ok
+	}
+	if _, ok := due(); ok {
+		t.Fatal("an empty queue has something due")
+	}
+	addHook(t, s, "w1", "a1")
+	enqueue(t, s, "d2", "w1", "e2", t0.Add(time.Second))
+	enqueue(t, s, "d1", "w1", "e1", t0)
+	if at, ok := due(); !ok || !at.Equal(norm(t0)) {
+		t.Fatalf("next due %v %v, want %v", at, ok, norm(t0))
+	}
+	c := claim(t, s, t0.Add(time.Second), 10)
+	if len(c) != 2 {
+		t.Fatalf("%d claimed", len(c))
+	}
+	retry := norm(t0.Add(3 * time.Second))
+	if err := s.FinishAttempt(ctx, c[0], webhook.AttemptResult{StatusCode: 500}, &retry); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishAttempt(ctx, c[1], webhook.AttemptResult{OK: true, StatusCode: 200}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if at, ok := due(); !ok || !at.Equal(retry) {
+		t.Fatalf("next due %v %v, want the retry at %v", at, ok, retry)
 	}
 }

@@ -42,6 +42,7 @@ func runSuite(t *testing.T, b backend) {
 		{"Webhooks", testWebhooks},
 		{"RateLimit", testRateLimit},
 		{"RateLimitConcurrent", testRateLimitConcurrent},
+		{"RateLimitMinuteBoundary", testRateLimitMinuteBoundary},
 		{"TranslationMemory", testTranslationMemory},
 	}
 	for _, tc := range tests {
@@ -345,10 +346,11 @@ func testAccounts(t *testing.T, b backend) {
 	if !reflect.DeepEqual(got, a) {
 		t.Fatalf("got %+v want %+v", got, a)
 	}
-	limit, rpm := int64(5_000_000), 500
+	limit, rpm, docWords, docSegs := int64(5_000_000), 500, int64(2_000_000), int64(300_000)
 	got, err = s.UpdateAccount(ctx, "a1", func(a *account.Account) error {
 		a.PlanName, a.Suspended = "enterprise", true
 		a.LimitWordsOverride, a.RPMOverride = &limit, &rpm
+		a.MaxDocWordsOverride, a.MaxDocSegmentsOverride = &docWords, &docSegs
 		a.DoNotTranslate = []string{"Dragoman", "ACME Cloud™"}
 		a.CreatedAt = time.Time{} // cannot change
 		return nil
@@ -361,7 +363,8 @@ func testAccounts(t *testing.T, b backend) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(stored, got) || !stored.CreatedAt.Equal(norm(t0)) || !stored.Suspended ||
-		*stored.LimitWordsOverride != limit || *stored.RPMOverride != rpm || stored.Limits().RequestsPerMinute != rpm {
+		*stored.LimitWordsOverride != limit || *stored.RPMOverride != rpm || stored.Limits().RequestsPerMinute != rpm ||
+		stored.Limits().MaxDocumentWords != docWords || stored.Limits().MaxDocumentSegments != docSegs {
 		t.Fatalf("stored %+v, returned %+v", stored, got)
 	}
 	refuse := errors.New("no")
@@ -648,20 +651,21 @@ func testRateLimit(t *testing.T, b backend) {
 	s := newStore(t, b)
 	clock := &fakeClock{}
 	s.SetClock(clock)
-	windowStart := time.Date(2026, 3, 14, 15, 9, 0, 0, time.UTC)
-	clock.Set(windowStart.Add(20*time.Second + 250*time.Millisecond))
+	t1 := time.Date(2026, 3, 14, 15, 9, 20, 250_000_000, time.UTC)
 	for i := 0; i < 3; i++ {
+		clock.Set(t1.Add(time.Duration(i) * time.Second))
 		ok, _, err := s.Allow(ctx, "acct:a1", 3)
 		if err != nil || !ok {
 			t.Fatalf("request %d: ok=%v err=%v", i+1, ok, err)
 		}
 	}
+	clock.Set(t1.Add(10 * time.Second))
 	ok, retry, err := s.Allow(ctx, "acct:a1", 3)
 	if err != nil || ok {
 		t.Fatalf("4th request passed: %v", err)
 	}
-	if retry != 39*time.Second+750*time.Millisecond {
-		t.Fatalf("retryAfter %v, want 39.75s (until the window ends)", retry)
+	if retry != 50*time.Second {
+		t.Fatalf("retryAfter %v, want 50s (until the first request leaves the window)", retry)
 	}
 	// Another key has its own count; unlimited counts nothing.
 	if ok, _, _ := s.Allow(ctx, "acct:a2", 3); !ok {
@@ -670,26 +674,90 @@ func testRateLimit(t *testing.T, b backend) {
 	if ok, _, _ := s.Allow(ctx, "acct:a1", 0); !ok {
 		t.Fatal("limit 0 (unlimited) refused")
 	}
-	// The last instant of the window is still in it.
-	clock.Set(windowStart.Add(time.Minute - time.Nanosecond))
-	if ok, retry, _ := s.Allow(ctx, "acct:a1", 3); ok || retry != time.Nanosecond {
+	// The last instant the first request is in the window it still counts.
+	clock.Set(t1.Add(time.Minute - time.Microsecond))
+	if ok, retry, _ := s.Allow(ctx, "acct:a1", 3); ok || retry != time.Microsecond {
 		t.Fatalf("end of window: ok=%v retry=%v", ok, retry)
 	}
-	clock.Set(windowStart.Add(time.Minute))
+	clock.Set(t1.Add(time.Minute))
 	if ok, _, _ := s.Allow(ctx, "acct:a1", 3); !ok {
-		t.Fatal("new window still limited")
+		t.Fatal("first request left the window, still limited")
 	}
-	// Two windows later the first window's rows are pruned.
-	clock.Set(windowStart.Add(2 * time.Minute))
+	// The second and third still count: the window is full again, until
+	// the second leaves it.
+	if ok, retry, _ := s.Allow(ctx, "acct:a1", 3); ok || retry != time.Second {
+		t.Fatalf("ok=%v retry=%v, want refused for 1s", ok, retry)
+	}
+	// Two windows later the old requests are pruned.
+	clock.Set(t1.Add(3 * time.Minute))
 	if ok, _, _ := s.Allow(ctx, "acct:a1", 3); !ok {
 		t.Fatal("third window limited")
 	}
 	var old int
-	if err := s.r.Get(&old, s.r.Rebind("SELECT COUNT(*) FROM rate_limits WHERE window_start = ?"), windowStart.Unix()); err != nil {
+	if err := s.r.Get(&old, s.r.Rebind("SELECT COUNT(*) FROM rate_limit_hits WHERE at < ?"), t1.Add(2*time.Minute).UnixMicro()); err != nil {
 		t.Fatal(err)
 	}
 	if old != 0 {
-		t.Fatalf("%d rows of an old window kept", old)
+		t.Fatalf("%d rows of old requests kept", old)
+	}
+}
+
+// testRateLimitMinuteBoundary: a free account (10 requests a minute) that
+// sends 10 requests just before a minute boundary and 10 just after gets
+// exactly 10 through (a window fixed to the clock let all 20 pass in 2 s),
+// and any 60 s span lets at most 10 through.
+func testRateLimitMinuteBoundary(t *testing.T, b backend) {
+	s := newStore(t, b)
+	clock := &fakeClock{}
+	s.SetClock(clock)
+	const limit = 10 // the free plan
+	boundary := time.Date(2026, 3, 14, 15, 10, 0, 0, time.UTC)
+	var passed []time.Time
+	send := func(at time.Time) (bool, time.Duration) {
+		clock.Set(at)
+		ok, retry, err := s.Allow(ctx, "rpm:free", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			passed = append(passed, at)
+		}
+		return ok, retry
+	}
+	for i := 0; i < 20; i++ { // 10 per second from 1 s before the boundary
+		send(boundary.Add(-time.Second + time.Duration(i)*100*time.Millisecond))
+	}
+	if len(passed) != limit {
+		t.Fatalf("%d of 20 requests in 2 s across a minute boundary passed, want exactly %d", len(passed), limit)
+	}
+	// Retry-After is exact: the first request leaves the window 60 s after
+	// it was let through, and not a microsecond earlier.
+	first := boundary.Add(-time.Second)
+	ok, retry := send(boundary.Add(900 * time.Millisecond))
+	if ok || retry != first.Add(time.Minute).Sub(boundary.Add(900*time.Millisecond)) {
+		t.Fatalf("ok=%v retryAfter=%v, want refused for %v", ok, retry, first.Add(time.Minute).Sub(boundary.Add(900*time.Millisecond)))
+	}
+	if ok, _ := send(first.Add(time.Minute - time.Microsecond)); ok {
+		t.Fatal("passed before the oldest request left the window")
+	}
+	if ok, _ := send(first.Add(time.Minute)); !ok {
+		t.Fatal("refused once the oldest request left the window")
+	}
+	// A steady stream for three minutes, one request every 1.7 s: no 60 s
+	// span holds more than limit passed requests.
+	for at := first.Add(time.Minute + time.Second); at.Before(boundary.Add(4 * time.Minute)); at = at.Add(1700 * time.Millisecond) {
+		send(at)
+	}
+	for i := range passed {
+		n := 0
+		for _, p := range passed[i:] {
+			if p.Sub(passed[i]) < time.Minute {
+				n++
+			}
+		}
+		if n > limit {
+			t.Fatalf("%d requests passed in the minute from %v", n, passed[i])
+		}
 	}
 }
 
@@ -731,13 +799,9 @@ func testRateLimitConcurrent(t *testing.T, b backend) {
 		}(i)
 	}
 	wg.Wait()
-	// The test may straddle a window boundary: then each window passes at
-	// most limit, so the total is between limit and 2*limit.
+	// The window slides: exactly limit pass, even across a minute boundary.
 	if passed != limit {
-		now := time.Now()
-		if now.Second() > 2 || passed > 2*limit {
-			t.Fatalf("%d passed, want exactly %d", passed, limit)
-		}
+		t.Fatalf("%d passed, want exactly %d", passed, limit)
 	}
 }
 

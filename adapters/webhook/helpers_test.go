@@ -86,6 +86,7 @@ func failedJob(id string) *job.Job {
 // hit is one request the receiver got.
 type hit struct {
 	attempt int
+	arrived time.Time
 	header  http.Header
 	body    []byte
 	sigErr  error
@@ -107,7 +108,7 @@ func newReceiver(t testing.TB, answer func(w http.ResponseWriter, r *http.Reques
 		body, _ := io.ReadAll(r.Body)
 		n, _ := strconv.Atoi(r.Header.Get(HeaderAttempt))
 		rc.mu.Lock()
-		rc.got = append(rc.got, hit{attempt: n, header: r.Header.Clone(), body: body,
+		rc.got = append(rc.got, hit{attempt: n, arrived: time.Now(), header: r.Header.Clone(), body: body,
 			sigErr: signature.Verify(testSecret, body, r.Header.Get(signature.Header))})
 		rc.mu.Unlock()
 		if rc.answer != nil {

@@ -26,8 +26,9 @@ type Config struct {
 	// Delays are the waits before each attempt, so len(Delays) is the
 	// number of attempts: corewebhook.DefaultDelays.
 	Delays []time.Duration
-	// PollInterval is how often the queue is checked for due attempts
-	// when nothing wakes the worker; 1 s.
+	// PollInterval is the longest the worker sleeps without checking the
+	// queue when nothing wakes it; 1 s. A queue that knows its next due
+	// time (sqlstore does) wakes the worker exactly then instead.
 	PollInterval time.Duration
 	// Lease is how long a claimed attempt may run before another worker
 	// counts it as interrupted and moves on; Timeout + 45 s.
@@ -63,6 +64,13 @@ func (c Config) withDefaults() Config {
 		c.UserAgent = "Dragoman-Webhooks/1"
 	}
 	return c
+}
+
+// dueQueue is implemented by queues that can tell when their next pending
+// attempt falls due, so the worker sleeps until exactly then rather than to
+// its next poll (which made retries up to a poll interval late).
+type dueQueue interface {
+	NextDeliveryDue(ctx context.Context) (time.Time, bool, error)
 }
 
 // pruner is implemented by queues that can drop old history.
@@ -141,8 +149,8 @@ func (w *Worker) Stop(ctx context.Context) error {
 
 func (w *Worker) run() {
 	defer close(w.done)
-	tick := time.NewTicker(w.cfg.PollInterval)
-	defer tick.Stop()
+	timer := time.NewTimer(w.cfg.PollInterval)
+	defer timer.Stop()
 	lastPrune := time.Time{}
 	for {
 		busy := w.poll()
@@ -159,13 +167,38 @@ func (w *Worker) run() {
 			}
 			continue
 		}
+		timer.Reset(w.sleep())
 		select {
 		case <-w.stop:
 			return
 		case <-w.wake:
-		case <-tick.C:
+		case <-timer.C:
 		}
 	}
+}
+
+// sleep is how long to wait before looking at the queue again: until the
+// next attempt falls due, at most PollInterval (deliveries queued by other
+// processes, leases that run out).
+func (w *Worker) sleep() time.Duration {
+	d := w.cfg.PollInterval
+	q, ok := w.q.(dueQueue)
+	if !ok {
+		return d
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	next, ok, err := q.NextDeliveryDue(ctx)
+	cancel()
+	if err != nil {
+		w.log.Error("webhook: reading the next due delivery failed", "err", err)
+		return d
+	}
+	if ok {
+		// A floor keeps a row due now but not yet claimable (a clock a
+		// little ahead elsewhere) from spinning the loop.
+		d = min(d, max(next.Sub(w.clock.Now()), time.Millisecond))
+	}
+	return d
 }
 
 // poll claims as many due attempts as there are free slots and starts

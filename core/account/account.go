@@ -21,8 +21,10 @@ type Account struct {
 	PlanName  string
 	Suspended bool
 	// Overrides of the plan's limits (enterprise deals); nil means the plan's.
-	LimitWordsOverride *int64
-	RPMOverride        *int
+	LimitWordsOverride     *int64
+	RPMOverride            *int
+	MaxDocWordsOverride    *int64
+	MaxDocSegmentsOverride *int64
 	// DoNotTranslate lists product names that professional mode protects.
 	DoNotTranslate []string
 	CreatedAt      time.Time
@@ -40,6 +42,12 @@ func (a *Account) Limits() quota.Plan {
 	}
 	if a.RPMOverride != nil {
 		p.RequestsPerMinute = *a.RPMOverride
+	}
+	if a.MaxDocWordsOverride != nil {
+		p.MaxDocumentWords = *a.MaxDocWordsOverride
+	}
+	if a.MaxDocSegmentsOverride != nil {
+		p.MaxDocumentSegments = *a.MaxDocSegmentsOverride
 	}
 	return p
 }

@@ -1,7 +1,10 @@
 package docformat
 
 import (
+	"archive/zip"
+	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -88,4 +91,26 @@ func FuzzSniff(f *testing.F) {
 			t.Fatalf("Sniff = %q, %v: exactly one must be set", format, err)
 		}
 	})
+}
+
+// A streaming zip writer (Go's zip.Writer.CreateHeader, many others)
+// stores the mimetype entry with its sizes in a data descriptor after the
+// data, leaving 0 in the local header: still an .odt (it was refused as
+// "the mimetype entry does not hold a media type").
+func TestODTWithDataDescriptor(t *testing.T) {
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	w, _ := zw.CreateHeader(&zip.FileHeader{Name: "mimetype", Method: zip.Store})
+	io.WriteString(w, "application/vnd.oasis.opendocument.text")
+	w, _ = zw.Create("META-INF/manifest.xml")
+	io.WriteString(w, `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>`)
+	w, _ = zw.Create("content.xml")
+	io.WriteString(w, `<office:document-content/>`)
+	zw.Close()
+	if f, err := Sniff(b.Bytes()); f != ODT || err != nil {
+		t.Fatalf("Sniff = %q, %v, want odt", f, err)
+	}
+	if f, err := VerifyPackage(bytes.NewReader(b.Bytes()), int64(b.Len())); f != ODT || err != nil {
+		t.Fatalf("VerifyPackage = %q, %v, want odt", f, err)
+	}
 }

@@ -8,17 +8,25 @@ import (
 // Limits bound what VerifyPackage accepts from a zip package.
 type Limits struct {
 	MaxUnpacked int64   // declared uncompressed total of all entries
+	MaxXMLPart  int64   // declared uncompressed size of one XML entry (.xml, .rels)
 	MaxEntries  int     // entries in the zip directory
 	MaxRatio    float64 // uncompressed/compressed of one large entry
 	RatioFloor  int64   // entries smaller than this are not ratio-checked
 }
 
 // DefaultLimits are generous for real documents (the corpus peaks at a ratio
-// of 79 for an 8 MB content.xml) and stop zip bombs, which reach ~1000.
+// of 79 for an 8 MB content.xml; a 500-page report's document.xml is about
+// 10 MB) and stop zip bombs, which reach ~1000. They also bound what an
+// accepted upload can expand to, so that memory is bounded by design: no
+// XML part over 32 MB (the parts the engine parses and holds), and no more
+// than 200 MB unpacked in all (four times the 50 MB input; media are
+// copied, not held). A 2.8 MB .docx whose document.xml unpacks to 200 MB
+// (73:1, under the ratio limit) is refused at upload with 422.
 // The package model the adapters read with (adapters/ooxml) holds the same
 // numbers; core cannot import it, so a test there keeps the two equal.
 var DefaultLimits = Limits{
-	MaxUnpacked: 1 << 30,
+	MaxUnpacked: 200 << 20,
+	MaxXMLPart:  32 << 20,
 	MaxEntries:  10000,
 	MaxRatio:    200,
 	RatioFloor:  4 << 20,

@@ -56,8 +56,13 @@ type StructureChecker interface {
 	Summary(ctx context.Context, src, out ports.Blob) (summary string, lost bool, err error)
 }
 
-// Failure is a reason to fail the job now: retrying cannot help.
-type Failure struct{ Msg string }
+// Failure is a reason to fail the job now: retrying cannot help. Apply,
+// if set, records what the stage learnt before failing (the words counted)
+// on the failed job.
+type Failure struct {
+	Msg   string
+	Apply func(*job.Job)
+}
 
 func (f *Failure) Error() string { return f.Msg }
 
@@ -179,7 +184,10 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		p.log().Debug("stage ran", "job_id", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
 		if err != nil {
 			var f *Failure
-			if errors.As(err, &f) || errors.Is(err, ports.ErrBadDocument) {
+			if errors.As(err, &f) {
+				return p.failApply(ctx, j, err.Error(), f.Apply)
+			}
+			if errors.Is(err, ports.ErrBadDocument) {
 				return p.fail(ctx, j, err.Error())
 			}
 			// A passing error: the bus redelivers with backoff and, when it
@@ -195,10 +203,19 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			return j.Advance(done, p.Clock.Now())
 		})
 		if errors.Is(err, job.ErrTransition) {
-			// The job failed meanwhile (given up, or another worker): what
-			// this stage reserved or stored must not outlive it.
-			if j, err := p.Jobs.GetJob(ctx, e.JobID); err == nil && j.Status == job.Failed {
+			// The job ended meanwhile (given up, or another process did
+			// the same stage and went on to the end): what this stage
+			// reserved or stored must not outlive it. A job completed
+			// elsewhere had its files cleaned before this stage wrote its
+			// own, so they are deleted again now.
+			j, err := p.Jobs.GetJob(ctx, e.JobID)
+			switch {
+			case err != nil:
+				return nil
+			case j.Status == job.Failed:
 				return p.settleFailure(ctx, j)
+			case j.Status == job.Completed:
+				return p.deleteIntermediates(ctx, j)
 			}
 			return nil
 		}
@@ -236,9 +253,17 @@ func (p *Pipeline) publish(ctx context.Context, t ports.Topic, j *job.Job) error
 // deletes the job's files and announces the failure. A job that completed
 // meanwhile (a duplicate stage finished it) is left alone.
 func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
+	return p.failApply(ctx, j, reason, nil)
+}
+
+// failApply is fail that also records apply's changes on the failed job.
+func (p *Pipeline) failApply(ctx context.Context, j *job.Job, reason string, apply func(*job.Job)) error {
 	j, err := p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
 		if j.Status.Terminal() {
 			return nil
+		}
+		if apply != nil {
+			apply(j)
 		}
 		return j.Fail(reason, p.Clock.Now())
 	})
@@ -281,10 +306,26 @@ func (p *Pipeline) GiveUp(ctx context.Context, jobID string, cause error) error 
 	return p.fail(ctx, j, fmt.Sprintf("processing failed repeatedly after the %s stage: %v", j.Stage, cause))
 }
 
-// finish completes a job whose output is laid out.
+// finish completes a job whose output is laid out. Its intermediate files
+// are deleted first, so a job that reads as completed holds nothing but
+// its output; a failed delete is returned for redelivery rather than left
+// in the bucket for good.
 func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
+	j, err := p.Jobs.GetJob(ctx, e.JobID)
+	if errors.Is(err, ports.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if j.Status == job.Failed {
+		return nil
+	}
+	if err := p.deleteIntermediates(ctx, j); err != nil {
+		return err
+	}
 	var changed bool
-	j, err := p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {
+	j, err = p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {
 		if j.Status.Terminal() {
 			return nil
 		}
@@ -300,12 +341,23 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	if !changed && j.Status != job.Completed {
 		return nil
 	}
-	for _, k := range []string{"input", "source.docx", "segments.json", "translated.json", "assembled.docx"} {
-		_ = p.Blobs.Delete(ctx, key(j, k))
-	}
 	// On a redelivery the event may have gone out already; receivers
 	// de-duplicate by the job's event id, so announcing twice is safe.
 	return p.publish(ctx, ports.TopicCompleted, j)
+}
+
+// intermediates are the files a job's stages write before its output.
+var intermediates = []string{"input", "source.docx", "segments.json", "translated.json", "assembled.docx"}
+
+// deleteIntermediates removes a job's intermediate files, keeping its
+// output.
+func (p *Pipeline) deleteIntermediates(ctx context.Context, j *job.Job) error {
+	for _, k := range intermediates {
+		if err := p.Blobs.Delete(ctx, key(j, k)); err != nil && !errors.Is(err, ports.ErrNotFound) {
+			return fmt.Errorf("deleting %s of job %s: %w", k, j.ID, err)
+		}
+	}
+	return nil
 }
 
 func (p *Pipeline) notify(event string) ports.EventHandler {

@@ -52,8 +52,15 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 	if err != nil {
 		return nil, &Failure{Msg: "the document could not be read: " + err.Error()}
 	}
+	a, err := p.Accounts.GetAccount(ctx, j.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	words, err := p.countWords(ctx, j, a.Limits(), doc)
+	if err != nil {
+		return nil, err
+	}
 	text := doc.PlainText()
-	words := wordcount.Count(text)
 
 	target, err := language.Lookup(j.TargetLang)
 	if err != nil {
@@ -80,14 +87,10 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 		warnings = append(warnings, "the document contains no translatable text")
 	}
 
-	a, err := p.Accounts.GetAccount(ctx, j.AccountID)
-	if err != nil {
-		return nil, err
-	}
 	err = quota.Reserve(ctx, p.Quota, j.AccountID, j.ID, j.CreatedAt, int64(words), a.Limits().LimitWords)
 	var short *quota.Short
 	if errors.As(err, &short) {
-		return nil, &Failure{Msg: short.Error()}
+		return nil, &Failure{Msg: short.Error(), Apply: func(j *job.Job) { j.Words = words }}
 	}
 	if err != nil {
 		return nil, err
@@ -102,6 +105,58 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 			j.Warn(w)
 		}
 	}, nil
+}
+
+// countWords counts the document's words segment by segment (the sum is
+// wordcount.Count of its plain text) and stops as soon as they pass what
+// the account may still use: the words left this month or the plan's
+// per-document cap, whichever is less. The job then fails right there
+// (a 402-equivalent message for the quota), with the words counted so far
+// on the job and nothing charged. A document over the plan's segment cap
+// fails before any counting.
+func (p *Pipeline) countWords(ctx context.Context, j *job.Job, plan quota.Plan, doc *segment.Document) (int, error) {
+	segments := 0
+	for _, u := range doc.Units {
+		segments += len(u.Segments)
+	}
+	if plan.MaxDocumentSegments > 0 && int64(segments) > plan.MaxDocumentSegments {
+		return 0, failf("the document has %d segments, over the %s plan's cap of %d segments per document; nothing was charged",
+			segments, plan.Name, plan.MaxDocumentSegments)
+	}
+	stop := int64(-1) // no cap
+	if plan.MaxDocumentWords > 0 {
+		stop = plan.MaxDocumentWords
+	}
+	left := int64(-1) // unlimited
+	if plan.LimitWords != nil {
+		used, err := p.Quota.Used(ctx, j.AccountID, quota.Period(j.CreatedAt))
+		if err != nil {
+			return 0, err
+		}
+		left = max(*plan.LimitWords-used, 0)
+		if stop < 0 || left < stop {
+			stop = left
+		}
+	}
+	words := int64(0)
+	for _, u := range doc.Units {
+		for _, s := range u.Segments {
+			words += int64(wordcount.Count(segment.Plain(s.Source)))
+			if stop >= 0 && words > stop {
+				counted := int(words)
+				apply := func(j *job.Job) { j.Words = counted }
+				if left >= 0 && stop == left {
+					return 0, &Failure{Apply: apply, Msg: fmt.Sprintf(
+						"word quota exceeded: the document has more than %d words but only %d of this month's %d remain; counting stopped there and nothing was charged",
+						left, left, *plan.LimitWords)}
+				}
+				return 0, &Failure{Apply: apply, Msg: fmt.Sprintf(
+					"the document has more than %d words, over the %s plan's cap of %d words per document; counting stopped there and nothing was charged",
+					stop, plan.Name, stop)}
+			}
+		}
+	}
+	return int(words), nil
 }
 
 func detectedOrGiven(j *job.Job) string {

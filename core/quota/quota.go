@@ -19,6 +19,11 @@ type Plan struct {
 	Name              string // free, starter, pro, enterprise
 	RequestsPerMinute int
 	LimitWords        *int64 // nil: unlimited
+	// Per-document caps: a job whose document has more words or segments
+	// fails at extraction, charging nothing. They bound the work (and
+	// memory) one upload can cause; 0 means no cap.
+	MaxDocumentWords    int64
+	MaxDocumentSegments int64
 }
 
 // Words makes a word limit.
@@ -27,10 +32,10 @@ func Words(n int64) *int64 { return &n }
 // Plans are the published plans. Enterprise starts as Pro and is tuned per
 // account with overrides (admin set-plan --limit-words/--requests-per-minute).
 var Plans = map[string]Plan{
-	"free":       {Name: "free", RequestsPerMinute: 10, LimitWords: Words(10_000)},
-	"starter":    {Name: "starter", RequestsPerMinute: 30, LimitWords: Words(100_000)},
-	"pro":        {Name: "pro", RequestsPerMinute: 60, LimitWords: nil},
-	"enterprise": {Name: "enterprise", RequestsPerMinute: 120, LimitWords: nil},
+	"free":       {Name: "free", RequestsPerMinute: 10, LimitWords: Words(10_000), MaxDocumentWords: 10_000, MaxDocumentSegments: 10_000},
+	"starter":    {Name: "starter", RequestsPerMinute: 30, LimitWords: Words(100_000), MaxDocumentWords: 100_000, MaxDocumentSegments: 100_000},
+	"pro":        {Name: "pro", RequestsPerMinute: 60, LimitWords: nil, MaxDocumentWords: 1_000_000, MaxDocumentSegments: 1_000_000},
+	"enterprise": {Name: "enterprise", RequestsPerMinute: 120, LimitWords: nil, MaxDocumentWords: 1_000_000, MaxDocumentSegments: 1_000_000},
 }
 
 // ErrUnknownPlan is returned for a plan name not in Plans.

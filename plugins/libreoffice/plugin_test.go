@@ -20,6 +20,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
 
 const corpus = "../../testdata/corpus"
@@ -53,6 +55,10 @@ out:
 func startHost(t *testing.T) (ports.Converter, func()) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // inherited by the plugin and its soffice instances
+	// The tests' generous conversion timeout, not the product's 120 s: a
+	// busy machine must not fail a conversion (odftoolkit-Text1.odt once
+	// took over 120 s under load).
+	t.Setenv(pool.EnvTimeout, pooltest.TestTimeout)
 	h, err := pluginhost.New(pluginDir, []string{"pseudo"}, nil, pluginhost.WithStartTimeout(30*time.Second))
 	if err != nil {
 		t.Fatal(err)

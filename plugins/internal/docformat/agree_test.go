@@ -39,6 +39,10 @@ func TestAgreesWithTheHostVerifier(t *testing.T) {
 			t.Errorf("%s: %q, %v here; %q, %v in core/docformat", name, a, errA, b, errB)
 		}
 	}
+	if h := host.DefaultLimits; h.MaxUnpacked != DefaultLimits.MaxUnpacked || h.MaxXMLPart != DefaultLimits.MaxXMLPart ||
+		h.MaxEntries != DefaultLimits.MaxEntries || h.MaxRatio != DefaultLimits.MaxRatio || h.RatioFloor != DefaultLimits.RatioFloor {
+		t.Errorf("limits %+v differ from core/docformat's %+v", DefaultLimits, h)
+	}
 	for _, f := range []Format{DOC, DOCX, ODT, RTF, WordML} {
 		if string(f) != string(map[Format]host.Format{DOC: host.DOC, DOCX: host.DOCX, ODT: host.ODT, RTF: host.RTF, WordML: host.WordML}[f]) {
 			t.Errorf("format %q differs from core/docformat", f)

@@ -57,6 +57,21 @@ func sniffZip(head []byte) (Format, error) {
 		return DOCX, nil
 	}
 	start := 30 + nameLen + extraLen
+	if flags := binary.LittleEndian.Uint16(head[6:]); flags&0x8 != 0 && csize == 0 {
+		// Sizes in a data descriptor after the data (streaming zip
+		// writers): the stored media type runs up to the descriptor's
+		// signature (or, without one, the next entry's header).
+		if start > len(head) {
+			return "", corrupt("truncated zip header")
+		}
+		rest := head[start:]
+		csize = len(rest)
+		for _, sig := range []string{"PK\x07\x08", "PK\x03\x04"} {
+			if i := bytes.Index(rest, []byte(sig)); i >= 0 && i < csize {
+				csize = i
+			}
+		}
+	}
 	end := min(start+csize, len(head))
 	if start > end {
 		return "", corrupt("truncated zip header")

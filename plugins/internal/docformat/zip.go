@@ -48,12 +48,22 @@ func checkBomb(zr *zip.Reader, lim Limits) error {
 		if total > uint64(lim.MaxUnpacked) {
 			return tooLarge("more than %d bytes uncompressed", lim.MaxUnpacked)
 		}
+		if lim.MaxXMLPart > 0 && IsXMLPart(f.Name) && f.UncompressedSize64 > uint64(lim.MaxXMLPart) {
+			return tooLarge("XML part %q unpacks to %d MB (limit %d MB)", printable(f.Name), f.UncompressedSize64>>20, lim.MaxXMLPart>>20)
+		}
 		if f.UncompressedSize64 >= uint64(lim.RatioFloor) &&
 			float64(f.UncompressedSize64) > lim.MaxRatio*float64(max(f.CompressedSize64, 1)) {
 			return tooLarge("entry %q compresses %d:1", printable(f.Name), f.UncompressedSize64/max(f.CompressedSize64, 1))
 		}
 	}
 	return nil
+}
+
+// IsXMLPart says whether a zip entry is XML by its name (.xml, .rels): the
+// parts that are parsed and held in memory, unlike media, which are copied.
+func IsXMLPart(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".xml") || strings.HasSuffix(n, ".rels")
 }
 
 const (

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
 
 const corpus = "../../../testdata/corpus"
@@ -19,6 +21,12 @@ const corpus = "../../../testdata/corpus"
 // directory, and checks at the end that nothing is left behind.
 func newTestPool(t *testing.T, cfg Config) *Pool {
 	t.Helper()
+	if cfg.Timeout == 0 {
+		// The tests' own generous timeout, not the product's: a busy
+		// machine must not fail a conversion test.
+		d, _ := time.ParseDuration(pooltest.TestTimeout)
+		cfg.Timeout = d
+	}
 	if cfg.TempDir == "" {
 		cfg.TempDir = t.TempDir()
 	}
@@ -171,6 +179,31 @@ func TestEncryptedFailsFastAndKeepsTheInstance(t *testing.T) {
 	if n := len(p.snapshot()); n != 1 {
 		t.Fatalf("%d live instances, want the same 1", n)
 	}
+}
+
+// The pool's own conversion timeout (Config.Timeout, the product's
+// DRAGOMAN_LIBREOFFICE_TIMEOUT) ends a conversion that outlasts it: a
+// document built to take a minute, given 2 s, fails as timed out soon
+// after 2 s and its instance is killed.
+func TestConversionTimeout(t *testing.T) {
+	const limit = 2 * time.Second
+	p := newTestPool(t, Config{Size: 1, Timeout: limit})
+	before := p.snapshot()[0]
+	start := time.Now()
+	var out bytes.Buffer
+	err := p.Convert(context.Background(), ODT, bytes.NewReader(pooltest.SlowODT(2000)), &out)
+	d := time.Since(start)
+	t.Logf("timed out after %s: %v", d.Round(time.Millisecond), err)
+	if ReasonOf(err) != TimedOut {
+		t.Fatalf("got %v after %s, want a timeout", err, d)
+	}
+	if d < limit || d > limit+5*time.Second {
+		t.Errorf("the %s timeout ended the conversion after %s", limit, d)
+	}
+	if !strings.Contains(err.Error(), "too long") {
+		t.Errorf("message %q does not say why", err)
+	}
+	assertGone(t, []trace{before}, t.TempDir())
 }
 
 func TestTimeoutKillsAndReplacesTheInstance(t *testing.T) {
