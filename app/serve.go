@@ -165,6 +165,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Limiter: st, Engines: plugins, Layout: layout,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
+		Users: st, KeyCatalog: st, JobList: st,
 	}
 }
 

@@ -39,6 +39,11 @@ type Service struct {
 	Fetcher  ports.URLFetcher // nil: translate-url unavailable
 	Clock    ports.Clock
 	NewID    func() string
+	// Dashboard: people, sessions, named keys and job listings; nil where
+	// the dashboard is not served.
+	Users      ports.UserStore
+	KeyCatalog ports.KeyCatalog
+	JobList    ports.JobLister
 }
 
 // Caller is an authenticated client.
@@ -73,6 +78,7 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (*Caller, err
 	if a.Suspended {
 		return nil, fail(KindForbidden, "this account is suspended")
 	}
+	s.touchKey(ctx, k.ID)
 	ok, retry, err := s.Limiter.Allow(ctx, "rpm:"+a.ID, a.Limits().RequestsPerMinute)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,98 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/core/account"
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/core/translate"
+)
+
+// CreateNamedKey issues an API key for the caller's account with a display
+// name. The plain key is returned here once; only its hash is kept. It
+// works on the API at once.
+func (s *Service) CreateNamedKey(ctx context.Context, c *Caller, name string) (string, *account.KeyInfo, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", nil, fail(KindUnprocessable, "name: give the key a name, e.g. the system that will use it")
+	}
+	if len([]rune(name)) > 80 {
+		return "", nil, fail(KindUnprocessable, "name: at most 80 characters")
+	}
+	plain, k, err := account.NewKey(s.NewID(), c.Account.ID, s.Clock.Now())
+	if err != nil {
+		return "", nil, err
+	}
+	if err := s.KeyCatalog.CreateNamedKey(ctx, k, name); err != nil {
+		return "", nil, err
+	}
+	return plain, &account.KeyInfo{Key: k, Name: name}, nil
+}
+
+// AccountKeys lists the caller's keys, oldest first, revoked ones too.
+func (s *Service) AccountKeys(ctx context.Context, c *Caller) ([]account.KeyInfo, error) {
+	return s.KeyCatalog.KeyInfos(ctx, c.Account.ID)
+}
+
+// RevokeAccountKey revokes one of the caller's keys; another account's
+// key is not found. A revoked key gets 403 on the API.
+func (s *Service) RevokeAccountKey(ctx context.Context, c *Caller, keyID string) error {
+	keys, err := s.KeyCatalog.KeyInfos(ctx, c.Account.ID)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k.ID == keyID {
+			return s.Accounts.RevokeKey(ctx, keyID, s.Clock.Now())
+		}
+	}
+	return fail(KindNotFound, "key not found")
+}
+
+// keyTouched is when this process last recorded each key's use, so a
+// busy key costs one write a minute, not one per request.
+var keyTouched sync.Map // key id → time.Time
+
+func (s *Service) touchKey(ctx context.Context, keyID string) {
+	if s.KeyCatalog == nil {
+		return
+	}
+	now := s.Clock.Now()
+	if t, ok := keyTouched.Load(keyID); ok && now.Sub(t.(time.Time)) < time.Minute {
+		return
+	}
+	keyTouched.Store(keyID, now)
+	_ = s.KeyCatalog.TouchKey(ctx, keyID, now) // last use is advice; never fail a request for it
+}
+
+// RecentJobs lists the caller's jobs within their retention, newest first.
+func (s *Service) RecentJobs(ctx context.Context, c *Caller, limit int) ([]*job.Job, error) {
+	return s.JobList.JobsOf(ctx, c.Account.ID, s.Clock.Now().Add(-s.Config.JobRetention), limit)
+}
+
+// LanguagePairs maps each source language (by name, "auto" for detection)
+// to the target names the enabled engines can reach from it, so a form
+// offers only pairs that will be accepted.
+func (s *Service) LanguagePairs(ctx context.Context) (map[string][]string, error) {
+	engines, err := s.Engines.Engines(ctx)
+	if err != nil {
+		return nil, &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
+	}
+	targets := translate.Targets(engines)
+	out := map[string][]string{}
+	for _, t := range targets {
+		out["auto"] = append(out["auto"], t.Name)
+	}
+	for _, src := range language.All() {
+		for _, t := range targets {
+			if t.Code != src.Code && translate.Servable(engines, src.Code, t.Code) {
+				out[src.Name] = append(out[src.Name], t.Name)
+			}
+		}
+	}
+	return out, nil
+}
