@@ -23,6 +23,7 @@ import (
 	"go.uber.org/fx/fxevent"
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
+	"github.com/dragoman-translate/dragoman/adapters/dashboard"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
@@ -267,12 +268,12 @@ func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, d
 }
 
 // runServers listens on HTTPS for the API and on HTTP for redirects.
-func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) error {
+func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Dashboard, log *slog.Logger) error {
 	cert, err := loadCertificate(c)
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := api.Handler()
+	handler := site(api.Handler(), dash)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -330,6 +331,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 			newWebhookWorker,
 			newPipeline,
 			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
+			newDashboard,
 		),
 		fx.Invoke(runPipeline, runServers),
 	)
