@@ -95,10 +95,13 @@
     result.className = "alert " + kind;
     result.textContent = text;
   }
+  function size(n) {
+    return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + " KB" : (n / 1048576).toFixed(1) + " MB";
+  }
   function choose(f) {
     picked = f || null;
     chosen.hidden = !picked;
-    chosen.textContent = picked ? picked.name + " · " + (picked.size / 1048576).toFixed(1) + " MB" : "";
+    chosen.textContent = picked ? picked.name + " · " + size(picked.size) : "";
     if (picked) url.value = "";
     result.hidden = true;
   }
