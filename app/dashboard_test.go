@@ -249,6 +249,19 @@ func TestDashboardInABrowser(t *testing.T) {
 		t.Fatalf("the downloaded file fails the structure check: %v\n%s", err, out)
 	}
 
+	// The preview shows both sides as page images, rendered through
+	// LibreOffice and pdftoppm.
+	u.open("/jobs")
+	u.do("open the preview", chromedp.Click(chromedp.CSS("#job-"+arabicJob+" a.preview-link")), chromedp.WaitVisible(chromedp.CSS("#preview")))
+	loaded := uiRun(u, "both sides render", chromedp.Poll[bool](`(() => {
+		const sides = Array.from(document.querySelectorAll("#preview .side"));
+		return sides.length === 2 && sides.every(s => { const i = s.querySelector("img.page"); return i && i.complete && i.naturalWidth > 100; });
+	})()`, chromedp.WithPollingTimeout(80*time.Second)))
+	if !loaded {
+		t.Fatalf("preview: %s", u.text("#preview"))
+	}
+	u.screenshot("04b-preview")
+
 	// A key made here works on the API at once; revoked, it gets 403.
 	u.open("/keys")
 	u.do("create key",

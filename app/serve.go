@@ -30,6 +30,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
+	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
@@ -166,7 +167,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Limiter: st, Engines: plugins, Layout: layout,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
-		Users: st, KeyCatalog: st, JobList: st,
+		Users: st, KeyCatalog: st, JobList: st, Pages: preview.New(),
 	}
 }
 

@@ -70,6 +70,9 @@ func New(svc *service.Service, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("GET /jobs", d.authed(d.jobsPage))
 	d.mux.HandleFunc("GET /jobs/rows", d.authed(d.jobRows))
 	d.mux.HandleFunc("GET /jobs/{id}/download", d.authed(d.download))
+	d.mux.HandleFunc("GET /jobs/{id}/preview", d.authed(d.previewPage))
+	d.mux.HandleFunc("GET /jobs/{id}/preview/{side}", d.authed(d.previewPages))
+	d.mux.HandleFunc("GET /jobs/{id}/preview/{side}/{n}", d.authed(d.previewImage))
 	d.mux.HandleFunc("GET /keys", d.authed(d.keysPage))
 	d.mux.HandleFunc("POST /keys", d.authed(d.createKey))
 	d.mux.HandleFunc("POST /keys/{id}/revoke", d.authed(d.revokeKey))
@@ -140,8 +143,8 @@ func (d *Dashboard) authed(h authedHandler) http.HandlerFunc {
 					return
 				}
 				q := url.Values{"next": {r.URL.RequestURI()}}
-				if msg := err.Error(); msg != "sign in to continue" {
-					q.Set("msg", msg)
+				if reason := reasonOf(err); reason != "" {
+					q.Set("reason", reason)
 				}
 				http.Redirect(w, r, "/signin?"+q.Encode(), http.StatusSeeOther)
 				return
@@ -256,4 +259,23 @@ func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	d.render(w, r, statusOf(err), "error", nil, page{Title: "Error", Error: d.message(err)})
+}
+
+// Why a session ended, as a fixed code in the sign-in URL: the page shows
+// its own text, never text from the address, so a link cannot put words
+// in the dashboard's mouth.
+var reasons = map[string]string{
+	"expired":   "Your session expired: sign in again.",
+	"disabled":  "This user has been disabled: ask your account's administrator.",
+	"suspended": "This account is suspended: contact support to restore it.",
+}
+
+func reasonOf(err error) string {
+	m := err.Error()
+	for code := range reasons {
+		if strings.Contains(m, code) {
+			return code
+		}
+	}
+	return ""
 }

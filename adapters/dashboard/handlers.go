@@ -33,7 +33,7 @@ func (d *Dashboard) signinPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	p := page{Title: "Sign in", Error: r.URL.Query().Get("msg"), Data: signinData{Next: r.URL.Query().Get("next")}}
+	p := page{Title: "Sign in", Error: reasons[r.URL.Query().Get("reason")], Data: signinData{Next: r.URL.Query().Get("next")}}
 	if r.URL.Query().Get("out") != "" {
 		p.Notice = "You have signed out."
 	}

@@ -25,7 +25,7 @@ type page struct {
 	Data    any
 }
 
-var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage"}
+var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview"}
 
 var funcs = template.FuncMap{
 	"when": func(t time.Time) string {

@@ -276,7 +276,9 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	if !changed && j.Status != job.Completed {
 		return nil
 	}
-	for _, k := range []string{"input", "source.docx", "segments.json", "translated.json", "assembled.docx"} {
+	// The input stays beside the output until the download window ends,
+	// for the dashboard's side-by-side preview.
+	for _, k := range []string{"source.docx", "segments.json", "translated.json", "assembled.docx"} {
 		_ = p.Blobs.Delete(ctx, key(j, k))
 	}
 	// On a redelivery the event may have gone out already; receivers

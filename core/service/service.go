@@ -44,6 +44,7 @@ type Service struct {
 	Users      ports.UserStore
 	KeyCatalog ports.KeyCatalog
 	JobList    ports.JobLister
+	Pages      ports.PageRenderer // nil: no previews
 }
 
 // Caller is an authenticated client.

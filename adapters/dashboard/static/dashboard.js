@@ -58,6 +58,27 @@
     }, Number(attempts.dataset.refresh || 5) * 1000);
   }
 
+  // Preview: ask each side how many pages it has (rendering it the first
+  // time), then add the page images, which the browser loads lazily.
+  var preview = document.getElementById("preview");
+  if (preview) {
+    preview.querySelectorAll(".side").forEach(function (side) {
+      var status = side.querySelector(".status"), pages = side.querySelector(".pages");
+      var base = "/jobs/" + encodeURIComponent(preview.dataset.job) + "/preview/" + side.dataset.side;
+      fetch(base, { credentials: "same-origin", headers: { Accept: "application/json" } }).then(function (r) {
+        return r.json().then(function (body) { return { ok: r.ok, body: body }; });
+      }).then(function (res) {
+        if (!res.ok) { status.textContent = res.body.message || "The preview could not be rendered."; status.classList.add("error-text"); return; }
+        status.textContent = res.body.pages + (res.body.pages === 1 ? " page" : " pages");
+        for (var i = 1; i <= res.body.pages; i++) {
+          var img = document.createElement("img");
+          img.loading = "lazy"; img.src = base + "/" + i; img.alt = "page " + i; img.className = "page";
+          pages.appendChild(img);
+        }
+      }).catch(function () { status.textContent = "The preview could not be loaded."; });
+    });
+  }
+
   // Translate form.
   var form = document.getElementById("translate-form");
   if (!form) return;
