@@ -314,6 +314,9 @@ func TestDashboardInABrowser(t *testing.T) {
 	if usage := u.text("main"); !strings.Contains(usage, "of 100,000") || !strings.Contains(usage, "30 API requests per minute") {
 		t.Fatalf("usage page: %s", usage)
 	}
+	if bars := uiRun(u, "chart", chromedp.Evaluate[int](`document.querySelectorAll("#usage-chart rect.used").length`)); bars != 1 {
+		t.Errorf("words-per-day chart: %d days with words, want 1 (today)", bars)
+	}
 	u.screenshot("09-usage")
 
 	// Another account sees none of it, not even by address.

@@ -167,7 +167,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Limiter: st, Engines: plugins, Layout: layout,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
-		Users: st, KeyCatalog: st, JobList: st, Pages: preview.New(),
+		Users: st, KeyCatalog: st, JobList: st, Pages: preview.New(), History: st,
 	}
 }
 

@@ -434,6 +434,41 @@ type usageData struct {
 	Period    string
 	Resets    time.Time
 	Unlimited bool
+	Chart     chart
+}
+
+// chart is a small bar chart of words per day, drawn as SVG on the server.
+type chart struct {
+	Width, Height int
+	Bars          []bar
+	First, Last   string
+	Max           int64
+}
+
+type bar struct {
+	X, Y, W, H int
+	Label      string
+	Words      int64
+}
+
+func newChart(days []service.DayWords) chart {
+	c := chart{Width: 620, Height: 120}
+	if len(days) == 0 {
+		return c
+	}
+	for _, d := range days {
+		c.Max = max(c.Max, d.Words)
+	}
+	step := c.Width / 31
+	for i, d := range days {
+		h := 2
+		if c.Max > 0 && d.Words > 0 {
+			h = max(3, int(d.Words*int64(c.Height-4)/c.Max))
+		}
+		c.Bars = append(c.Bars, bar{X: i * step, Y: c.Height - h, W: step - 4, H: h, Label: d.Day.Format("2 Jan"), Words: d.Words})
+	}
+	c.First, c.Last = days[0].Day.Format("2 Jan"), days[len(days)-1].Day.Format("2 Jan")
+	return c
 }
 
 func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
@@ -456,6 +491,11 @@ func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service
 			ud.Percent = 100
 		}
 	}
+	days, err := d.svc.UsageByDay(r.Context(), s.Caller)
+	if err != nil && p.Error == "" {
+		p.Error = d.message(err)
+	}
+	ud.Chart = newChart(days)
 	p.Data = ud
 	d.render(w, r, http.StatusOK, "usage", s, p)
 }

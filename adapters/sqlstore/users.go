@@ -12,9 +12,10 @@ import (
 )
 
 var (
-	_ ports.UserStore  = (*Store)(nil)
-	_ ports.KeyCatalog = (*Store)(nil)
-	_ ports.JobLister  = (*Store)(nil)
+	_ ports.UserStore    = (*Store)(nil)
+	_ ports.KeyCatalog   = (*Store)(nil)
+	_ ports.JobLister    = (*Store)(nil)
+	_ ports.UsageHistory = (*Store)(nil)
 )
 
 type userRow struct {
@@ -182,4 +183,22 @@ func (s *Store) TouchKey(ctx context.Context, keyID string, at time.Time) error 
 // JobsOf lists an account's jobs created at or after since, newest first.
 func (s *Store) JobsOf(ctx context.Context, accountID string, since time.Time, limit int) ([]*job.Job, error) {
 	return s.selectJobs(ctx, jobSelect+" WHERE account_id = ? AND created_at >= ? ORDER BY created_at DESC, id LIMIT ?", accountID, ts(since), limit)
+}
+
+// DailyUsage sums the words charged to an account's period by day (UTC,
+// "2006-01-02"); refunded jobs count nothing.
+func (s *Store) DailyUsage(ctx context.Context, accountID, period string) (map[string]int64, error) {
+	var rows []struct {
+		Day   string `db:"reserved_on"`
+		Words int64  `db:"words"`
+	}
+	q := "SELECT reserved_on, SUM(words) AS words FROM usage_reservations WHERE account_id = ? AND period = ? AND reserved_on <> '' GROUP BY reserved_on"
+	if err := s.r.SelectContext(ctx, &rows, s.r.Rebind(q), accountID, period); err != nil {
+		return nil, fmt.Errorf("sqlstore: daily usage of %s: %w", accountID, err)
+	}
+	out := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		out[r.Day] = r.Words
+	}
+	return out, nil
 }

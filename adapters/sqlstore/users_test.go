@@ -95,6 +95,19 @@ func testUsers(t *testing.T, b backend) {
 	if err := s.CreateJob(ctx, fullJob("j4", "a2", t0)); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Reserve(ctx, "a1", "2026-03", "j1", 40, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reserve(ctx, "a1", "2026-03", "j2", 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, "j2"); err != nil { // refunded: not charged
+		t.Fatal(err)
+	}
+	day := time.Now().UTC().Format("2006-01-02")
+	if got, err := s.DailyUsage(ctx, "a1", "2026-03"); err != nil || len(got) != 1 || got[day] != 40 {
+		t.Fatalf("daily usage: %v %v", got, err)
+	}
 	jobs, err := s.JobsOf(ctx, "a1", t0.Add(time.Minute), 10)
 	if err != nil || len(jobs) != 2 || jobs[0].ID != "j3" || jobs[1].ID != "j2" {
 		t.Fatalf("jobs of a1 since t0+1m: %v %v", jobs, err)

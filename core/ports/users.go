@@ -46,3 +46,10 @@ type JobLister interface {
 	// first, at most limit.
 	JobsOf(ctx context.Context, accountID string, since time.Time, limit int) ([]*job.Job, error)
 }
+
+// UsageHistory reports charged words per day, for the dashboard's chart.
+type UsageHistory interface {
+	// DailyUsage maps each day ("2006-01-02", UTC) of an account's period
+	// that has charged words to their sum.
+	DailyUsage(ctx context.Context, accountID, period string) (map[string]int64, error)
+}

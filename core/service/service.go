@@ -45,6 +45,7 @@ type Service struct {
 	KeyCatalog ports.KeyCatalog
 	JobList    ports.JobLister
 	Pages      ports.PageRenderer // nil: no previews
+	History    ports.UsageHistory // nil: no words-per-day chart
 }
 
 // Caller is an authenticated client.

@@ -26,3 +26,7 @@ CREATE INDEX sessions_expiry ON sessions (expires_at);
 -- most once a minute per key and process.
 ALTER TABLE api_keys ADD COLUMN name TEXT NOT NULL DEFAULT '';
 ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
+
+-- The day (UTC, 2006-01-02) a reservation was made, for the dashboard's
+-- words-per-day chart; '' for reservations made before this column.
+ALTER TABLE usage_reservations ADD COLUMN reserved_on TEXT NOT NULL DEFAULT '';
