@@ -309,6 +309,36 @@ func TestDashboardInABrowser(t *testing.T) {
 	if i := strings.IndexByte(hookPath, '?'); i > 0 {
 		hookPath = hookPath[:i]
 	}
+	// Disable, enable, and a second webhook deleted again.
+	u.do("disable webhook", chromedp.Click(chromedp.CSS(`form[action$="/active"] button`)), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+	if h := u.text(".head"); !strings.Contains(h, "disabled") {
+		t.Fatalf("after disable: %s", h)
+	}
+	u.do("enable webhook", chromedp.Click(chromedp.CSS(`form[action$="/active"] button`)), chromedp.WaitVisible(chromedp.CSS("#ping")))
+	u.open("/webhooks")
+	u.do("add a second webhook",
+		chromedp.SendKeys(chromedp.CSS("#hook-url"), rcv.srv.URL+"/other"),
+		chromedp.Click(chromedp.CSS(`input[value="job.completed"]`)), // only job.failed
+		chromedp.Click(chromedp.CSS("#add-hook")),
+		chromedp.WaitVisible(chromedp.CSS("#new-secret")),
+		chromedp.Click(chromedp.CSS(".newsecret a")),
+		chromedp.WaitVisible(chromedp.CSS(`form[action$="/delete"] button`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/delete"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(".alert.notice")),
+	)
+	if list := u.text("table"); strings.Contains(list, "/other") || !strings.Contains(list, "/hook") {
+		t.Fatalf("after deleting the second webhook: %s", list)
+	}
+	// The API's SSRF rules apply: without --allow-private-urls this server
+	// would refuse; here a non-http scheme shows the API's own message.
+	u.do("refused webhook URL",
+		chromedp.SendKeys(chromedp.CSS("#hook-url"), "ftp://example.com/x"),
+		chromedp.Click(chromedp.CSS("#add-hook")),
+		chromedp.WaitVisible(chromedp.CSS(".alert.error")),
+	)
+	if msg := u.text(".alert.error"); !strings.Contains(msg, "https") {
+		t.Fatalf("ftp webhook: %q", msg)
+	}
 
 	u.open("/usage")
 	if usage := u.text("main"); !strings.Contains(usage, "of 100,000") || !strings.Contains(usage, "30 API requests per minute") {
