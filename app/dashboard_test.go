@@ -368,7 +368,14 @@ func TestDashboardInABrowser(t *testing.T) {
 	u.signOut()
 
 	// A disabled user and a suspended account are refused with the reason.
+	u.signIn("carla@example.com", carlaPW) // the one-time password works
+	u.open("/jobs")
+	if !strings.Contains(u.text("#job-rows"), "oxpt-WC043") {
+		t.Errorf("a second user of the account does not see its jobs")
+	}
 	s.admin("user", "disable", "--account", acctA, "--user", "carla@example.com")
+	// The live page notices that its session ended and goes to sign-in.
+	u.do("the jobs page notices", chromedp.WaitVisible(chromedp.CSS("#signin")))
 	u.signIn("carla@example.com", carlaPW)
 	if msg := u.text(".alert.error"); !strings.Contains(msg, "disabled") {
 		t.Errorf("disabled user: %q", msg)

@@ -30,8 +30,9 @@
     var live = document.getElementById("live");
     var refresh = function () {
       if (document.hidden) return;
-      fetch(rows.dataset.src, { credentials: "same-origin", headers: { Accept: "text/html" } }).then(function (r) {
-        if (r.status === 401 || r.status === 403) { window.location = "/signin?next=/jobs"; return null; }
+      fetch(rows.dataset.src, { credentials: "same-origin", redirect: "manual", headers: { Accept: "text/html" } }).then(function (r) {
+        // A session that ended answers with a redirect to the sign-in page.
+        if (r.type === "opaqueredirect" || r.status === 401 || r.status === 403) { window.location = "/jobs"; return null; }
         if (!r.ok) throw new Error("HTTP " + r.status);
         return r.text();
       }).then(function (html) {
@@ -48,7 +49,10 @@
   if (attempts) {
     setInterval(function () {
       if (document.hidden) return;
-      fetch(window.location.pathname, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.text() : null; })
+      fetch(window.location.pathname, { credentials: "same-origin", redirect: "manual" }).then(function (r) {
+        if (r.type === "opaqueredirect") { window.location.reload(); return null; }
+        return r.ok ? r.text() : null;
+      })
         .then(function (html) {
           if (!html) return;
           var doc = new DOMParser().parseFromString(html, "text/html");
