@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/core/service"
 )
@@ -80,6 +82,7 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 		p.Email, p.CSRF = s.User.Email, s.Session.CSRF
 		p.Account, p.Plan = s.Account.Name, s.Account.Limits().Name
 	}
+	p.Error = sentence(p.Error)
 	var buf bytes.Buffer
 	if err := d.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		d.log.Error("render page", "page", name, "err", err)
@@ -121,4 +124,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// sentence starts a core message (written lower-case for the API) with a
+// capital and ends it with a full stop, for a page.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return s
 }
