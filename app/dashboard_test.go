@@ -98,14 +98,36 @@ func (u *ui) signIn(email, password string) {
 		chromedp.WaitVisible(chromedp.CSS("input[name=email]")),
 		chromedp.SendKeys(chromedp.CSS("input[name=email]"), email),
 		chromedp.SendKeys(chromedp.CSS("input[name=password]"), password),
-		chromedp.Click(chromedp.CSS("#signin")),
+		navClick(chromedp.CSS("#signin")),
 		chromedp.WaitVisible(chromedp.CSS("main h1")),
 	)
 }
 
 func (u *ui) signOut() {
 	u.t.Helper()
-	u.do("sign out", chromedp.Click(chromedp.CSS(`form[action="/signout"] button`)), chromedp.WaitVisible(chromedp.CSS("#signin")))
+	u.do("sign out", navClick(chromedp.CSS(`form[action="/signout"] button`)), chromedp.WaitVisible(chromedp.CSS("#signin")))
+}
+
+// navClick clicks something that loads a new page and waits for that page:
+// the old document's marker is gone and the new one has loaded.
+func navClick(sel chromedp.CSS) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Evaluate[chromedp.Void](`void (window.__oldPage = true)`),
+		chromedp.Click(sel),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			for { // evaluation fails while the page changes: try again
+				ok, err := chromedp.Evaluate[bool](`window.__oldPage !== true && document.readyState === "complete"`)(ctx, t)
+				if err == nil && ok {
+					return nil
+				}
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		}),
+	)
 }
 
 func (u *ui) location() string { return uiRun(u, "location", chromedp.Location()) }
@@ -168,6 +190,23 @@ func TestDashboardInABrowser(t *testing.T) {
 	// Translate a corpus document to Spanish, then to Arabic, and watch the
 	// jobs page (never reloaded) reach completed for both.
 	doc, _ := filepath.Abs("../testdata/corpus/docx/oxpt-WC043-Nested-Table.docx")
+	// Errors are shown in words: a file that is not a document is 422.
+	notDoc := filepath.Join(t.TempDir(), "notes.docx")
+	if err := os.WriteFile(notDoc, []byte("just some text, not a document"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u.do("upload a non-document",
+		chromedp.WaitReady(chromedp.CSS("#target option")),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{notDoc}),
+		chromedp.WaitVisible(chromedp.CSS("#chosen")),
+		chromedp.Click(chromedp.CSS("#submit")),
+		chromedp.WaitVisible(chromedp.CSS("#result.error")),
+	)
+	if msg := u.text("#result"); !strings.Contains(msg, "cannot be translated") {
+		t.Fatalf("422 in words: %q", msg)
+	}
+	u.screenshot("02b-translate-refused")
+	u.open("/translate")
 	for i, target := range []string{"Spanish", "Arabic"} {
 		if i > 0 {
 			u.open("/translate")
@@ -252,7 +291,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	// The preview shows both sides as page images, rendered through
 	// LibreOffice and pdftoppm.
 	u.open("/jobs")
-	u.do("open the preview", chromedp.Click(chromedp.CSS("#job-"+arabicJob+" a.preview-link")), chromedp.WaitVisible(chromedp.CSS("#preview")))
+	u.do("open the preview", navClick(chromedp.CSS("#job-"+arabicJob+" a.preview-link")), chromedp.WaitVisible(chromedp.CSS("#preview")))
 	loaded := uiRun(u, "both sides render", chromedp.Poll[bool](`(() => {
 		const sides = Array.from(document.querySelectorAll("#preview .side"));
 		return sides.length === 2 && sides.every(s => { const i = s.querySelector("img.page"); return i && i.complete && i.naturalWidth > 100; });
@@ -266,7 +305,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	u.open("/keys")
 	u.do("create key",
 		chromedp.SendKeys(chromedp.CSS("#key-name"), "نظام الفوترة"),
-		chromedp.Click(chromedp.CSS("#create-key")),
+		navClick(chromedp.CSS("#create-key")),
 		chromedp.WaitVisible(chromedp.CSS("#new-key")),
 	)
 	key := uiRun(u, "read the new key", chromedp.Value(chromedp.CSS("#new-key")))
@@ -278,7 +317,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	if list := u.text("table"); !strings.Contains(list, "نظام الفوترة") || !strings.Contains(list, key[:8]) || strings.Contains(list, key) || strings.Contains(list, "never") {
 		t.Fatalf("key list (name, prefix, never the key, last use): %s", list)
 	}
-	u.do("revoke key", chromedp.Click(chromedp.CSS("button.danger")), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+	u.do("revoke key", navClick(chromedp.CSS("button.danger")), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
 	u.screenshot("06-key-revoked")
 	if r := s.do("GET", "/v1/usage", key, nil, ""); r.status != 403 {
 		t.Fatalf("revoked key on /v1/usage: %d %s", r.status, r.body)
@@ -289,13 +328,13 @@ func TestDashboardInABrowser(t *testing.T) {
 	u.open("/webhooks")
 	u.do("add webhook",
 		chromedp.SendKeys(chromedp.CSS("#hook-url"), rcv.srv.URL+"/hook"),
-		chromedp.Click(chromedp.CSS("#add-hook")),
+		navClick(chromedp.CSS("#add-hook")),
 		chromedp.WaitVisible(chromedp.CSS("#new-secret")),
 	)
 	secret := uiRun(u, "read the secret", chromedp.Value(chromedp.CSS("#new-secret")))
 	u.screenshot("07-webhook-added")
-	u.do("open webhook", chromedp.Click(chromedp.CSS(".newsecret a")), chromedp.WaitVisible(chromedp.CSS("#ping")))
-	u.do("ping", chromedp.Click(chromedp.CSS("#ping")), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+	u.do("open webhook", navClick(chromedp.CSS(".newsecret a")), chromedp.WaitVisible(chromedp.CSS("#ping")))
+	u.do("ping", navClick(chromedp.CSS("#ping")), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
 	d := rcv.wait(t, 1, time.Minute)[0]
 	if err := signature.Verify(secret, d.body, d.sig); err != nil || d.event != "webhook.test" {
 		t.Fatalf("test ping: event %q, signature: %v", d.event, err)
@@ -310,20 +349,20 @@ func TestDashboardInABrowser(t *testing.T) {
 		hookPath = hookPath[:i]
 	}
 	// Disable, enable, and a second webhook deleted again.
-	u.do("disable webhook", chromedp.Click(chromedp.CSS(`form[action$="/active"] button`)), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+	u.do("disable webhook", navClick(chromedp.CSS(`form[action$="/active"] button`)), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
 	if h := u.text(".head"); !strings.Contains(h, "disabled") {
 		t.Fatalf("after disable: %s", h)
 	}
-	u.do("enable webhook", chromedp.Click(chromedp.CSS(`form[action$="/active"] button`)), chromedp.WaitVisible(chromedp.CSS("#ping")))
+	u.do("enable webhook", navClick(chromedp.CSS(`form[action$="/active"] button`)), chromedp.WaitVisible(chromedp.CSS("#ping")))
 	u.open("/webhooks")
 	u.do("add a second webhook",
 		chromedp.SendKeys(chromedp.CSS("#hook-url"), rcv.srv.URL+"/other"),
 		chromedp.Click(chromedp.CSS(`input[value="job.completed"]`)), // only job.failed
-		chromedp.Click(chromedp.CSS("#add-hook")),
+		navClick(chromedp.CSS("#add-hook")),
 		chromedp.WaitVisible(chromedp.CSS("#new-secret")),
-		chromedp.Click(chromedp.CSS(".newsecret a")),
+		navClick(chromedp.CSS(".newsecret a")),
 		chromedp.WaitVisible(chromedp.CSS(`form[action$="/delete"] button`)),
-		chromedp.Click(chromedp.CSS(`form[action$="/delete"] button`)),
+		navClick(chromedp.CSS(`form[action$="/delete"] button`)),
 		chromedp.WaitVisible(chromedp.CSS(".alert.notice")),
 	)
 	if list := u.text("table"); strings.Contains(list, "/other") || !strings.Contains(list, "/hook") {
@@ -333,7 +372,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	// would refuse; here a non-http scheme shows the API's own message.
 	u.do("refused webhook URL",
 		chromedp.SendKeys(chromedp.CSS("#hook-url"), "ftp://example.com/x"),
-		chromedp.Click(chromedp.CSS("#add-hook")),
+		navClick(chromedp.CSS("#add-hook")),
 		chromedp.WaitVisible(chromedp.CSS(".alert.error")),
 	)
 	if msg := u.text(".alert.error"); !strings.Contains(msg, "https") {
@@ -352,6 +391,33 @@ func TestDashboardInABrowser(t *testing.T) {
 	// Another account sees none of it, not even by address.
 	u.signOut()
 	u.signIn("bo@example.org", "another long password")
+	// B's words are used up: 402 in words. Submitting again and again
+	// spends the free plan's 10 requests a minute: 429 with the wait.
+	s.admin("account", "set-plan", "--account", acctB, "--plan", "free", "--limit-words", "0")
+	limited := false
+	for i := 0; i < 25 && !limited; i++ {
+		u.open("/translate")
+		u.do("submit as B",
+			chromedp.WaitReady(chromedp.CSS("#target option")),
+			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
+			chromedp.WaitVisible(chromedp.CSS("#chosen")),
+			chromedp.Click(chromedp.CSS("#submit")),
+			chromedp.WaitVisible(chromedp.CSS("#result.error")),
+		)
+		msg := u.text("#result")
+		switch {
+		case i == 0 && !strings.Contains(msg, "words for this month are used up"):
+			t.Fatalf("402 in words: %q", msg)
+		case strings.Contains(msg, "Too many requests right now. Try again in"):
+			limited = true
+		case !strings.Contains(msg, "used up"):
+			t.Fatalf("B's upload %d: %q", i+1, msg)
+		}
+	}
+	if !limited {
+		t.Fatal("25 submissions in a row were never rate limited")
+	}
+	u.screenshot("09b-rate-limited")
 	for path, empty := range map[string]string{"/jobs": "No jobs yet", "/keys": "No keys yet", "/webhooks": "No webhooks yet"} {
 		u.open(path)
 		if body := u.text("main"); !strings.Contains(body, empty) || strings.Contains(body, "oxpt") || strings.Contains(body, "نظام") || strings.Contains(body, rcv.srv.URL) {
@@ -369,6 +435,10 @@ func TestDashboardInABrowser(t *testing.T) {
 
 	// A disabled user and a suspended account are refused with the reason.
 	u.signIn("carla@example.com", carlaPW) // the one-time password works
+	if loc := u.location(); !strings.HasSuffix(loc, "/translate") {
+		u.screenshot("failed-carla")
+		t.Fatalf("carla's sign-in: %s: %s", loc, u.text("main"))
+	}
 	u.open("/jobs")
 	if !strings.Contains(u.text("#job-rows"), "oxpt-WC043") {
 		t.Errorf("a second user of the account does not see its jobs")

@@ -157,6 +157,10 @@ type accepted struct {
 // source_lang, mode, url) come before the file, and streams the file
 // straight into the submission, as the API does.
 func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
 	mr, err := r.MultipartReader()
 	if err != nil {
