@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -300,6 +302,22 @@ func TestDashboardInABrowser(t *testing.T) {
 		t.Fatalf("preview: %s", u.text("#preview"))
 	}
 	u.screenshot("04b-preview")
+
+	// A document can also be fetched from its address.
+	docSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, doc) }))
+	defer docSrv.Close()
+	u.open("/translate")
+	u.do("submit by URL",
+		chromedp.WaitReady(chromedp.CSS("#target option")),
+		chromedp.SendKeys(chromedp.CSS("#url"), docSrv.URL+"/fetched.docx"),
+		chromedp.SetValue(chromedp.CSS("#target"), "French"),
+		chromedp.Click(chromedp.CSS("#submit")),
+		chromedp.WaitVisible(chromedp.CSS("#result.ok")),
+		chromedp.WaitVisible(chromedp.CSS(`#job-rows tr[data-status="completed"]:first-child`), chromedp.RetryInterval(500*time.Millisecond)),
+	)
+	if first := u.text("#job-rows tr:first-child"); !strings.Contains(first, "fetched.docx") || !strings.Contains(first, "French") {
+		t.Fatalf("the fetched job: %s", first)
+	}
 
 	// A key made here works on the API at once; revoked, it gets 403.
 	u.open("/keys")
