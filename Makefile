@@ -72,7 +72,7 @@ run: deps build
 	DRAGOMAN_DATA_DIR=$(DATA_DIR) DRAGOMAN_ALLOW_PRIVATE_URLS=$${DRAGOMAN_ALLOW_PRIVATE_URLS:-0} $(BIN)/dragoman serve
 
 ## test: every test (binaries are built first: the end-to-end tests run them)
-test: build tools
+test: deps build tools
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '\.pb\.go$$' || true); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...

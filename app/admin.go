@@ -9,11 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
-	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/service"
 )
 
 // admin runs `dragoman admin <noun> <verb> [flags]` and prints JSON.
@@ -49,7 +48,7 @@ func admin(args []string, stdout io.Writer) error {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	now := time.Now().UTC()
+	adm := &service.Admin{Accounts: st, Clock: systemClock{}, NewID: newID}
 	out := json.NewEncoder(stdout)
 
 	need := func(v *string, flag string) error {
@@ -63,22 +62,18 @@ func admin(args []string, stdout io.Writer) error {
 		if err := need(plan, "plan"); err != nil {
 			return err
 		}
-		p, err := account.LookupPlan(*plan)
+		a, err := adm.CreateAccount(ctx, *name, *plan)
 		if err != nil {
-			return usageError{err.Error()}
-		}
-		a := &account.Account{ID: newID(), Name: *name, PlanName: p.Name, CreatedAt: now}
-		if err := st.CreateAccount(ctx, a); err != nil {
-			return err
+			return adminError(err, "account", "")
 		}
 		return out.Encode(map[string]any{"account_id": a.ID, "name": a.Name, "plan": a.PlanName})
 	case "account suspend", "account resume":
 		if err := need(acct, "account"); err != nil {
 			return err
 		}
-		a, err := st.UpdateAccount(ctx, *acct, func(a *account.Account) error { a.Suspended = verb == "suspend"; return nil })
+		a, err := adm.SuspendAccount(ctx, *acct, verb == "suspend")
 		if err != nil {
-			return notFound(err, "account", *acct)
+			return adminError(err, "account", *acct)
 		}
 		return out.Encode(map[string]any{"account_id": a.ID, "suspended": a.Suspended})
 	case "account set-plan":
@@ -88,31 +83,16 @@ func admin(args []string, stdout io.Writer) error {
 		if err := need(plan, "plan"); err != nil {
 			return err
 		}
-		p, err := account.LookupPlan(*plan)
-		if err != nil {
-			return usageError{err.Error()}
+		change := service.PlanChange{Plan: *plan}
+		if set["limit-words"] {
+			change.LimitWords = limitWords
 		}
-		a, err := st.UpdateAccount(ctx, *acct, func(a *account.Account) error {
-			a.PlanName = p.Name
-			a.LimitWordsOverride, a.RPMOverride = nil, nil
-			if set["limit-words"] {
-				if *limitWords < 0 {
-					return usageError{"--limit-words must be 0 or more"}
-				}
-				n := *limitWords
-				a.LimitWordsOverride = &n
-			}
-			if set["requests-per-minute"] {
-				if *rpm < 1 {
-					return usageError{"--requests-per-minute must be 1 or more"}
-				}
-				n := *rpm
-				a.RPMOverride = &n
-			}
-			return nil
-		})
+		if set["requests-per-minute"] {
+			change.RequestsPerMinute = rpm
+		}
+		a, err := adm.SetPlan(ctx, *acct, change)
 		if err != nil {
-			return notFound(err, "account", *acct)
+			return adminError(err, "account", *acct)
 		}
 		l := a.Limits()
 		return out.Encode(map[string]any{"account_id": a.ID, "plan": a.PlanName, "limit_words": l.LimitWords, "requests_per_minute": l.RequestsPerMinute})
@@ -120,30 +100,30 @@ func admin(args []string, stdout io.Writer) error {
 		if err := need(acct, "account"); err != nil {
 			return err
 		}
-		if _, err := st.GetAccount(ctx, *acct); err != nil {
-			return notFound(err, "account", *acct)
-		}
-		plain, k, err := account.NewKey(newID(), *acct, now)
+		plain, k, err := adm.CreateKey(ctx, *acct)
 		if err != nil {
-			return err
-		}
-		if err := st.CreateKey(ctx, k); err != nil {
-			return err
+			return adminError(err, "account", *acct)
 		}
 		return out.Encode(map[string]any{"api_key": plain, "key_id": k.ID, "account_id": k.AccountID})
 	case "key revoke":
 		if err := need(keyID, "key"); err != nil {
 			return err
 		}
-		if err := st.RevokeKey(ctx, *keyID, now); err != nil {
-			return notFound(err, "key", *keyID)
+		if err := adm.RevokeKey(ctx, *keyID); err != nil {
+			return adminError(err, "key", *keyID)
 		}
 		return out.Encode(map[string]any{"key_id": *keyID, "revoked": true})
 	}
 	return usageError{fmt.Sprintf("unknown admin command %q", noun+" "+verb)}
 }
 
-func notFound(err error, what, id string) error {
+// adminError maps a use case's error to the command line: the operator's
+// mistakes are usage errors, a missing record names what was missing.
+func adminError(err error, what, id string) error {
+	var e *service.Error
+	if errors.As(err, &e) && e.Kind == service.KindUnprocessable {
+		return usageError{e.Message}
+	}
 	if errors.Is(err, ports.ErrNotFound) {
 		return fmt.Errorf("%s %s not found", what, id)
 	}

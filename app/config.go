@@ -107,6 +107,10 @@ type Config struct {
 	Workers          int
 	SecretKey        string
 	LogLevel         string
+	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
+	// wait for the next byte, and for the whole body.
+	UploadIdleTimeout time.Duration
+	UploadTimeout     time.Duration
 }
 
 func parseServe(args []string) (*Config, error) {
@@ -130,6 +134,8 @@ func parseServe(args []string) (*Config, error) {
 	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
 	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
+	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
+	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
@@ -139,6 +145,10 @@ func parseServe(args []string) (*Config, error) {
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
 	c.BlobURL = *blobs
 	c.SecretKey, c.LogLevel = *secret, *logLevel
+	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
+	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
+		return nil, usageError{"--upload-idle-timeout and --upload-timeout must be positive"}
+	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}
 	}

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
-	"github.com/dragoman-translate/dragoman/adapters/rtl/rtlcheck"
+	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
 )
 
 // The corpus tests send every .docx/.docm of testdata/corpus/docx and
@@ -321,15 +321,15 @@ func checkJob(t *testing.T, j *corpusJob) bool {
 }
 
 // checkLayoutXML runs the brief's §5.1 assertions on one output.
-func checkLayoutXML(t *testing.T, j *corpusJob, fc *rtlcheck.Fontconfig) rtlcheck.Stats {
+func checkLayoutXML(t *testing.T, j *corpusJob, fc *rtltest.Fontconfig) rtltest.Stats {
 	t.Helper()
 	src, err := os.ReadFile(j.src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := rtlcheck.Target{RTL: j.rtlTarget(), Lang: langCode[j.to], Covers: fc.Covers,
+	target := rtltest.Target{RTL: j.rtlTarget(), Lang: langCode[j.to], Covers: fc.Covers,
 		ForceTwins: j.rtlTarget() && !j.rtlSource()}
-	fs, st, err := rtlcheck.CheckXML(src, j.out, target)
+	fs, st, err := rtltest.CheckXML(src, j.out, target)
 	if err != nil {
 		t.Errorf("%s: %v", j.label(), err)
 	}
@@ -474,8 +474,8 @@ func TestCorpusPseudo(t *testing.T) {
 	}
 	runCorpusJobs(t, s, key, all)
 
-	fc := rtlcheck.NewFontconfig()
-	stats := map[*corpusJob]rtlcheck.Stats{}
+	fc := rtltest.NewFontconfig()
+	stats := map[*corpusJob]rtltest.Stats{}
 	for _, j := range passing(t, all) {
 		stats[j] = checkLayoutXML(t, j, fc)
 	}
@@ -509,7 +509,7 @@ var defaultCSFont = regexp.MustCompile(`(?s)<w:rPrDefault>.*?<w:rFonts [^>]*w:cs
 // brief's §5.2 checks: lines of the target direction start at its edge
 // (end-aligned paragraphs excepted), and the complex-script font of an RTL
 // output is really used.
-func checkRenders(t *testing.T, stats map[*corpusJob]rtlcheck.Stats, jobs ...*corpusJob) {
+func checkRenders(t *testing.T, stats map[*corpusJob]rtltest.Stats, jobs ...*corpusJob) {
 	t.Helper()
 	var ok []*corpusJob
 	for _, j := range jobs {
@@ -523,19 +523,19 @@ func checkRenders(t *testing.T, stats map[*corpusJob]rtlcheck.Stats, jobs ...*co
 		if pdfs[i] == "" {
 			continue
 		}
-		pages, err := rtlcheck.Layout(ctx, pdfs[i])
+		pages, err := rtltest.Layout(ctx, pdfs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
-		fonts, err := rtlcheck.Fonts(ctx, pdfs[i])
+		fonts, err := rtltest.Fonts(ctx, pdfs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
-		left, right, err := rtlcheck.PageEdges(j.out)
+		left, right, err := rtltest.PageEdges(j.out)
 		if err != nil {
 			t.Fatalf("%s: %v", j.label(), err)
 		}
-		rt := rtlcheck.RenderTarget{RTL: j.rtlTarget(), Left: left, Right: right, EndAligned: stats[j].EndAligned}
+		rt := rtltest.RenderTarget{RTL: j.rtlTarget(), Left: left, Right: right, EndAligned: stats[j].EndAligned}
 		if !rt.RTL {
 			rt.EndAligned = stats[j].EndAlignedLTR
 		} else if m := defaultCSFont.FindSubmatch(docxPart(t, j.out, "word/styles.xml")); m != nil {
@@ -543,7 +543,7 @@ func checkRenders(t *testing.T, stats map[*corpusJob]rtlcheck.Stats, jobs ...*co
 		} else {
 			t.Errorf("%s: no complex-script font in the document defaults", j.label())
 		}
-		for _, f := range rtlcheck.CheckRender(pages, fonts, rt) {
+		for _, f := range rtltest.CheckRender(pages, fonts, rt) {
 			t.Errorf("%s: %s", j.label(), f)
 		}
 		if keep := os.Getenv("DRAGOMAN_CORPUS_PDF"); keep != "" {

@@ -103,20 +103,20 @@ func secretKey(c *Config) ([]byte, error) {
 	return key, nil
 }
 
-// giveUp forwards events the bus stopped retrying to the pipeline, which is
+// abandonedEvents forwards events the bus stopped retrying to the pipeline, which is
 // built after the bus.
-type giveUp struct {
+type abandonedEvents struct {
 	p atomic.Pointer[pipeline.Pipeline]
 }
 
-func (g *giveUp) handle(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
+func (g *abandonedEvents) forward(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
 	if p := g.p.Load(); p != nil {
 		_ = p.GiveUp(ctx, e.JobID, err)
 	}
 }
 
-func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *giveUp) (*eventbus.Bus, error) {
-	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1)), eventbus.WithOnGiveUp(g.handle)}
+func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (*eventbus.Bus, error) {
+	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1)), eventbus.WithOnGiveUp(g.forward)}
 	var (
 		b   *eventbus.Bus
 		err error
@@ -171,14 +171,14 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 	}
 }
 
-func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *giveUp, hooks *webhook.Worker) (*pipeline.Pipeline, error) {
+func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *abandonedEvents, hooks *webhook.Worker) (*pipeline.Pipeline, error) {
 	routes, err := translate.ParseRoutes(os.Getenv("DRAGOMAN_ROUTES"))
 	if err != nil {
 		return nil, fmt.Errorf("DRAGOMAN_ROUTES: %w", err)
 	}
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(), Layout: layout, Detector: langdetect.New(), Fidelity: fidelity.Checker{},
+		Docs: docx.New(), Layout: layout, Detector: langdetect.New(), Structure: fidelity.Checker{},
 		Translator: &translate.Translator{
 			Engines: plugins, TM: st, Routes: routes,
 			// Plugins retry their vendor's errors themselves; only a crashed
@@ -274,7 +274,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := site(api.Handler(), dash)
+	handler := boundUploads(site(api.Handler(), dash), c.UploadIdleTimeout, c.UploadTimeout)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -322,7 +322,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 		fx.Supply(c),
 		fx.Provide(
 			func() *slog.Logger { return newLogger(c, stderr) },
-			func() *giveUp { return &giveUp{} },
+			func() *abandonedEvents { return &abandonedEvents{} },
 			openStore,
 			openBlobs,
 			openBus,
@@ -344,6 +344,10 @@ func serve(args []string, stderr io.Writer) error {
 		return err
 	}
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		return err
+	}
+	sweepStrays(c.DataDir, stderr)
+	if err := tagInstance(c.DataDir); err != nil {
 		return err
 	}
 	logOpt := fx.WithLogger(func() fxevent.Logger { return fxevent.NopLogger })

@@ -134,7 +134,7 @@ func (d *Dashboard) authed(h authedHandler) http.HandlerFunc {
 		}
 		s, err := d.svc.Session(r.Context(), tok)
 		if err != nil {
-			if service.KindOf(err) == service.KindUnauthenticated || service.KindOf(err) == service.KindForbidden {
+			if kindOf(err) == service.KindUnauthenticated || kindOf(err) == service.KindForbidden {
 				if tok != "" {
 					clearCookie(w, SessionCookie)
 				}
@@ -207,7 +207,7 @@ func remoteAddr(r *http.Request) string {
 
 // statusOf maps a core error to its HTTP status, as the API does.
 func statusOf(err error) int {
-	switch service.KindOf(err) {
+	switch kindOf(err) {
 	case service.KindUnauthenticated:
 		return 401
 	case service.KindForbidden:
@@ -278,4 +278,13 @@ func reasonOf(err error) string {
 		}
 	}
 	return ""
+}
+
+// kindOf is the kind of a core error, 0 for an internal one.
+func kindOf(err error) service.Kind {
+	var se *service.Error
+	if errors.As(err, &se) {
+		return se.Kind
+	}
+	return 0
 }

@@ -15,8 +15,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // ---- sign-in ----
@@ -70,7 +70,7 @@ func (d *Dashboard) signin(w http.ResponseWriter, r *http.Request) {
 		if ra := retryAfter(err); ra > 0 {
 			w.Header().Set("Retry-After", fmt.Sprint(ra))
 			msg = fmt.Sprintf("Too many sign-in attempts. Try again in %d seconds.", ra)
-		} else if service.KindOf(err) == service.KindUnauthenticated {
+		} else if kindOf(err) == service.KindUnauthenticated {
 			msg = "Wrong e-mail address or password."
 		}
 		d.renderSignin(w, r, statusOf(err), page{Title: "Sign in", Data: data, Error: msg})
@@ -185,8 +185,22 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 			return
 		}
 		if part.FormName() == "file" && part.FileName() != "" {
-			acc, err = d.svc.Submit(r.Context(), s.Caller, service.SubmitRequest{
-				Name: part.FileName(), Body: part, TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
+			// As the API does: quota first, then the file, then the job.
+			if err := d.svc.CheckQuota(r.Context(), s.Caller); err != nil {
+				d.writeJSONError(w, err)
+				return
+			}
+			up, err := d.svc.Receive(r.Context(), part, false)
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+				}
+				d.writeJSONError(w, err)
+				return
+			}
+			acc, err = d.svc.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
+				Name: part.FileName(), TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
 			})
 			if err != nil {
 				d.writeJSONError(w, err)
@@ -334,8 +348,8 @@ func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request, s *service
 // ---- webhooks ----
 
 type webhooksData struct {
-	Hooks     []*ports.Webhook
-	New       *ports.Webhook // just registered: its secret is shown once
+	Hooks     []*webhook.Webhook
+	New       *webhook.Webhook // just registered: its secret is shown once
 	FormURL   string
 	FormEvent []string
 	Events    []string
@@ -346,7 +360,7 @@ func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, s *serv
 	if r.URL.Query().Get("deleted") != "" {
 		p.Notice = "The webhook was deleted with its delivery history."
 	}
-	d.renderWebhooks(w, r, s, http.StatusOK, p, webhooksData{FormEvent: []string{service.EventCompleted, service.EventFailed}})
+	d.renderWebhooks(w, r, s, http.StatusOK, p, webhooksData{FormEvent: []string{webhook.EventJobCompleted, webhook.EventJobFailed}})
 }
 
 func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, wd webhooksData) {
@@ -355,7 +369,7 @@ func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *se
 		p.Error = d.message(err)
 	}
 	wd.Hooks = hooks
-	wd.Events = []string{service.EventCompleted, service.EventFailed}
+	wd.Events = []string{webhook.EventJobCompleted, webhook.EventJobFailed}
 	p.Data = wd
 	d.render(w, r, status, "webhooks", s, p)
 }
@@ -369,12 +383,12 @@ func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *ser
 		d.renderWebhooks(w, r, s, statusOf(err), p, webhooksData{FormURL: u, FormEvent: events})
 		return
 	}
-	d.renderWebhooks(w, r, s, http.StatusOK, p, webhooksData{New: hook, FormEvent: []string{service.EventCompleted, service.EventFailed}})
+	d.renderWebhooks(w, r, s, http.StatusOK, p, webhooksData{New: hook, FormEvent: []string{webhook.EventJobCompleted, webhook.EventJobFailed}})
 }
 
 type webhookData struct {
-	Hook     *ports.Webhook
-	Attempts []ports.DeliveryAttempt
+	Hook     *webhook.Webhook
+	Attempts []webhook.Attempt
 }
 
 func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {

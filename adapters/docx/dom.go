@@ -4,7 +4,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 )
 
 // node is one element (or text, comment, …) of a paragraph subtree. Only

@@ -13,13 +13,12 @@ package docx
 import (
 	"archive/zip"
 	"bufio"
-	"compress/flate"
 	"context"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
@@ -33,6 +32,9 @@ func New() *Engine { return &Engine{} }
 
 var _ ports.DocumentEngine = (*Engine)(nil)
 
+// ErrNotDocx is wrapped by every error about a file that is not a usable package.
+var ErrNotDocx = ooxml.ErrInvalid
+
 // Extract reads the translatable text of a package.
 func (e *Engine) Extract(ctx context.Context, src ports.Blob) (*segment.Document, error) {
 	return ExtractReader(ctx, src, src.Size())
@@ -40,21 +42,21 @@ func (e *Engine) Extract(ctx context.Context, src ports.Blob) (*segment.Document
 
 // ExtractReader is Extract for any io.ReaderAt.
 func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Document, error) {
-	pk, err := openPkg(r, size)
+	pk, err := ooxml.Open(r, size)
 	if err != nil {
 		return nil, err
 	}
 	doc := &segment.Document{Format: "docx"}
-	for _, f := range pk.zr.File {
-		k := pk.kinds[f]
-		if k == kindOther || k == kindSettings {
+	for _, f := range pk.Files() {
+		k := pk.Kind(f)
+		if k == ooxml.Other || k == ooxml.Settings {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p := &proc{part: f.Name, kind: k}
-		if err := pk.walk(f, p); err != nil {
+		if err := walk(pk, f, p); err != nil {
 			return nil, err
 		}
 		doc.Units = append(doc.Units, p.units...)
@@ -62,8 +64,8 @@ func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Doc
 	return doc, nil
 }
 
-func (pk *pkg) walk(f *zip.File, p *proc) error {
-	rc, err := pk.open(f)
+func walk(pk *ooxml.Package, f *zip.File, p *proc) error {
+	rc, err := pk.Open(f)
 	if err != nil {
 		return err
 	}
@@ -80,7 +82,7 @@ func (e *Engine) Assemble(ctx context.Context, src ports.Blob, doc *segment.Docu
 
 // AssembleReader is Assemble for any io.ReaderAt.
 func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment.Document, out io.Writer) ([]string, error) {
-	pk, err := openPkg(r, size)
+	pk, err := ooxml.Open(r, size)
 	if err != nil {
 		return nil, err
 	}
@@ -91,37 +93,35 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 	var warns []string
 	warn := func(s string) { warns = append(warns, s) }
 	stats := &assembleStats{}
-	bw := bufio.NewWriterSize(out, 64<<10)
-	zw := zip.NewWriter(bw)
-	zw.RegisterCompressor(zip.Deflate, pooledDeflate)
+	zw := ooxml.NewWriter(out)
 	hasTOC := false
 	var settings []*zip.File
 	signed := false
-	for _, f := range pk.zr.File {
+	for _, f := range pk.Files() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if strings.HasPrefix(f.Name, "_xmlsignatures/") {
 			signed = true
 		}
-		k := pk.kinds[f]
+		k := pk.Kind(f)
 		switch k {
-		case kindOther:
+		case ooxml.Other:
 			if err := zw.Copy(f); err != nil {
 				return nil, fmt.Errorf("copy %s: %w", f.Name, err)
 			}
 			continue
-		case kindSettings:
+		case ooxml.Settings:
 			settings = append(settings, f) // written last: it needs to know whether a TOC exists
 			continue
 		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
+		w, err := zw.Create(f)
 		if err != nil {
 			return nil, err
 		}
 		pw := bufio.NewWriterSize(w, 32<<10)
 		p := &proc{part: f.Name, kind: k, assemble: true, lookup: lookup, out: pw, warn: warn, stats: stats}
-		if err := pk.walk(f, p); err != nil {
+		if err := walk(pk, f, p); err != nil {
 			return nil, err
 		}
 		if err := pw.Flush(); err != nil {
@@ -131,14 +131,11 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 	}
 	for _, f := range settings {
 		toc := hasTOC && !strings.Contains(f.Name, "glossary/")
-		if err := pk.writeSettings(zw, f, toc); err != nil {
+		if err := writeSettings(pk, zw, f, toc); err != nil {
 			return nil, err
 		}
 	}
 	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	if err := bw.Flush(); err != nil {
 		return nil, err
 	}
 	if stats.untranslated > 0 {
@@ -148,28 +145,4 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 		warns = append(warns, "the document was digitally signed; the signature is no longer valid after translation")
 	}
 	return warns, nil
-}
-
-// Deflate writers are large to set up; they are reused across parts and
-// documents.
-var deflaters sync.Pool
-
-type pooledWriter struct{ *flate.Writer }
-
-func (p pooledWriter) Close() error {
-	err := p.Writer.Close()
-	deflaters.Put(p.Writer)
-	return err
-}
-
-func pooledDeflate(w io.Writer) (io.WriteCloser, error) {
-	if fw, ok := deflaters.Get().(*flate.Writer); ok {
-		fw.Reset(w)
-		return pooledWriter{fw}, nil
-	}
-	fw, err := flate.NewWriter(w, flate.BestSpeed)
-	if err != nil {
-		return nil, err
-	}
-	return pooledWriter{fw}, nil
 }

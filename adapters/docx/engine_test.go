@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -147,13 +148,13 @@ func assertUntouchedCopied(t *testing.T, src, out []byte) {
 	t.Helper()
 	zs, _ := zip.NewReader(bytes.NewReader(src), int64(len(src)))
 	zo, _ := zip.NewReader(bytes.NewReader(out), int64(len(out)))
-	pk, err := openPkg(bytes.NewReader(src), int64(len(src)))
+	pk, err := ooxml.Open(bytes.NewReader(src), int64(len(src)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]partKind{}
-	for f, k := range pk.kinds {
-		kinds[f.Name] = k
+	kinds := map[string]ooxml.Kind{}
+	for _, f := range pk.Files() {
+		kinds[f.Name] = pk.Kind(f)
 	}
 	byName := map[string]*zip.File{}
 	for _, f := range zo.File {
@@ -164,7 +165,7 @@ func assertUntouchedCopied(t *testing.T, src, out []byte) {
 		if o == nil {
 			t.Fatalf("entry %s lost", f.Name)
 		}
-		if kinds[f.Name] != kindOther {
+		if kinds[f.Name] != ooxml.Other {
 			continue
 		}
 		if o.CRC32 != f.CRC32 || o.CompressedSize64 != f.CompressedSize64 || o.Method != f.Method {

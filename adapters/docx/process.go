@@ -7,7 +7,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -15,7 +16,7 @@ import (
 // the same paragraphs, in the same order, with the same ids and codes.
 type proc struct {
 	part  string
-	kind  partKind
+	kind  ooxml.Kind
 	d     *dialect
 	f     fieldState
 	np    int // paragraphs seen
@@ -96,11 +97,11 @@ func (p *proc) root(raw []byte) {
 		return "\x00" // matches no element
 	}
 	switch p.kind {
-	case kindWord:
+	case ooxml.Story:
 		p.d = wordDialect(pick(nsW, nsWStrict), pick(nsWP, nsWPStr), pick(nsMC))
-	case kindDrawing:
+	case ooxml.Drawing:
 		p.d = drawingDialect(pick(nsA, nsAStrict))
-	case kindCore:
+	case ooxml.CoreProp:
 		dc := pick("http://purl.org/dc/elements/1.1/")
 		p.d = &dialect{}
 		p.props = map[string]bool{q(dc, "title"): true, q(dc, "subject"): true, q(dc, "description"): true}

@@ -1,6 +1,6 @@
 package docx
 
-import "github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+import "github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 
 // Ruby (phonetic guides over East Asian text) sits inside a run:
 //

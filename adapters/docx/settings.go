@@ -5,7 +5,8 @@ import (
 	"bufio"
 	"io"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 )
 
 // afterUpdateFields are the settings that CT_Settings orders after
@@ -21,16 +22,16 @@ var afterUpdateFields = map[string]bool{
 // writeSettings copies settings.xml, adding w:updateFields when the
 // document has a table of contents, so Word refreshes its translated
 // entries and page numbers on open.
-func (pk *pkg) writeSettings(zw *zip.Writer, f *zip.File, hasTOC bool) error {
+func writeSettings(pk *ooxml.Package, zw *ooxml.Writer, f *zip.File, hasTOC bool) error {
 	if !hasTOC {
 		return zw.Copy(f)
 	}
-	rc, err := pk.open(f)
+	rc, err := pk.Open(f)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
+	w, err := zw.Create(f)
 	if err != nil {
 		return err
 	}

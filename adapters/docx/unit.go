@@ -3,7 +3,7 @@ package docx
 import (
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 

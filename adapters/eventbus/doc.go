@@ -11,7 +11,7 @@
 //     for the scale-out deployment; every process points at it.
 //
 // Each topic is a JetStream stream of the same name (hence no dots in
-// topic names), kept for WithRetention (7 days), so an event published
+// topic names), kept for 7 days, so an event published
 // before its consumer group first subscribes is still delivered.
 //
 // Consumer groups. Handle(name, topic, h) is one durable pull consumer
@@ -33,7 +33,7 @@
 // (WithAckWait, default 30 s). While a handler runs, the subscriber sends
 // an in-progress ack every AckWait/3, so a stage may run for minutes;
 // only a dead process lets AckWait expire, and its events then go to
-// another worker within AckWait. WithHandlerTimeout (default 1 h) cancels
+// another worker within AckWait. A handler run is capped at 1 h: the bus cancels
 // a handler's context and stops the in-progress acks. Consumers pull one
 // event per free slot (WithConcurrency, HandleConcurrent), so no event
 // waits in a client buffer while its AckWait runs.
@@ -47,5 +47,5 @@
 // so publishing the same EventID again within 2 minutes stores it once.
 //
 // Logs: watermill and nats-server write to the given slog logger from
-// Warn up (WithLibraryLogLevel).
+// Warn up.
 package eventbus

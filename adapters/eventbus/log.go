@@ -10,7 +10,7 @@ import (
 
 // floorHandler drops records below min. watermill and nats-server log
 // every message at Info/Debug; the service keeps them out of its logs
-// unless asked (WithLibraryLogLevel).
+// below Warn.
 type floorHandler struct {
 	next slog.Handler
 	min  slog.Level

@@ -62,24 +62,13 @@ func WithRetries(n int) Option { return func(c *config) { c.retries = max(n, 0) 
 // process handles at once (default 1). HandleConcurrent overrides it.
 func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = max(n, 1) } }
 
-// WithHandlerTimeout caps one handler run (default 1 h); its context is
-// cancelled and in-progress acks stop.
-func WithHandlerTimeout(d time.Duration) Option { return func(c *config) { c.handlerTimeout = d } }
-
 // WithBackoff sets the delay before redelivery after the attempt-th
 // delivery failed (default 1 s, 2 s, 4 s, … capped at 1 min).
 func WithBackoff(f func(attempt int) time.Duration) Option { return func(c *config) { c.backoff = f } }
 
-// WithRetention sets how long a stream keeps events (default 7 days).
-func WithRetention(d time.Duration) Option { return func(c *config) { c.retention = d } }
-
 // WithFsync makes the embedded server fsync every write (survives power
 // loss, not only process crashes). Default off.
 func WithFsync(on bool) Option { return func(c *config) { c.fsync = on } }
-
-// WithLibraryLogLevel sets the lowest level of watermill and nats-server
-// logs that reach the logger (default Warn).
-func WithLibraryLogLevel(l slog.Level) Option { return func(c *config) { c.libLevel = l } }
 
 // WithOnGiveUp registers the callback for events the bus stops retrying.
 func WithOnGiveUp(f GiveUpFunc) Option { return func(c *config) { c.onGiveUp = f } }

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -98,7 +99,7 @@ func statusOf(j *job.Job) JobStatus {
 		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(j.TargetLang),
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: fidelityOut(j.RTL),
 		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: j.Words,
-		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.FidelityInfo),
+		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.Structure),
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
@@ -237,7 +238,11 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		return nil, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
 	}
 	// Room for the form fields and part headers around a 50 MB file.
-	body := http.MaxBytesReader(nil, r.Body, a.svc.Config.MaxUpload+1<<20)
+	limit := a.svc.Config.MaxUpload + 1<<20
+	if r.ContentLength > limit { // size before anything else: 413, not 422
+		return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+	}
+	body := http.MaxBytesReader(nil, r.Body, limit)
 	mr := multipart.NewReader(body, params["boundary"])
 	req := service.SubmitRequest{}
 	var up *service.Upload
@@ -254,14 +259,18 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		switch {
 		case name == "file" && up == nil:
 			req.Name = part.FileName()
-			up, err = a.svc.Receive(ctx, part, false)
+			file := &countingReader{r: part}
+			up, err = a.svc.Receive(ctx, file, false)
 			if err != nil {
 				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
+				if errors.As(err, &mbe) || a.oversized(err, file) {
 					return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 				}
-				if errors.Is(err, io.ErrUnexpectedEOF) { // the client cut the body short
+				if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrDeadlineExceeded) { // the client cut the body short, or stalled
 					return nil, a.bodyError(err)
+				}
+				if file.err != nil { // the read failure cancelled the request, which the store reported instead
+					return nil, a.bodyError(file.err)
 				}
 				return nil, a.fail(err)
 			}
@@ -295,6 +304,35 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	return a.accepted(acc), nil
 }
 
+// countingReader counts what was read through it and keeps the read
+// error other than EOF.
+type countingReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && err != io.EOF {
+		c.err = err
+	}
+	return n, err
+}
+
+// oversized says whether a file whose type was refused is over the size
+// cap: size comes first (the spec's 413 for anything over 50 MB), so the
+// rest of the part is read, up to the cap, before answering 422.
+func (a *API) oversized(err error, file *countingReader) bool {
+	var se *service.Error
+	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
+		return false
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Config.MaxUpload+1-file.n))
+	return file.n > a.svc.Config.MaxUpload
+}
+
 func (a *API) discard(ctx context.Context, up *service.Upload) {
 	if up != nil {
 		a.svc.Discard(ctx, up)
@@ -305,6 +343,9 @@ func (a *API) bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) { // see serve's --upload-idle-timeout
+		return newProblem(http.StatusRequestTimeout, "the upload was too slow: it stalled or took too long")
 	}
 	return newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read")
 }

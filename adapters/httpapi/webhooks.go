@@ -9,8 +9,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // WebhookRegistration answers a registration; the secret is shown only here.
@@ -193,7 +193,7 @@ func both[I, O any](a *API, alias huma.API, op huma.Operation, h func(context.Co
 	huma.Register(alias, m, h)
 }
 
-func webhookOut(w *ports.Webhook) Webhook {
+func webhookOut(w *webhook.Webhook) Webhook {
 	ev := w.Events
 	if ev == nil {
 		ev = []string{}
@@ -254,7 +254,7 @@ func (a *API) testWebhook(ctx context.Context, in *webhookIDInput) (*webhookTest
 		return nil, a.fail(err)
 	}
 	return &webhookTestOutput{Location: Prefix + "/webhooks/" + in.WebhookID + "/deliveries",
-		Body: WebhookTest{EventID: id, Event: service.EventTest, WebhookID: in.WebhookID}}, nil
+		Body: WebhookTest{EventID: id, Event: webhook.EventTest, WebhookID: in.WebhookID}}, nil
 }
 
 func (a *API) webhookDeliveries(ctx context.Context, in *deliveriesInput) (*deliveriesOutput, error) {

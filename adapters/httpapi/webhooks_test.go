@@ -20,6 +20,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/webhook/signature"
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/service"
+	corewebhook "github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 type wallClock struct{}
@@ -182,7 +183,7 @@ func TestWebhookManagementEndToEnd(t *testing.T) {
 	}
 	var payload struct {
 		ID, Event, Timestamp string
-		Data                 service.TestEventData
+		Data                 corewebhook.TestEventData
 	}
 	if err := json.Unmarshal(body, &payload); err != nil || payload.ID != ping.EventID || payload.Event != "webhook.test" ||
 		payload.Data.WebhookID != reg.ID || payload.Data.UserID != "alice" || len(payload.Timestamp) != len("2026-11-21T06:12:49.270Z") {

@@ -43,7 +43,7 @@ func (c *converter) Convert(ctx context.Context, format string, in io.Reader, ou
 		if err != nil {
 			return err
 		}
-		return p.failed(gen, raw.(*sdk.ConverterClient).Convert(ctx, format, in, out))
+		return p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).Convert(ctx, format, in, out)))
 	}
 	return fmt.Errorf("no converter plugin handles .%s (have: %s)", format, strings.Join(c.Formats(), ", "))
 }

@@ -25,10 +25,11 @@ func (e *engine) Capabilities(ctx context.Context) (ports.Capabilities, error) {
 	if err != nil {
 		return ports.Capabilities{}, err
 	}
-	caps, err := c.Capabilities(ctx)
+	sc, err := c.Capabilities(ctx)
 	if err != nil {
-		return caps, e.p.failed(gen, err)
+		return ports.Capabilities{}, e.p.failed(gen, err)
 	}
+	caps := capsFromSDK(sc)
 	if caps.Name == "" {
 		caps.Name = e.p.name
 	}
@@ -42,6 +43,6 @@ func (e *engine) Translate(ctx context.Context, req ports.TranslateRequest) (por
 	if err != nil {
 		return ports.TranslateResult{}, err
 	}
-	res, err := c.Translate(ctx, req)
-	return res, e.p.failed(gen, err)
+	res, err := c.Translate(ctx, requestToSDK(req))
+	return resultFromSDK(res), e.p.failed(gen, err)
 }

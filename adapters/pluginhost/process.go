@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 
@@ -67,14 +66,14 @@ func (p *process) startLocked() error {
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		Plugins:          plugin.PluginSet{p.kind: p.pluginGlue()},
-		Cmd:              exec.Command(p.path), // go-plugin passes the host's environment on
+		Cmd:              pluginCmd(p.path),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Logger:           p.host.hclog.Named(p.name),
 		StartTimeout:     p.host.opts.startTimeout,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: p.host.sockets},
 	})
-	raw, err := dispense(client, p.kind)
+	raw, err := dispenseTied(client, p.kind)
 	if err != nil {
 		client.Kill()
 		return p.startError(err)
@@ -83,11 +82,12 @@ func (p *process) startLocked() error {
 	defer cancel()
 	switch c := raw.(type) {
 	case *sdk.ProviderClient:
-		caps, err := c.Capabilities(ctx)
+		sc, err := c.Capabilities(ctx)
 		if err != nil {
 			client.Kill()
 			return p.startError(fmt.Errorf("capabilities: %w", err))
 		}
+		caps := capsFromSDK(sc)
 		if caps.Name == "" {
 			caps.Name = p.name
 		}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/adapters/rtl/rtlcheck"
+	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
@@ -25,7 +25,7 @@ func layoutDoc(t testing.TB, l *Layout, src []byte, from, to string) (in, out []
 // document: LTR documents to Arabic and Hebrew, RTL documents to English.
 func TestCorpusXML(t *testing.T) {
 	l := New(Options{})
-	fc := rtlcheck.NewFontconfig()
+	fc := rtltest.NewFontconfig()
 	cases := []struct{ dir, from, to string }{
 		{"ltr", "en", "ar"}, {"ltr", "en", "he"}, {"rtl", "ar", "en"}, {"synthetic", "en", "ar"},
 	}
@@ -34,8 +34,8 @@ func TestCorpusXML(t *testing.T) {
 			t.Run(c.to+"/"+filepath.Base(path), func(t *testing.T) {
 				t.Parallel()
 				in, out := layoutDoc(t, l, read(t, path), c.from, c.to)
-				target := rtlcheck.Target{RTL: c.to != "en", Lang: c.to, ForceTwins: c.to != "en", Covers: fc.Covers}
-				fs, st, err := rtlcheck.CheckXML(in, out, target)
+				target := rtltest.Target{RTL: c.to != "en", Lang: c.to, ForceTwins: c.to != "en", Covers: fc.Covers}
+				fs, st, err := rtltest.CheckXML(in, out, target)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -63,7 +63,7 @@ func TestCheckerCatchesUnconverted(t *testing.T) {
 		{"rtl/oxpt-HC014-RTL-Table-01.docx", "en"},
 	} {
 		in := pseudoTranslate(t, read(t, testDoc(c.path)), c.to)
-		fs, _, err := rtlcheck.CheckXML(in, in, rtlcheck.Target{RTL: c.to != "en", Lang: c.to, ForceTwins: true})
+		fs, _, err := rtltest.CheckXML(in, in, rtltest.Target{RTL: c.to != "en", Lang: c.to, ForceTwins: true})
 		if err != nil {
 			t.Fatal(err)
 		}

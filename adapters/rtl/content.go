@@ -1,20 +1,24 @@
 package rtl
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+)
 
 // layoutContent converts one story part (body, header, footer, notes,
 // comments). Paragraphs first, then tables and sections, which depend on
 // the direction their paragraphs ended with.
 func (ps *pass) layoutContent(root *node) {
-	r := root.rootElem()
+	r := root.RootElem()
 	var paras, tables, sects []*node
-	r.walk(func(n *node) bool {
+	r.Walk(func(n *node) bool {
 		switch {
-		case n.isW("p"):
+		case n.IsW("p"):
 			paras = append(paras, n)
-		case n.isW("tbl"):
+		case n.IsW("tbl"):
 			tables = append(tables, n)
-		case n.isW("sectPr"):
+		case n.IsW("sectPr"):
 			sects = append(sects, n)
 		}
 		if ps.m.flip {
@@ -25,11 +29,11 @@ func (ps *pass) layoutContent(root *node) {
 	for _, p := range paras {
 		ps.paragraph(p)
 	}
-	r.walk(func(n *node) bool {
-		if n.isW("rPrChange") || n.isW("pPrChange") {
+	r.Walk(func(n *node) bool {
+		if n.IsW("rPrChange") || n.IsW("pPrChange") {
 			return false
 		}
-		if n.isW("rPr") {
+		if n.IsW("rPr") {
 			ps.twins(n)
 			ps.fonts(n)
 			ps.lang(n, false)
@@ -48,11 +52,11 @@ func (ps *pass) layoutContent(root *node) {
 // (their paragraphs are converted on their own).
 func storyRuns(p *node) []*node {
 	var runs []*node
-	p.walk(func(n *node) bool {
-		if n.isW("txbxContent") || n.isW("p") || n.isW("pPr") {
+	p.Walk(func(n *node) bool {
+		if n.IsW("txbxContent") || n.IsW("p") || n.IsW("pPr") {
 			return false
 		}
-		if n.isW("r") {
+		if n.IsW("r") {
 			runs = append(runs, n)
 			return false
 		}
@@ -63,8 +67,8 @@ func storyRuns(p *node) []*node {
 
 func runText(r *node) string {
 	var b strings.Builder
-	for _, t := range r.childrenW("t") {
-		b.WriteString(t.textOf())
+	for _, t := range r.ChildrenW("t") {
+		b.WriteString(t.TextOf())
 	}
 	return b.String()
 }
@@ -86,19 +90,19 @@ func (ps *pass) paragraph(p *node) {
 		want = rtlText && !latin // untranslated RTL quotations keep RTL
 	}
 	if want == ps.styles.inheritedBidi(p) {
-		if ppr := p.child("pPr"); ppr != nil {
-			ppr.removeW("bidi")
+		if ppr := p.Child("pPr"); ppr != nil {
+			ppr.RemoveW("bidi")
 		}
 	} else {
 		setFlag(ensureFirst(p, "pPr"), "bidi", want, pPrOrder)
 	}
-	if ppr := p.child("pPr"); ppr != nil {
+	if ppr := p.Child("pPr"); ppr != nil {
 		if ps.m.flip {
 			ps.physicalPPr(ppr)
 		}
 		ps.mapKashida(ppr)
-		if mark := ppr.child("rPr"); mark != nil && !want {
-			mark.removeW("rtl")
+		if mark := ppr.Child("rPr"); mark != nil && !want {
+			mark.RemoveW("rtl")
 		}
 	}
 	ps.runs(runs, text, want)
@@ -175,7 +179,7 @@ type piece struct {
 // splitRun replaces r by one run per direction span. next(n) yields the
 // rewritten text and spans for the run's next n source runes.
 func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool)) {
-	rpr := r.child("rPr")
+	rpr := r.Child("rPr")
 	var groups [][]*node // children per output run
 	var flags []bool     // foreign flag per output run
 	var cur []*node
@@ -188,19 +192,19 @@ func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool
 		cur = nil
 	}
 	hasText, hasInstr := false, false
-	for _, c := range r.children {
+	for _, c := range r.Children {
 		if c == rpr {
 			continue
 		}
-		if !c.isW("t") {
-			if c.isW("instrText") || c.isW("fldChar") {
+		if !c.IsW("t") {
+			if c.IsW("instrText") || c.IsW("fldChar") {
 				hasInstr = true
 			}
 			cur = append(cur, c)
 			continue
 		}
 		hasText = true
-		orig := []rune(c.textOf())
+		orig := []rune(c.TextOf())
 		txt, fl := next(len(orig))
 		for i := 0; i < len(txt); {
 			j := i
@@ -211,13 +215,13 @@ func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool
 				flush()
 			}
 			curFlag, started = fl[i], true
-			t := newW(c, "t")
-			t.attrs = append(t.attrs[:0], c.attrs...)
+			t := ooxml.NewW(c, "t")
+			t.Attrs = append(t.Attrs[:0], c.Attrs...)
 			seg := string(txt[i:j])
 			if strings.TrimSpace(seg) != seg {
 				setSpacePreserve(t)
 			}
-			t.setText(seg)
+			t.SetText(seg)
 			cur = append(cur, t)
 			i = j
 		}
@@ -233,39 +237,39 @@ func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool
 		if paraRTL && ps.m.targetRTL {
 			setFlag(ensureFirst(r, "rPr"), "rtl", true, rPrOrder)
 		} else if rpr != nil && !paraRTL {
-			rpr.removeW("rtl")
+			rpr.RemoveW("rtl")
 		}
 		return
 	}
-	parent := r.parent
-	at := parent.indexOf(r)
-	parent.remove(r)
+	parent := r.Parent
+	at := parent.IndexOf(r)
+	parent.Remove(r)
 	for k, g := range groups {
-		nr := &node{kind: elemNode, prefix: r.prefix, local: r.local, ns: r.ns, attrs: append(r.attrs[:0:0], r.attrs...)}
+		nr := &node{Kind: ooxml.ElemNode, Prefix: r.Prefix, Local: r.Local, NS: r.NS, Attrs: append(r.Attrs[:0:0], r.Attrs...)}
 		if rpr != nil {
-			nr.insertAt(0, rpr.clone())
+			nr.InsertAt(0, rpr.Clone())
 		}
 		for _, c := range g {
-			nr.insertAt(len(nr.children), c)
+			nr.InsertAt(len(nr.Children), c)
 		}
 		rtlRun := flags[k] != paraRTL // foreign in LTR = RTL text; base in RTL
 		if rtlRun {
 			setFlag(ensureFirst(nr, "rPr"), "rtl", true, rPrOrder)
-		} else if p := nr.child("rPr"); p != nil {
-			p.removeW("rtl")
-			p.removeW("cs")
+		} else if p := nr.Child("rPr"); p != nil {
+			p.RemoveW("rtl")
+			p.RemoveW("cs")
 		}
-		parent.insertAt(at+k, nr)
+		parent.InsertAt(at+k, nr)
 	}
 }
 
 func setSpacePreserve(t *node) {
-	for _, a := range t.attrs {
+	for _, a := range t.Attrs {
 		if a.Name.Space == "xml" && a.Name.Local == "space" {
 			return
 		}
 	}
-	t.attrs = append(t.attrs, xmlSpacePreserve)
+	t.Attrs = append(t.Attrs, xmlSpacePreserve)
 }
 
 // mapKashida maps Arabic-only justification to both where the target is
@@ -274,9 +278,9 @@ func (ps *pass) mapKashida(ppr *node) {
 	if ps.m.arabicScript {
 		return
 	}
-	if jc := ppr.child("jc"); jc != nil {
-		if v, _ := jc.attr("val"); strings.HasSuffix(v, "Kashida") {
-			jc.setAttr("val", "both")
+	if jc := ppr.Child("jc"); jc != nil {
+		if v, _ := jc.Attr("val"); strings.HasSuffix(v, "Kashida") {
+			jc.SetAttr("val", "both")
 		}
 	}
 }
@@ -289,8 +293,8 @@ func (ps *pass) table(t *node) {
 		return
 	}
 	rtlContent := false
-	t.walk(func(n *node) bool {
-		if n.isW("p") && ps.styles.effectiveBidi(n) {
+	t.Walk(func(n *node) bool {
+		if n.IsW("p") && ps.styles.effectiveBidi(n) {
 			rtlContent = true
 		}
 		return !rtlContent
@@ -307,12 +311,12 @@ func (ps *pass) section(s *node) {
 	if ps.m.targetRTL {
 		setFlag(s, "bidi", true, sectPrOrder)
 	} else {
-		s.removeW("bidi")
+		s.RemoveW("bidi")
 	}
-	if g, _ := s.child("pgMar").attr("gutter"); g != "" && g != "0" && ps.m.targetRTL {
+	if g, _ := s.Child("pgMar").Attr("gutter"); g != "" && g != "0" && ps.m.targetRTL {
 		setFlag(s, "rtlGutter", true, sectPrOrder)
 	} else {
-		s.removeW("rtlGutter")
+		s.RemoveW("rtlGutter")
 	}
 	if ps.m.flip {
 		ps.mirrorSection(s)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 )
 
 // blob is an in-memory ports.Blob.
@@ -41,15 +43,15 @@ const (
 // multi-column section for the render check.
 func pseudoTranslate(t testing.TB, docx []byte, target string) []byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
+	pk, err := ooxml.Open(bytes.NewReader(docx), int64(len(docx)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	zw := zip.NewWriter(&out)
 	toRTL := target != "en"
-	for _, f := range zr.File {
-		if !storyPart.MatchString(filepath.Base(f.Name)) && f.Name != "word/document.xml" {
+	for _, f := range pk.Files() {
+		if pk.Kind(f) != ooxml.Story {
 			if err := zw.Copy(f); err != nil {
 				t.Fatal(err)
 			}
@@ -58,13 +60,13 @@ func pseudoTranslate(t testing.TB, docx []byte, target string) []byte {
 		rc, _ := f.Open()
 		data, _ := io.ReadAll(rc)
 		rc.Close()
-		root, err := parseXML(data)
+		root, err := ooxml.Parse(data)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
-		root.rootElem().walk(func(n *node) bool {
-			if n.isW("t") {
-				n.setText(translateText(n.textOf(), target, toRTL))
+		root.RootElem().Walk(func(n *node) bool {
+			if n.IsW("t") {
+				n.SetText(translateText(n.TextOf(), target, toRTL))
 			}
 			return true
 		})
@@ -73,7 +75,7 @@ func pseudoTranslate(t testing.TB, docx []byte, target string) []byte {
 			markColumns(root)
 		}
 		w, _ := zw.Create(f.Name)
-		if err := writeXML(w, root); err != nil {
+		if err := ooxml.WriteTree(w, root); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -114,8 +116,8 @@ func translateText(s, target string, toRTL bool) string {
 
 func firstT(n *node) *node {
 	var t *node
-	n.walk(func(c *node) bool {
-		if t == nil && c.isW("t") {
+	n.Walk(func(c *node) bool {
+		if t == nil && c.IsW("t") {
 			t = c
 		}
 		return t == nil
@@ -124,10 +126,10 @@ func firstT(n *node) *node {
 }
 
 func markTables(root *node) {
-	body := root.rootElem().child("body")
-	for _, tbl := range body.childrenW("tbl") {
-		for _, tr := range tbl.childrenW("tr") {
-			cells := tr.childrenW("tc")
+	body := root.RootElem().Child("body")
+	for _, tbl := range body.ChildrenW("tbl") {
+		for _, tr := range tbl.ChildrenW("tr") {
+			cells := tr.ChildrenW("tc")
 			if len(cells) < 2 {
 				continue
 			}
@@ -135,8 +137,8 @@ func markTables(root *node) {
 			if a == nil || z == nil {
 				continue
 			}
-			a.setText(a.textOf() + " " + markFirstCell)
-			z.setText(z.textOf() + " " + markLastCell)
+			a.SetText(a.TextOf() + " " + markFirstCell)
+			z.SetText(z.TextOf() + " " + markLastCell)
 			break
 		}
 	}
@@ -145,33 +147,33 @@ func markTables(root *node) {
 // markColumns marks the first text paragraph of the first section with
 // more than one column.
 func markColumns(root *node) {
-	body := root.rootElem().child("body")
+	body := root.RootElem().Child("body")
 	var start []*node // paragraphs of the current section
-	for _, c := range body.children {
-		if c.isW("p") {
+	for _, c := range body.Children {
+		if c.IsW("p") {
 			start = append(start, c)
-			if s := c.child("pPr").child("sectPr"); s != nil {
+			if s := c.Child("pPr").Child("sectPr"); s != nil {
 				if columns(s) && markFirst(start) {
 					return
 				}
 				start = nil
 			}
 		}
-		if c.isW("sectPr") && columns(c) {
+		if c.IsW("sectPr") && columns(c) {
 			markFirst(start)
 		}
 	}
 }
 
 func columns(s *node) bool {
-	n := s.child("cols").attrOr("num", "1")
+	n := s.Child("cols").AttrOr("num", "1")
 	return n != "1" && n != "0"
 }
 
 func markFirst(ps []*node) bool {
 	for _, p := range ps {
-		if t := firstT(p); t != nil && strings.TrimSpace(t.textOf()) != "" {
-			t.setText(t.textOf() + " " + markCols)
+		if t := firstT(p); t != nil && strings.TrimSpace(t.TextOf()) != "" {
+			t.SetText(t.TextOf() + " " + markCols)
 			return true
 		}
 	}

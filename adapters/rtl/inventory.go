@@ -62,67 +62,67 @@ func (f *findings) addName(k kind, name string) {
 // scanStory counts the list A/B items of one story part. mc:Fallback
 // copies are skipped so duplicated content is counted once.
 func (f *findings) scanStory(root *node, ps *pass) {
-	root.rootElem().walk(func(n *node) bool {
+	root.RootElem().Walk(func(n *node) bool {
 		switch {
-		case n.is("Fallback", nsMC):
+		case n.Is("Fallback", nsMC):
 			return false
-		case n.is("anchor", nsWP, nsWPStrict):
-			for _, h := range n.children {
-				if h.is("positionH", nsWP, nsWPStrict) {
-					for _, c := range h.children {
-						if c.is("posOffset", nsWP, nsWPStrict) {
+		case n.Is("anchor", nsWP, nsWPStrict):
+			for _, h := range n.Children {
+				if h.Is("positionH", nsWP, nsWPStrict) {
+					for _, c := range h.Children {
+						if c.Is("posOffset", nsWP, nsWPStrict) {
 							f.add(kindFloats, 1)
 						}
 					}
 				}
 			}
-		case n.ns == nsV && strings.Contains(n.attrOr("style", ""), "position:absolute") && strings.Contains(n.attrOr("style", ""), "margin-left"):
+		case n.NS == nsV && strings.Contains(n.AttrOr("style", ""), "position:absolute") && strings.Contains(n.AttrOr("style", ""), "margin-left"):
 			f.add(kindFloats, 1)
-		case n.isW("framePr"):
-			if _, ok := n.attr("x"); ok {
+		case n.IsW("framePr"):
+			if _, ok := n.Attr("x"); ok {
 				f.add(kindFloats, 1)
 			}
-		case n.isW("tblpPr"):
-			if _, ok := n.attr("tblpX"); ok {
+		case n.IsW("tblpPr"):
+			if _, ok := n.Attr("tblpX"); ok {
 				f.add(kindFloats, 1)
 			}
-		case n.isW("pBdr") || n.isW("tblBorders") || n.isW("tcBorders") || n.isW("tblCellMar") || n.isW("tcMar"):
+		case n.IsW("pBdr") || n.IsW("tblBorders") || n.IsW("tcBorders") || n.IsW("tblCellMar") || n.IsW("tcMar"):
 			if asymmetric(n) {
 				f.add(kindAsymmetric, 1)
 			}
-		case n.isW("tbl"):
+		case n.IsW("tbl"):
 			if ps.m.targetRTL && narrowTable(n, ps.geom) {
 				f.add(kindNarrowTable, 1)
 			}
-		case n.is("chart", nsChart, nsChartStrict):
+		case n.Is("chart", nsChart, nsChartStrict):
 			f.add(kindChart, 1)
-		case n.is("oMath", nsMath, nsMathStrict):
+		case n.Is("oMath", nsMath, nsMathStrict):
 			f.add(kindEquation, 1)
 			return false
-		case n.isW("textDirection"):
-			if v := n.attrOr("val", "lrTb"); v != "lrTb" && v != "lr" {
+		case n.IsW("textDirection"):
+			if v := n.AttrOr("val", "lrTb"); v != "lrTb" && v != "lr" {
 				f.add(kindRotated, 1)
 			}
-		case n.isW("fldSimple"):
-			if updatableField(n.attrOr("instr", "")) {
+		case n.IsW("fldSimple"):
+			if updatableField(n.AttrOr("instr", "")) {
 				f.add(kindFields, 1)
 			}
-		case n.isW("instrText"):
-			if updatableField(n.textOf()) {
+		case n.IsW("instrText"):
+			if updatableField(n.TextOf()) {
 				f.add(kindFields, 1)
 			}
-		case n.is("relIds", nsDgm, nsDgmStrict):
+		case n.Is("relIds", nsDgm, nsDgmStrict):
 			f.add(kindSmartArt, 1)
-		case n.is("textpath", nsV) || n.is("prstTxWarp", nsA, nsAStrict):
+		case n.Is("textpath", nsV) || n.Is("prstTxWarp", nsA, nsAStrict):
 			f.add(kindWordArt, 1)
-		case n.is("OLEObject", nsO) || n.isW("object"):
+		case n.Is("OLEObject", nsO) || n.IsW("object"):
 			f.add(kindOLE, 1)
 			return false // its preview image is not a picture of text
-		case n.is("pic", nsPic, nsPicStrict) || n.is("imagedata", nsV):
+		case n.Is("pic", nsPic, nsPicStrict) || n.Is("imagedata", nsV):
 			f.add(kindPictures, 1)
-		case n.isW("control") || n.is("contentPart", nsW14) || n.isW("ffData"):
+		case n.IsW("control") || n.Is("contentPart", nsW14) || n.IsW("ffData"):
 			f.add(kindControls, 1)
-		case n.isW("sym"):
+		case n.IsW("sym"):
 			if r, ok := symRune(n); ok && unmappableDirectional[r] {
 				f.add(kindArrowBullet, 1)
 			}
@@ -132,7 +132,7 @@ func (f *findings) scanStory(root *node, ps *pass) {
 }
 
 func symRune(n *node) (rune, bool) {
-	v, err := strconv.ParseUint(n.attrOr("char", ""), 16, 32)
+	v, err := strconv.ParseUint(n.AttrOr("char", ""), 16, 32)
 	if err != nil {
 		return 0, false
 	}
@@ -161,15 +161,15 @@ func updatableField(instr string) bool {
 // narrowTable reports a table narrower than the text width or indented:
 // Word aligns such RTL tables right, LibreOffice left (brief rows 20–21).
 func narrowTable(t *node, g pageGeom) bool {
-	if p := t.parent; p != nil && p.isW("tc") {
+	if p := t.Parent; p != nil && p.IsW("tc") {
 		return false
 	}
-	tblPr := t.child("tblPr")
-	if v := tblPr.child("tblInd").attrOr("w", "0"); v != "0" {
+	tblPr := t.Child("tblPr")
+	if v := tblPr.Child("tblInd").AttrOr("w", "0"); v != "0" {
 		return true
 	}
-	if w := tblPr.child("tblW"); w != nil && w.attrOr("type", "") == "pct" {
-		v := w.attrOr("w", "0")
+	if w := tblPr.Child("tblW"); w != nil && w.AttrOr("type", "") == "pct" {
+		v := w.AttrOr("w", "0")
 		if pct, ok := strings.CutSuffix(v, "%"); ok {
 			n, _ := strconv.ParseFloat(pct, 64)
 			return n < 98
@@ -178,8 +178,8 @@ func narrowTable(t *node, g pageGeom) bool {
 		return n < 4900
 	}
 	sum := 0
-	for _, gc := range t.child("tblGrid").childrenW("gridCol") {
-		v, _ := strconv.Atoi(gc.attrOr("w", "0"))
+	for _, gc := range t.Child("tblGrid").ChildrenW("gridCol") {
+		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
 		sum += v
 	}
 	return sum > 0 && float64(sum) < 0.95*float64(g.text())

@@ -17,8 +17,10 @@
 //     and Latin fragments inside Arabic-script text; isolates are never
 //     used. Options.NativeDigits writes Arabic-Indic or Persian digits.
 //
-// The package works on the zip: untouched entries are copied raw, changed
-// XML parts are re-serialised from the tokenizer's raw tokens, so prefixes,
+// The package works on the zip through the shared package model
+// (adapters/ooxml): untouched entries are copied raw, the story parts are
+// those the DOCX engine translates (by content type), and changed XML parts
+// are re-serialised from the tokenizer's raw tokens, so prefixes,
 // namespace declarations and mc:Ignorable are kept and new elements are
 // inserted at their schema position.
 //
@@ -31,17 +33,14 @@
 package rtl
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"path"
-	"regexp"
-	"sort"
 	"strings"
 
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -201,7 +200,7 @@ func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, 
 	if body == nil {
 		return nil, nil, fmt.Errorf("rtl: package has no main document part")
 	}
-	ps.geom = geomOf(body.rootElem())
+	ps.geom = geomOf(body.RootElem())
 	if ps.m.rtlLang != "" {
 		ps.csFont = ps.chooseCSFont()
 	}
@@ -215,9 +214,9 @@ func (ps *pass) chooseCSFont() string {
 		return f
 	}
 	if ps.styles.defaults != nil {
-		rf := ps.styles.defaults.child("rPrDefault").child("rPr").child("rFonts")
-		if cs, ok := rf.attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
-			if _, theme := rf.attr("cstheme"); !theme {
+		rf := ps.styles.defaults.Child("rPrDefault").Child("rPr").Child("rFonts")
+		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
+			if _, theme := rf.Attr("cstheme"); !theme {
 				return cs
 			}
 		}
@@ -246,9 +245,9 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	if set, err := pk.part("word/settings.xml"); err != nil {
 		return nil, false, err
 	} else if set != nil {
-		r := set.rootElem()
+		r := set.RootElem()
 		for _, k := range []string{"mirrorMargins", "bookFoldPrinting", "bookFoldRevPrinting", "gutterAtTop"} {
-			if on(r.child(k)) {
+			if ooxml.On(r.Child(k)) {
 				f.count[kindBookFold] = 1
 			}
 		}
@@ -256,8 +255,8 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	if num, err := pk.part("word/numbering.xml"); err != nil {
 		return nil, false, err
 	} else if num != nil {
-		for _, t := range num.rootElem().findAllW("lvlText") {
-			for _, r := range t.attrOr("val", "") {
+		for _, t := range num.RootElem().FindAllW("lvlText") {
+			for _, r := range t.AttrOr("val", "") {
 				if unmappableDirectional[r] {
 					f.add(kindArrowBullet, 1)
 				}
@@ -308,18 +307,18 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 // directional bullets swapped, native number formats back to decimal in
 // LTR output. lvlJc and ind stay: they are logical.
 func (ps *pass) layoutNumbering(root *node) {
-	root.rootElem().walk(func(n *node) bool {
+	root.RootElem().Walk(func(n *node) bool {
 		switch {
-		case n.isW("rPr"):
+		case n.IsW("rPr"):
 			ps.twins(n)
 			ps.fonts(n)
-		case n.isW("lvlText") && ps.m.flip:
-			font := n.parent.child("rPr").child("rFonts").attrOr("ascii", "")
-			n.setAttr("val", ps.mirrorText(n.attrOr("val", ""), font))
-		case n.isW("numFmt") && ps.m.flip && !ps.m.targetRTL:
-			switch n.attrOr("val", "") {
+		case n.IsW("lvlText") && ps.m.flip:
+			font := n.Parent.Child("rPr").Child("rFonts").AttrOr("ascii", "")
+			n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
+		case n.IsW("numFmt") && ps.m.flip && !ps.m.targetRTL:
+			switch n.AttrOr("val", "") {
 			case "arabicAbjad", "arabicAlpha", "hebrew1", "hebrew2", "hindiNumbers", "hindiCounting":
-				n.setAttr("val", "decimal")
+				n.SetAttr("val", "decimal")
 			}
 		}
 		return true
@@ -365,10 +364,10 @@ func pointsForward(r rune, rtl bool, right map[rune]bool) bool { return right[r]
 // theme fonts resolve to the target script) and asks Word to update
 // fields whose cached results depend on the translated text.
 func (ps *pass) layoutSettings(root *node, fields bool) {
-	r := root.rootElem()
+	r := root.RootElem()
 	if ps.m.targetRTL {
 		tfl := ensure(r, "themeFontLang", settingsOrder)
-		tfl.setAttr("bidi", locale(ps.m.target))
+		tfl.SetAttr("bidi", locale(ps.m.target))
 	}
 	if fields && ps.m.flip {
 		setFlag(r, "updateFields", true, settingsOrder)
@@ -378,72 +377,44 @@ func (ps *pass) layoutSettings(root *node, fields bool) {
 // layoutFontTable declares the complex-script font with its charset so
 // Word substitutes a same-script font where it is missing.
 func (ps *pass) layoutFontTable(root *node) {
-	r := root.rootElem()
-	for _, f := range r.childrenW("font") {
-		if strings.EqualFold(f.attrOr("name", ""), ps.csFont) {
+	r := root.RootElem()
+	for _, f := range r.ChildrenW("font") {
+		if strings.EqualFold(f.AttrOr("name", ""), ps.csFont) {
 			return
 		}
 	}
-	f := newW(r, "font")
-	f.setAttr("name", ps.csFont)
-	cs := newW(r, "charset")
-	cs.setAttr("val", charsetOf(ps.m.rtlLang))
-	fam := newW(r, "family")
-	fam.setAttr("val", "auto")
-	pitch := newW(r, "pitch")
-	pitch.setAttr("val", "variable")
+	f := ooxml.NewW(r, "font")
+	f.SetAttr("name", ps.csFont)
+	cs := ooxml.NewW(r, "charset")
+	cs.SetAttr("val", charsetOf(ps.m.rtlLang))
+	fam := ooxml.NewW(r, "family")
+	fam.SetAttr("val", "auto")
+	pitch := ooxml.NewW(r, "pitch")
+	pitch.SetAttr("val", "variable")
 	for _, c := range []*node{cs, fam, pitch} {
 		insertOrdered(f, c, fontOrder)
 	}
-	r.insertAt(len(r.children), f)
+	r.InsertAt(len(r.Children), f)
 }
 
-// pkg is an opened .docx.
+// pkg is an opened .docx with the parts the layout has parsed.
 type pkg struct {
-	zr      *zip.Reader
-	files   map[string]*zip.File
+	*ooxml.Package
 	parsed  map[string]*node
 	changed map[string]bool
 	mainDoc string
 	stories []string
 }
 
-var storyPart = regexp.MustCompile(`^(header|footer)\d*\.xml$|^(footnotes|endnotes|comments)\.xml$`)
-
 func openPkg(src ports.Blob) (*pkg, error) {
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	zr, err := zip.NewReader(src, src.Size())
+	op, err := ooxml.Open(src, src.Size())
 	if err != nil {
-		return nil, fmt.Errorf("rtl: not a docx package: %w", err)
+		return nil, fmt.Errorf("rtl: %w", err)
 	}
-	pk := &pkg{zr: zr, files: map[string]*zip.File{}, parsed: map[string]*node{}, changed: map[string]bool{}}
-	for _, f := range zr.File {
-		pk.files[f.Name] = f
-	}
-	pk.mainDoc = "word/document.xml"
-	if rels, err := pk.part("_rels/.rels"); err == nil && rels != nil {
-		for _, r := range rels.rootElem().children {
-			if r.kind == elemNode && strings.HasSuffix(r.attrOr("Type", ""), "/officeDocument") {
-				pk.mainDoc = strings.TrimPrefix(r.attrOr("Target", ""), "/")
-			}
-		}
-	}
-	if pk.files[pk.mainDoc] == nil {
-		return nil, fmt.Errorf("rtl: main document %s missing", pk.mainDoc)
-	}
-	pk.stories = []string{pk.mainDoc}
-	dir := path.Dir(pk.mainDoc)
-	var extra []string
-	for name := range pk.files {
-		if path.Dir(name) == dir && storyPart.MatchString(path.Base(name)) {
-			extra = append(extra, name)
-		}
-	}
-	sort.Strings(extra)
-	pk.stories = append(pk.stories, extra...)
-	return pk, nil
+	return &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories()}, nil
 }
 
 // part parses an entry once; a missing entry is (nil, nil).
@@ -451,20 +422,14 @@ func (pk *pkg) part(name string) (*node, error) {
 	if n, ok := pk.parsed[name]; ok {
 		return n, nil
 	}
-	f := pk.files[name]
-	if f == nil {
+	if pk.File(name) == nil {
 		return nil, nil
 	}
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
+	data, err := pk.ReadPart(name)
 	if err != nil {
 		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
 	}
-	n, err := parseXML(data)
+	n, err := ooxml.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("rtl: parsing %s: %w", name, err)
 	}
@@ -481,9 +446,9 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		root.rootElem().walk(func(n *node) bool {
-			if n.isW("t") {
-				for _, r := range n.textOf() {
+		root.RootElem().Walk(func(n *node) bool {
+			if n.IsW("t") {
+				for _, r := range n.TextOf() {
 					if inRTLBlock(r) {
 						if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
 							lang = "he"
@@ -501,31 +466,15 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 
 // write copies untouched entries raw and re-serialises changed parts.
 func (pk *pkg) write(out io.Writer) error {
-	zw := zip.NewWriter(out)
-	for _, f := range pk.zr.File {
-		if !pk.changed[f.Name] {
-			if err := zw.Copy(f); err != nil {
-				return err
-			}
-			continue
-		}
+	changed := make(map[string][]byte, len(pk.changed))
+	for name := range pk.changed {
 		var buf bytes.Buffer
-		if err := writeXML(&buf, pk.parsed[f.Name]); err != nil {
+		if err := ooxml.WriteTree(&buf, pk.parsed[name]); err != nil {
 			return err
 		}
-		h := f.FileHeader
-		h.Method = zip.Deflate
-		h.CompressedSize64, h.UncompressedSize64, h.CRC32 = 0, 0, 0
-		h.Flags &^= 0x8
-		w, err := zw.CreateHeader(&h)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(buf.Bytes()); err != nil {
-			return err
-		}
+		changed[name] = buf.Bytes()
 	}
-	return zw.Close()
+	return pk.Write(out, changed)
 }
 
 var xmlSpacePreserve = xml.Attr{Name: xml.Name{Space: "xml", Local: "space"}, Value: "preserve"}

@@ -22,8 +22,8 @@ func geomOf(body *node) pageGeom {
 	g := pageGeom{width: 12240, left: 1440, right: 1440}
 	var last *node
 	if body != nil {
-		body.walk(func(n *node) bool {
-			if n.isW("sectPr") {
+		body.Walk(func(n *node) bool {
+			if n.IsW("sectPr") {
 				last = n
 			}
 			return true
@@ -32,13 +32,13 @@ func geomOf(body *node) pageGeom {
 	if last == nil {
 		return g
 	}
-	if v, err := strconv.Atoi(last.child("pgSz").attrOr("w", "")); err == nil {
+	if v, err := strconv.Atoi(last.Child("pgSz").AttrOr("w", "")); err == nil {
 		g.width = v
 	}
-	if v, err := strconv.Atoi(last.child("pgMar").attrOr("left", "")); err == nil {
+	if v, err := strconv.Atoi(last.Child("pgMar").AttrOr("left", "")); err == nil {
 		g.left = v
 	}
-	if v, err := strconv.Atoi(last.child("pgMar").attrOr("right", "")); err == nil {
+	if v, err := strconv.Atoi(last.Child("pgMar").AttrOr("right", "")); err == nil {
 		g.right = v
 	}
 	return g
@@ -53,17 +53,17 @@ func swapSides(c *node) {
 		return
 	}
 	for _, pair := range [][2]string{{"left", "right"}, {"start", "end"}} {
-		l, r := c.child(pair[0]), c.child(pair[1])
+		l, r := c.Child(pair[0]), c.Child(pair[1])
 		switch {
 		case l != nil && r != nil:
-			l.attrs, r.attrs = r.attrs, l.attrs
+			l.Attrs, r.Attrs = r.Attrs, l.Attrs
 		case l != nil:
-			c.remove(l)
-			l.local = pair[1]
+			c.Remove(l)
+			l.Local = pair[1]
 			insertOrdered(c, l, borderOrder)
 		case r != nil:
-			c.remove(r)
-			r.local = pair[0]
+			c.Remove(r)
+			r.Local = pair[0]
 			insertOrdered(c, r, borderOrder)
 		}
 	}
@@ -72,37 +72,37 @@ func swapSides(c *node) {
 // physicalPPr mirrors a paragraph's physical properties: asymmetric
 // borders (LibreOffice draws them physically) and frame positions.
 func (ps *pass) physicalPPr(ppr *node) {
-	if b := ppr.child("pBdr"); b != nil && asymmetric(b) {
+	if b := ppr.Child("pBdr"); b != nil && asymmetric(b) {
 		swapSides(b)
 	}
-	f := ppr.child("framePr")
+	f := ppr.Child("framePr")
 	if f == nil {
 		return
 	}
-	if a, ok := f.attr("xAlign"); ok {
-		f.setAttr("xAlign", swapLR(a))
+	if a, ok := f.Attr("xAlign"); ok {
+		f.SetAttr("xAlign", swapLR(a))
 		return
 	}
-	x, errX := strconv.Atoi(f.attrOr("x", ""))
-	w, errW := strconv.Atoi(f.attrOr("w", ""))
+	x, errX := strconv.Atoi(f.AttrOr("x", ""))
+	w, errW := strconv.Atoi(f.AttrOr("w", ""))
 	if errX == nil && errW == nil {
 		base := ps.geom.text()
-		if f.attrOr("hAnchor", "text") == "page" {
+		if f.AttrOr("hAnchor", "text") == "page" {
 			base = ps.geom.width
 		}
-		f.setAttr("x", strconv.Itoa(base-x-w))
+		f.SetAttr("x", strconv.Itoa(base-x-w))
 	}
 }
 
 // asymmetric reports whether a border/margin container's left and right
 // sides differ.
 func asymmetric(c *node) bool {
-	l, r := c.child("left"), c.child("right")
+	l, r := c.Child("left"), c.Child("right")
 	if l == nil {
-		l = c.child("start")
+		l = c.Child("start")
 	}
 	if r == nil {
-		r = c.child("end")
+		r = c.Child("end")
 	}
 	return attrsKey(l) != attrsKey(r)
 }
@@ -112,7 +112,7 @@ func attrsKey(n *node) string {
 		return ""
 	}
 	var parts []string
-	for _, a := range n.attrs {
+	for _, a := range n.Attrs {
 		parts = append(parts, a.Name.Local+"="+a.Value)
 	}
 	return strings.Join(parts, ";")
@@ -135,45 +135,45 @@ func swapLR(v string) string {
 // mirrorDrawing mirrors DrawingML anchors and VML shape positions.
 func (ps *pass) mirrorDrawing(n *node) {
 	switch {
-	case n.is("anchor", nsWP, nsWPStrict):
+	case n.Is("anchor", nsWP, nsWPStrict):
 		ps.mirrorAnchor(n)
-	case n.ns == nsV:
-		if st, ok := n.attr("style"); ok {
-			n.setAttr("style", ps.mirrorVMLStyle(st))
+	case n.NS == nsV:
+		if st, ok := n.Attr("style"); ok {
+			n.SetAttr("style", ps.mirrorVMLStyle(st))
 		}
 	}
 }
 
 func (ps *pass) mirrorAnchor(a *node) {
 	var cx int64
-	for _, c := range a.children {
-		if c.is("extent", nsWP, nsWPStrict) {
-			cx, _ = strconv.ParseInt(c.attrOr("cx", "0"), 10, 64)
+	for _, c := range a.Children {
+		if c.Is("extent", nsWP, nsWPStrict) {
+			cx, _ = strconv.ParseInt(c.AttrOr("cx", "0"), 10, 64)
 		}
-		if c.is("wrapSquare", nsWP, nsWPStrict) || c.is("wrapTight", nsWP, nsWPStrict) || c.is("wrapThrough", nsWP, nsWPStrict) {
-			if v, ok := c.attr("wrapText"); ok {
-				c.setAttr("wrapText", swapLR(v))
+		if c.Is("wrapSquare", nsWP, nsWPStrict) || c.Is("wrapTight", nsWP, nsWPStrict) || c.Is("wrapThrough", nsWP, nsWPStrict) {
+			if v, ok := c.Attr("wrapText"); ok {
+				c.SetAttr("wrapText", swapLR(v))
 			}
 		}
 	}
-	for _, h := range a.children {
-		if !h.is("positionH", nsWP, nsWPStrict) {
+	for _, h := range a.Children {
+		if !h.Is("positionH", nsWP, nsWPStrict) {
 			continue
 		}
-		rel := h.attrOr("relativeFrom", "column")
-		for _, c := range h.children {
+		rel := h.AttrOr("relativeFrom", "column")
+		for _, c := range h.Children {
 			switch {
-			case c.is("align", nsWP, nsWPStrict):
-				c.setText(swapLR(strings.TrimSpace(c.textOf())))
-			case c.is("posOffset", nsWP, nsWPStrict):
-				off, err := strconv.ParseInt(strings.TrimSpace(c.textOf()), 10, 64)
+			case c.Is("align", nsWP, nsWPStrict):
+				c.SetText(swapLR(strings.TrimSpace(c.TextOf())))
+			case c.Is("posOffset", nsWP, nsWPStrict):
+				off, err := strconv.ParseInt(strings.TrimSpace(c.TextOf()), 10, 64)
 				base, ok := ps.baseEMU(rel)
 				if err == nil && ok {
-					c.setText(strconv.FormatInt(base-off-cx, 10))
+					c.SetText(strconv.FormatInt(base-off-cx, 10))
 				}
 			}
 		}
-		h.setAttr("relativeFrom", swapLR(rel))
+		h.SetAttr("relativeFrom", swapLR(rel))
 	}
 }
 
@@ -249,41 +249,41 @@ func cssPt(v string) (float64, bool) {
 
 // mirrorFloatingTable mirrors a floating table's horizontal position.
 func (ps *pass) mirrorFloatingTable(t, tblPr *node) {
-	f := tblPr.child("tblpPr")
+	f := tblPr.Child("tblpPr")
 	if f == nil {
 		return
 	}
-	if v, ok := f.attr("tblpXSpec"); ok {
-		f.setAttr("tblpXSpec", swapLR(v))
+	if v, ok := f.Attr("tblpXSpec"); ok {
+		f.SetAttr("tblpXSpec", swapLR(v))
 		return
 	}
-	x, err := strconv.Atoi(f.attrOr("tblpX", ""))
+	x, err := strconv.Atoi(f.AttrOr("tblpX", ""))
 	if err != nil {
 		return
 	}
 	width := 0
-	for _, gc := range t.child("tblGrid").childrenW("gridCol") {
-		v, _ := strconv.Atoi(gc.attrOr("w", "0"))
+	for _, gc := range t.Child("tblGrid").ChildrenW("gridCol") {
+		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
 		width += v
 	}
 	base := ps.geom.text()
-	if f.attrOr("horzAnchor", "text") == "page" {
+	if f.AttrOr("horzAnchor", "text") == "page" {
 		base = ps.geom.width
 	}
-	f.setAttr("tblpX", strconv.Itoa(base-x-width))
+	f.SetAttr("tblpX", strconv.Itoa(base-x-width))
 }
 
 // mirrorSection swaps unequal page margins and asymmetric page borders.
 func (ps *pass) mirrorSection(s *node) {
-	if m := s.child("pgMar"); m != nil {
-		l, okL := m.attr("left")
-		r, okR := m.attr("right")
+	if m := s.Child("pgMar"); m != nil {
+		l, okL := m.Attr("left")
+		r, okR := m.Attr("right")
 		if okL && okR && l != r {
-			m.setAttr("left", r)
-			m.setAttr("right", l)
+			m.SetAttr("left", r)
+			m.SetAttr("right", l)
 		}
 	}
-	if b := s.child("pgBorders"); b != nil && asymmetric(b) {
+	if b := s.Child("pgBorders"); b != nil && asymmetric(b) {
 		swapSides(b)
 	}
 }

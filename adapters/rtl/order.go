@@ -1,5 +1,7 @@
 package rtl
 
+import "github.com/dragoman-translate/dragoman/adapters/ooxml"
+
 // Schema sequences (ISO/IEC 29500-1) of the containers the adapter writes
 // into. New children go before the first sibling that comes later in the
 // sequence, so Word's schema validation never sees an out-of-order element.
@@ -35,10 +37,10 @@ func seq(s string) map[string]int {
 
 // ensure returns parent's child local, creating it at its schema position.
 func ensure(parent *node, local string, order map[string]int) *node {
-	if c := parent.child(local); c != nil {
+	if c := parent.Child(local); c != nil {
 		return c
 	}
-	c := newW(parent, local)
+	c := ooxml.NewW(parent, local)
 	insertOrdered(parent, c, order)
 	return c
 }
@@ -46,37 +48,37 @@ func ensure(parent *node, local string, order map[string]int) *node {
 // insertOrdered puts c before the first known sibling that follows it in
 // the sequence. Unknown children (extensions) are passed over.
 func insertOrdered(parent, c *node, order map[string]int) {
-	want, known := order[c.local]
+	want, known := order[c.Local]
 	if known {
-		for i, s := range parent.children {
-			if s.kind != elemNode {
+		for i, s := range parent.Children {
+			if s.Kind != ooxml.ElemNode {
 				continue
 			}
-			if pos, ok := order[s.local]; ok && pos > want {
-				parent.insertAt(i, c)
+			if pos, ok := order[s.Local]; ok && pos > want {
+				parent.InsertAt(i, c)
 				return
 			}
 		}
 	}
-	parent.insertAt(len(parent.children), c)
+	parent.InsertAt(len(parent.Children), c)
 }
 
 // setFlag writes a boolean property: `<w:x/>` for true, `w:val="0"` for false.
 func setFlag(parent *node, local string, value bool, order map[string]int) {
 	c := ensure(parent, local, order)
-	c.attrs = nil
+	c.Attrs = nil
 	if !value {
-		c.setAttr("val", "0")
+		c.SetAttr("val", "0")
 	}
 }
 
 // ensureFirst returns the container child (pPr, rPr, tblPr) that must be
 // the first element of its parent, creating it there.
 func ensureFirst(parent *node, local string) *node {
-	if c := parent.child(local); c != nil {
+	if c := parent.Child(local); c != nil {
 		return c
 	}
-	c := newW(parent, local)
-	parent.insertAt(0, c)
+	c := ooxml.NewW(parent, local)
+	parent.InsertAt(0, c)
 	return c
 }

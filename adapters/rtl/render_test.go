@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/adapters/rtl/rtlcheck"
+	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
 )
 
 // TestRender lays out a few corpus documents per direction and checks
@@ -54,28 +54,28 @@ func TestRender(t *testing.T) {
 				outs = append(outs, p)
 				ins, outBytes = append(ins, in), append(outBytes, out)
 			}
-			pdfs, err := rtlcheck.ToPDF(ctx, dir, outs...)
+			pdfs, err := rtltest.ToPDF(ctx, dir, outs...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for i, pdf := range pdfs {
-				pages, err := rtlcheck.Layout(ctx, pdf)
+				pages, err := rtltest.Layout(ctx, pdf)
 				if err != nil {
 					t.Fatal(err)
 				}
-				fonts, err := rtlcheck.Fonts(ctx, pdf)
+				fonts, err := rtltest.Fonts(ctx, pdf)
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, st, err := rtlcheck.CheckXML(ins[i], outBytes[i], rtlcheck.Target{RTL: g.to != "en", Lang: g.to})
+				_, st, err := rtltest.CheckXML(ins[i], outBytes[i], rtltest.Target{RTL: g.to != "en", Lang: g.to})
 				if err != nil {
 					t.Fatal(err)
 				}
-				left, right, err := rtlcheck.PageEdges(outBytes[i])
+				left, right, err := rtltest.PageEdges(outBytes[i])
 				if err != nil {
 					t.Fatal(err)
 				}
-				rt := rtlcheck.RenderTarget{RTL: g.to != "en", Left: left, Right: right, EndAligned: st.EndAligned,
+				rt := rtltest.RenderTarget{RTL: g.to != "en", Left: left, Right: right, EndAligned: st.EndAligned,
 					FirstCell: markFirstCell, LastCell: markLastCell, Columns: markCols}
 				if !rt.RTL {
 					rt.EndAligned = st.EndAlignedLTR
@@ -83,11 +83,11 @@ func TestRender(t *testing.T) {
 					rt.CSFont = csFontOf(t, outBytes[i])
 				}
 				for _, m := range []string{markFirstCell, markCols} {
-					if want[g.docs[i]+m] && len(rtlcheck.Find(pages, m)) == 0 {
+					if want[g.docs[i]+m] && len(rtltest.Find(pages, m)) == 0 {
 						t.Errorf("%s: marker %s not rendered: the check would be vacuous", g.docs[i], m)
 					}
 				}
-				for _, f := range rtlcheck.CheckRender(pages, fonts, rt) {
+				for _, f := range rtltest.CheckRender(pages, fonts, rt) {
 					t.Errorf("%s: %s", g.docs[i], f)
 				}
 			}
@@ -108,7 +108,7 @@ func csFontOf(t *testing.T, docx []byte) string {
 	if err != nil || st == nil {
 		t.Fatalf("no styles: %v", err)
 	}
-	return newStyleSheet(st).defaults.child("rPrDefault").child("rPr").child("rFonts").attrOr("cs", "")
+	return newStyleSheet(st).defaults.Child("rPrDefault").Child("rPr").Child("rFonts").AttrOr("cs", "")
 }
 
 func savePNGs(t *testing.T, keep, group, dir string, ins [][]byte, docs, after []string) {
@@ -120,7 +120,7 @@ func savePNGs(t *testing.T, keep, group, dir string, ins [][]byte, docs, after [
 		os.WriteFile(p, ins[i], 0o644)
 		bs = append(bs, p)
 	}
-	before, err := rtlcheck.ToPDF(context.Background(), bdir, bs...)
+	before, err := rtltest.ToPDF(context.Background(), bdir, bs...)
 	if err != nil {
 		t.Fatal(err)
 	}

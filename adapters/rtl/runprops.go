@@ -1,5 +1,7 @@
 package rtl
 
+import "github.com/dragoman-translate/dragoman/adapters/ooxml"
+
 // twinMode says how Latin and complex-script twins are reconciled.
 type twinMode uint8
 
@@ -18,7 +20,7 @@ func (ps *pass) twins(rpr *node) {
 		return
 	}
 	for _, pair := range twinPairs {
-		lat, cs := rpr.child(pair[0]), rpr.child(pair[1])
+		lat, cs := rpr.Child(pair[0]), rpr.Child(pair[1])
 		switch ps.m.twins {
 		case twinsForce:
 			// Each level ends with both or neither, so the effective cs
@@ -26,7 +28,7 @@ func (ps *pass) twins(rpr *node) {
 			if lat != nil && (cs == nil || !sameAttrs(lat, cs)) {
 				copyTwin(rpr, lat, cs, pair[1])
 			} else if lat == nil && cs != nil {
-				rpr.remove(cs)
+				rpr.Remove(cs)
 			}
 		case twinsMissing:
 			if lat != nil && cs == nil {
@@ -42,21 +44,21 @@ func (ps *pass) twins(rpr *node) {
 
 func copyTwin(rpr, from, to *node, local string) {
 	if to == nil {
-		to = newW(rpr, local)
+		to = ooxml.NewW(rpr, local)
 		insertOrdered(rpr, to, rPrOrder)
 	}
-	to.attrs = nil
-	if v, ok := from.attr("val"); ok {
-		to.setAttr("val", v)
+	to.Attrs = nil
+	if v, ok := from.Attr("val"); ok {
+		to.SetAttr("val", v)
 	}
 }
 
 func sameAttrs(a, b *node) bool {
-	if a.local != "sz" {
-		return on(a) == on(b)
+	if a.Local != "sz" {
+		return ooxml.On(a) == ooxml.On(b)
 	}
-	va, _ := a.attr("val")
-	vb, _ := b.attr("val")
+	va, _ := a.Attr("val")
+	vb, _ := b.Attr("val")
 	return va == vb
 }
 
@@ -67,21 +69,21 @@ func (ps *pass) fonts(rpr *node) {
 	if !ps.needsCSFont() {
 		return
 	}
-	rf := rpr.child("rFonts")
-	if rf == nil || rpr.parent != nil && (rpr.parent.ns == nsMath || rpr.parent.ns == nsMathStrict) {
+	rf := rpr.Child("rFonts")
+	if rf == nil || rpr.Parent != nil && (rpr.Parent.NS == nsMath || rpr.Parent.NS == nsMathStrict) {
 		return // math runs keep their math font
 	}
-	if _, theme := rf.attr("cstheme"); theme {
-		rf.delAttr("cstheme")
-		rf.setAttr("cs", ps.csFont)
+	if _, theme := rf.Attr("cstheme"); theme {
+		rf.DelAttr("cstheme")
+		rf.SetAttr("cs", ps.csFont)
 		return
 	}
-	cs, ok := rf.attr("cs")
+	cs, ok := rf.Attr("cs")
 	if !ok || cs == ps.csFont {
 		return
 	}
 	if !ps.coverage.Covers(cs, ps.m.rtlLang) {
-		rf.setAttr("cs", ps.csFont)
+		rf.SetAttr("cs", ps.csFont)
 		ps.substituted[cs] = true
 	}
 }
@@ -89,26 +91,26 @@ func (ps *pass) fonts(rpr *node) {
 // lang points w:lang at the target: @bidi for RTL targets where it is set
 // (and in docDefaults always), @val for LTR targets translated from RTL.
 func (ps *pass) lang(rpr *node, defaults bool) {
-	l := rpr.child("lang")
+	l := rpr.Child("lang")
 	if ps.m.targetRTL {
 		if l == nil && !defaults {
 			return
 		}
-		if _, has := l.attr("bidi"); !has && !defaults {
+		if _, has := l.Attr("bidi"); !has && !defaults {
 			return
 		}
 		if l == nil {
-			l = newW(rpr, "lang")
+			l = ooxml.NewW(rpr, "lang")
 			insertOrdered(rpr, l, rPrOrder)
 		}
-		l.setAttr("bidi", locale(ps.m.target))
+		l.SetAttr("bidi", locale(ps.m.target))
 		return
 	}
 	if !ps.m.sourceRTL || l == nil {
 		return
 	}
-	if _, has := l.attr("val"); has || defaults {
-		l.setAttr("val", locale(ps.m.target))
+	if _, has := l.Attr("val"); has || defaults {
+		l.SetAttr("val", locale(ps.m.target))
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/adapters/rtl/rtlcheck"
+	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
@@ -18,7 +18,7 @@ func TestSameDirection(t *testing.T) {
 	sameDirection = true
 	defer func() { sameDirection = false }()
 	l := New(Options{})
-	fc := rtlcheck.NewFontconfig()
+	fc := rtltest.NewFontconfig()
 	for _, c := range []struct{ dir, from, to string }{{"rtl", "he", "ar"}, {"rtl", "ar", "fa"}, {"ltr", "en", "fr"}} {
 		for _, p := range corpus(t, c.dir) {
 			src := read(t, p)
@@ -29,7 +29,7 @@ func TestSameDirection(t *testing.T) {
 				t.Fatalf("%s: %v", p, err)
 			}
 			rtl := c.to != "fr"
-			fs, _, err := rtlcheck.CheckXML(in, out.Bytes(), rtlcheck.Target{RTL: rtl, Lang: c.to, Covers: fc.Covers})
+			fs, _, err := rtltest.CheckXML(in, out.Bytes(), rtltest.Target{RTL: rtl, Lang: c.to, Covers: fc.Covers})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,10 @@
 package rtl
 
-import "encoding/xml"
+import (
+	"encoding/xml"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+)
 
 // styleSheet resolves a paragraph's inherited direction: paragraph style
 // chain (w:basedOn), then the default paragraph style, then docDefaults.
@@ -15,25 +19,25 @@ func newStyleSheet(root *node) *styleSheet {
 	if root == nil {
 		return s
 	}
-	r := root.rootElem()
-	s.defaults = r.child("docDefaults")
-	for _, st := range r.childrenW("style") {
-		id, _ := st.attr("styleId")
+	r := root.RootElem()
+	s.defaults = r.Child("docDefaults")
+	for _, st := range r.ChildrenW("style") {
+		id, _ := st.Attr("styleId")
 		s.byID[id] = st
-		if st.attrOr("type", "paragraph") == "paragraph" && on(attrFlag(st, "default")) {
+		if st.AttrOr("type", "paragraph") == "paragraph" && ooxml.On(attrFlag(st, "default")) {
 			s.defaultPara = id
 		}
 	}
 	return s
 }
 
-// attrFlag wraps an on/off attribute as a flag node for on().
+// attrFlag wraps an on/off attribute as a flag node for ooxml.On().
 func attrFlag(n *node, local string) *node {
-	v, ok := n.attr(local)
+	v, ok := n.Attr(local)
 	if !ok {
 		return nil
 	}
-	return &node{attrs: []xml.Attr{{Name: xml.Name{Local: "val"}, Value: v}}}
+	return &node{Attrs: []xml.Attr{{Name: xml.Name{Local: "val"}, Value: v}}}
 }
 
 // styleBidi is the bidi a style chain sets, if any.
@@ -43,27 +47,27 @@ func (s *styleSheet) styleBidi(id string) (val, found bool) {
 		if st == nil {
 			return false, false
 		}
-		if b := st.child("pPr").child("bidi"); b != nil {
-			return on(b), true
+		if b := st.Child("pPr").Child("bidi"); b != nil {
+			return ooxml.On(b), true
 		}
-		based := st.child("basedOn")
+		based := st.Child("basedOn")
 		if based == nil {
 			return false, false
 		}
-		id, _ = based.attr("val")
+		id, _ = based.Attr("val")
 	}
 	return false, false
 }
 
 func (s *styleSheet) defaultBidi() bool {
-	return on(s.defaults.child("pPrDefault").child("pPr").child("bidi"))
+	return ooxml.On(s.defaults.Child("pPrDefault").Child("pPr").Child("bidi"))
 }
 
 // inheritedBidi is a paragraph's direction without its direct w:bidi.
 func (s *styleSheet) inheritedBidi(p *node) bool {
 	id := s.defaultPara
-	if ps := p.child("pPr").child("pStyle"); ps != nil {
-		if v, _ := ps.attr("val"); s.byID[v] != nil {
+	if ps := p.Child("pPr").Child("pStyle"); ps != nil {
+		if v, _ := ps.Attr("val"); s.byID[v] != nil {
 			id = v
 		}
 	}
@@ -80,8 +84,8 @@ func (s *styleSheet) inheritedBidi(p *node) bool {
 
 // effectiveBidi is a paragraph's resolved direction.
 func (s *styleSheet) effectiveBidi(p *node) bool {
-	if b := p.child("pPr").child("bidi"); b != nil {
-		return on(b)
+	if b := p.Child("pPr").Child("bidi"); b != nil {
+		return ooxml.On(b)
 	}
 	return s.inheritedBidi(p)
 }
@@ -92,11 +96,11 @@ func (s *styleSheet) effectiveBidi(p *node) bool {
 // direction flags leave the styles: they are set per run, so Latin text
 // never inherits w:rtl.
 func (ps *pass) layoutStyles(root *node) {
-	r := root.rootElem()
-	dd := r.child("docDefaults")
+	r := root.RootElem()
+	dd := r.Child("docDefaults")
 	if dd == nil {
-		dd = newW(r, "docDefaults")
-		r.insertAt(firstElemIndex(r), dd)
+		dd = ooxml.NewW(r, "docDefaults")
+		r.InsertAt(firstElemIndex(r), dd)
 	}
 	pprd := ensure(dd, "pPrDefault", docDefaultsOrder)
 	ppr := ensureFirst(pprd, "pPr")
@@ -105,12 +109,12 @@ func (ps *pass) layoutStyles(root *node) {
 	if ps.m.targetRTL {
 		setFlag(ppr, "bidi", true, pPrOrder)
 	} else {
-		ppr.removeW("bidi")
+		ppr.RemoveW("bidi")
 	}
-	for _, st := range r.childrenW("style") {
-		if p := st.child("pPr"); p != nil {
-			if b := p.child("bidi"); b != nil && on(b) != ps.m.targetRTL {
-				p.removeW("bidi")
+	for _, st := range r.ChildrenW("style") {
+		if p := st.Child("pPr"); p != nil {
+			if b := p.Child("bidi"); b != nil && ooxml.On(b) != ps.m.targetRTL {
+				p.RemoveW("bidi")
 			}
 			ps.physicalPPr(p)
 			ps.mapKashida(p)
@@ -118,13 +122,13 @@ func (ps *pass) layoutStyles(root *node) {
 	}
 	// Every rPr of the sheet: direction flags off, complex-script twins,
 	// fonts and language.
-	r.walk(func(n *node) bool {
-		if n.isW("rPrChange") || n.isW("pPrChange") {
+	r.Walk(func(n *node) bool {
+		if n.IsW("rPrChange") || n.IsW("pPrChange") {
 			return false
 		}
-		if n.isW("rPr") {
-			n.removeW("rtl")
-			n.removeW("cs")
+		if n.IsW("rPr") {
+			n.RemoveW("rtl")
+			n.RemoveW("cs")
 			ps.twins(n)
 			ps.fonts(n)
 			ps.lang(n, false)
@@ -133,10 +137,10 @@ func (ps *pass) layoutStyles(root *node) {
 	})
 	if ps.needsCSFont() {
 		rf := ensure(rpr, "rFonts", rPrOrder)
-		if cs, ok := rf.attr("cs"); !ok || cs != ps.csFont {
-			if _, theme := rf.attr("cstheme"); theme || !ok {
-				rf.delAttr("cstheme")
-				rf.setAttr("cs", ps.csFont)
+		if cs, ok := rf.Attr("cs"); !ok || cs != ps.csFont {
+			if _, theme := rf.Attr("cstheme"); theme || !ok {
+				rf.DelAttr("cstheme")
+				rf.SetAttr("cs", ps.csFont)
 			}
 		}
 	}
@@ -144,10 +148,10 @@ func (ps *pass) layoutStyles(root *node) {
 }
 
 func firstElemIndex(n *node) int {
-	for i, c := range n.children {
-		if c.kind == elemNode {
+	for i, c := range n.Children {
+		if c.Kind == ooxml.ElemNode {
 			return i
 		}
 	}
-	return len(n.children)
+	return len(n.Children)
 }

@@ -7,10 +7,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
-var _ ports.DeliveryQueue = (*Store)(nil)
+var _ webhook.Queue = (*Store)(nil)
 
 // Delivery states.
 const (
@@ -26,7 +26,7 @@ const errInterrupted = "interrupted: the worker stopped before recording the rec
 
 // EnqueueDelivery queues d, due at d.CreatedAt (now if zero), unless the
 // webhook already has a delivery of the same event.
-func (s *Store) EnqueueDelivery(ctx context.Context, d *ports.WebhookDelivery) (bool, error) {
+func (s *Store) EnqueueDelivery(ctx context.Context, d *webhook.Delivery) (bool, error) {
 	if d.ID == "" || d.WebhookID == "" || d.EventID == "" {
 		return false, fmt.Errorf("sqlstore: enqueue delivery: id, webhook id and event id are required")
 	}
@@ -60,16 +60,16 @@ type dueRow struct {
 	Active    bool    `db:"is_active"`
 }
 
-// ClaimDeliveries implements ports.DeliveryQueue. The claim is one short
+// ClaimDeliveries implements webhook.Queue. The claim is one short
 // write transaction: SQLite's immediate transaction holds the write lock,
 // PostgreSQL skips rows other workers are claiming, and each update checks
 // the attempt count it read, so one attempt number is handed out once.
-func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max, maxAttempts int) ([]*ports.DeliveryClaim, error) {
+func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max, maxAttempts int) ([]*webhook.Claim, error) {
 	if max <= 0 {
 		return nil, nil
 	}
 	now = norm(now)
-	var out []*ports.DeliveryClaim
+	var out []*webhook.Claim
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		out = out[:0]
 		q := `SELECT d.id, d.webhook_id, d.account_id, d.event_id, d.event, d.payload, d.attempts, d.leased, d.created_at,
@@ -102,10 +102,10 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 
 // claim takes one due row: it closes an attempt left in flight, ends the
 // delivery if it may not go on, else starts the next attempt.
-func (s *Store) claim(ctx context.Context, tx *sqlx.Tx, r *dueRow, now time.Time, lease time.Duration, maxAttempts int) (*ports.DeliveryClaim, error) {
+func (s *Store) claim(ctx context.Context, tx *sqlx.Tx, r *dueRow, now time.Time, lease time.Duration, maxAttempts int) (*webhook.Claim, error) {
 	if r.Leased {
 		q := "UPDATE webhook_attempts SET state = ?, error = ? WHERE delivery_id = ? AND attempt = ? AND state = ?"
-		if _, err := tx.ExecContext(ctx, tx.Rebind(q), ports.AttemptFailed, errInterrupted, r.ID, r.Attempts, ports.AttemptInProgress); err != nil {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(q), webhook.AttemptFailed, errInterrupted, r.ID, r.Attempts, webhook.AttemptInProgress); err != nil {
 			return nil, err
 		}
 	}
@@ -134,9 +134,9 @@ func (s *Store) claim(ctx context.Context, tx *sqlx.Tx, r *dueRow, now time.Time
 	// A secret this key cannot open fails the attempt in the history
 	// rather than blocking the queue; fixing the key lets later ones pass.
 	secret, openErr := s.open(r.WebhookID, r.Secret)
-	state, msg := ports.AttemptInProgress, ""
+	state, msg := webhook.AttemptInProgress, ""
 	if openErr != nil {
-		state, msg = ports.AttemptFailed, "not sent: the server cannot decrypt this webhook's secret (server key changed?)"
+		state, msg = webhook.AttemptFailed, "not sent: the server cannot decrypt this webhook's secret (server key changed?)"
 	}
 	q = "INSERT INTO webhook_attempts (delivery_id, attempt, webhook_id, started_at, state, error) VALUES (?, ?, ?, ?, ?, ?)"
 	if _, err := tx.ExecContext(ctx, tx.Rebind(q), r.ID, attempt, r.WebhookID, ts(now), state, msg); err != nil {
@@ -147,8 +147,8 @@ func (s *Store) claim(ctx context.Context, tx *sqlx.Tx, r *dueRow, now time.Time
 		_, err := tx.ExecContext(ctx, tx.Rebind(q), r.ID)
 		return nil, err
 	}
-	return &ports.DeliveryClaim{
-		Delivery: ports.WebhookDelivery{
+	return &webhook.Claim{
+		Delivery: webhook.Delivery{
 			ID: r.ID, WebhookID: r.WebhookID, AccountID: r.AccountID, EventID: r.EventID,
 			Event: r.Event, Payload: []byte(r.Payload), CreatedAt: r.CreatedAt.Time,
 		},
@@ -156,11 +156,11 @@ func (s *Store) claim(ctx context.Context, tx *sqlx.Tx, r *dueRow, now time.Time
 	}, nil
 }
 
-// FinishAttempt implements ports.DeliveryQueue.
-func (s *Store) FinishAttempt(ctx context.Context, c *ports.DeliveryClaim, r ports.AttemptResult, next *time.Time) error {
-	state := ports.AttemptFailed
+// FinishAttempt implements webhook.Queue.
+func (s *Store) FinishAttempt(ctx context.Context, c *webhook.Claim, r webhook.AttemptResult, next *time.Time) error {
+	state := webhook.AttemptFailed
 	if r.OK {
-		state = ports.AttemptSucceeded
+		state = webhook.AttemptSucceeded
 	}
 	dstate, nextAt := deliveryPending, c.At
 	switch {
@@ -175,12 +175,12 @@ func (s *Store) FinishAttempt(ctx context.Context, c *ports.DeliveryClaim, r por
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		q := "UPDATE webhook_attempts SET state = ?, status_code = ?, latency_us = ?, error = ? WHERE delivery_id = ? AND attempt = ? AND state = ?"
 		res, err := tx.ExecContext(ctx, tx.Rebind(q), state, r.StatusCode, r.Latency.Microseconds(), r.Error,
-			c.Delivery.ID, c.Attempt, ports.AttemptInProgress)
+			c.Delivery.ID, c.Attempt, webhook.AttemptInProgress)
 		if err != nil {
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return ports.ErrLeaseLost
+			return webhook.ErrLeaseLost
 		}
 		q = "UPDATE webhook_deliveries SET state = ?, leased = FALSE, next_at = ?, updated_at = ? WHERE id = ? AND attempts = ? AND leased = TRUE"
 		res, err = tx.ExecContext(ctx, tx.Rebind(q), dstate, ts(nextAt), ts(now), c.Delivery.ID, c.Attempt)
@@ -188,7 +188,7 @@ func (s *Store) FinishAttempt(ctx context.Context, c *ports.DeliveryClaim, r por
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return ports.ErrLeaseLost
+			return webhook.ErrLeaseLost
 		}
 		return nil
 	})
@@ -199,7 +199,7 @@ func (s *Store) FinishAttempt(ctx context.Context, c *ports.DeliveryClaim, r por
 }
 
 // ListAttempts is a webhook's delivery history, newest first.
-func (s *Store) ListAttempts(ctx context.Context, webhookID string, limit int) ([]ports.DeliveryAttempt, error) {
+func (s *Store) ListAttempts(ctx context.Context, webhookID string, limit int) ([]webhook.Attempt, error) {
 	if limit <= 0 {
 		limit = 100
 	}
@@ -221,9 +221,9 @@ func (s *Store) ListAttempts(ctx context.Context, webhookID string, limit int) (
 	if err := s.r.SelectContext(ctx, &rows, s.r.Rebind(q), webhookID, limit); err != nil {
 		return nil, fmt.Errorf("sqlstore: list delivery attempts of %s: %w", webhookID, err)
 	}
-	out := make([]ports.DeliveryAttempt, len(rows))
+	out := make([]webhook.Attempt, len(rows))
 	for i, r := range rows {
-		out[i] = ports.DeliveryAttempt{
+		out[i] = webhook.Attempt{
 			DeliveryID: r.DeliveryID, WebhookID: r.WebhookID, EventID: r.EventID, Event: r.Event,
 			Attempt: r.Attempt, At: r.StartedAt.Time, State: r.State, StatusCode: r.StatusCode,
 			Latency: time.Duration(r.LatencyUS) * time.Microsecond, Error: r.Error,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 func TestDeliveriesSQLite(t *testing.T) { runDeliverySuite(t, sqliteBackend) }
@@ -42,9 +43,9 @@ func keyedStore(t *testing.T, b backend) *Store {
 	return s
 }
 
-func addHook(t *testing.T, s *Store, id, acct string) *ports.Webhook {
+func addHook(t *testing.T, s *Store, id, acct string) *webhook.Webhook {
 	t.Helper()
-	w := &ports.Webhook{ID: id, AccountID: acct, URL: "https://example.com/" + id, Events: []string{"job.completed"},
+	w := &webhook.Webhook{ID: id, AccountID: acct, URL: "https://example.com/" + id, Events: []string{"job.completed"},
 		Secret: "secret-of-" + id, Active: true, CreatedAt: t0}
 	if err := s.CreateWebhook(ctx, w); err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func addHook(t *testing.T, s *Store, id, acct string) *ports.Webhook {
 
 func enqueue(t *testing.T, s *Store, id, hook, event string, at time.Time) bool {
 	t.Helper()
-	ok, err := s.EnqueueDelivery(ctx, &ports.WebhookDelivery{ID: id, WebhookID: hook, AccountID: "a1", EventID: event,
+	ok, err := s.EnqueueDelivery(ctx, &webhook.Delivery{ID: id, WebhookID: hook, AccountID: "a1", EventID: event,
 		Event: "job.completed", Payload: []byte(`{"id":"` + event + `"}`), CreatedAt: at})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func enqueue(t *testing.T, s *Store, id, hook, event string, at time.Time) bool 
 	return ok
 }
 
-func claim(t *testing.T, s *Store, now time.Time, max int) []*ports.DeliveryClaim {
+func claim(t *testing.T, s *Store, now time.Time, max int) []*webhook.Claim {
 	t.Helper()
 	c, err := s.ClaimDeliveries(ctx, now, time.Minute, max, 3)
 	if err != nil {
@@ -81,7 +82,7 @@ func testManageWebhooks(t *testing.T, b backend) {
 	if _, err := s.GetWebhook(ctx, "nope"); !errors.Is(err, ports.ErrNotFound) {
 		t.Fatalf("missing webhook: %v", err)
 	}
-	up, err := s.UpdateWebhook(ctx, "w1", func(w *ports.Webhook) error {
+	up, err := s.UpdateWebhook(ctx, "w1", func(w *webhook.Webhook) error {
 		w.URL, w.Events, w.Active = "https://example.org/new", []string{"job.failed"}, false
 		w.Secret, w.AccountID = "stolen", "a2" // ignored
 		return nil
@@ -95,14 +96,14 @@ func testManageWebhooks(t *testing.T, b backend) {
 		t.Fatalf("after update: %+v", got)
 	}
 	refuse := errors.New("no")
-	if _, err := s.UpdateWebhook(ctx, "w1", func(*ports.Webhook) error { return refuse }); !errors.Is(err, refuse) {
+	if _, err := s.UpdateWebhook(ctx, "w1", func(*webhook.Webhook) error { return refuse }); !errors.Is(err, refuse) {
 		t.Fatalf("refused update: %v", err)
 	}
-	if _, err := s.UpdateWebhook(ctx, "nope", func(*ports.Webhook) error { return nil }); !errors.Is(err, ports.ErrNotFound) {
+	if _, err := s.UpdateWebhook(ctx, "nope", func(*webhook.Webhook) error { return nil }); !errors.Is(err, ports.ErrNotFound) {
 		t.Fatalf("update missing: %v", err)
 	}
 	enqueue(t, s, "d1", "w1", "e1", t0)
-	if _, err := s.UpdateWebhook(ctx, "w1", func(w *ports.Webhook) error { w.Active = true; return nil }); err != nil {
+	if _, err := s.UpdateWebhook(ctx, "w1", func(w *webhook.Webhook) error { w.Active = true; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	c := claim(t, s, t0, 10)
@@ -134,7 +135,7 @@ func testEnqueueOncePerEvent(t *testing.T, b backend) {
 	if !enqueue(t, s, "d3", "w2", "e1", t0) {
 		t.Fatal("the event was not queued for a second webhook")
 	}
-	if _, err := s.EnqueueDelivery(ctx, &ports.WebhookDelivery{ID: "d4", WebhookID: "gone", EventID: "e1", Payload: []byte("{}")}); err == nil {
+	if _, err := s.EnqueueDelivery(ctx, &webhook.Delivery{ID: "d4", WebhookID: "gone", EventID: "e1", Payload: []byte("{}")}); err == nil {
 		t.Fatal("queued for a webhook that does not exist")
 	}
 }
@@ -155,14 +156,14 @@ func testClaimFinishRetry(t *testing.T, b backend) {
 		t.Fatal("an attempt in flight was claimed again")
 	}
 	hist, _ := s.ListAttempts(ctx, "w1", 10)
-	if len(hist) != 1 || hist[0].State != ports.AttemptInProgress {
+	if len(hist) != 1 || hist[0].State != webhook.AttemptInProgress {
 		t.Fatalf("history while in flight: %+v", hist)
 	}
 	next := norm(t0.Add(2 * time.Second))
-	if err := s.FinishAttempt(ctx, c[0], ports.AttemptResult{StatusCode: 500, Latency: 1500 * time.Microsecond, Error: "the receiver answered 500"}, &next); err != nil {
+	if err := s.FinishAttempt(ctx, c[0], webhook.AttemptResult{StatusCode: 500, Latency: 1500 * time.Microsecond, Error: "the receiver answered 500"}, &next); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishAttempt(ctx, c[0], ports.AttemptResult{OK: true}, nil); !errors.Is(err, ports.ErrLeaseLost) {
+	if err := s.FinishAttempt(ctx, c[0], webhook.AttemptResult{OK: true}, nil); !errors.Is(err, webhook.ErrLeaseLost) {
 		t.Fatalf("finishing twice: %v", err)
 	}
 	if c := claim(t, s, next.Add(-time.Millisecond), 10); len(c) != 0 {
@@ -172,7 +173,7 @@ func testClaimFinishRetry(t *testing.T, b backend) {
 	if len(c2) != 1 || c2[0].Attempt != 2 {
 		t.Fatalf("retry claim %+v", c2)
 	}
-	if err := s.FinishAttempt(ctx, c2[0], ports.AttemptResult{OK: true, StatusCode: 204, Latency: time.Millisecond}, nil); err != nil {
+	if err := s.FinishAttempt(ctx, c2[0], webhook.AttemptResult{OK: true, StatusCode: 204, Latency: time.Millisecond}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if c := claim(t, s, next.Add(time.Hour), 10); len(c) != 0 {
@@ -182,9 +183,9 @@ func testClaimFinishRetry(t *testing.T, b backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ports.DeliveryAttempt{
-		{DeliveryID: "d1", WebhookID: "w1", EventID: "e1", Event: "job.completed", Attempt: 2, At: next, State: ports.AttemptSucceeded, StatusCode: 204, Latency: time.Millisecond},
-		{DeliveryID: "d1", WebhookID: "w1", EventID: "e1", Event: "job.completed", Attempt: 1, At: norm(t0), State: ports.AttemptFailed, StatusCode: 500, Latency: 1500 * time.Microsecond, Error: "the receiver answered 500"},
+	want := []webhook.Attempt{
+		{DeliveryID: "d1", WebhookID: "w1", EventID: "e1", Event: "job.completed", Attempt: 2, At: next, State: webhook.AttemptSucceeded, StatusCode: 204, Latency: time.Millisecond},
+		{DeliveryID: "d1", WebhookID: "w1", EventID: "e1", Event: "job.completed", Attempt: 1, At: norm(t0), State: webhook.AttemptFailed, StatusCode: 500, Latency: 1500 * time.Microsecond, Error: "the receiver answered 500"},
 	}
 	if len(hist) != 2 {
 		t.Fatalf("history %+v", hist)
@@ -206,7 +207,7 @@ func testLeaseExpiry(t *testing.T, b backend) {
 	s := keyedStore(t, b)
 	addHook(t, s, "w1", "a1")
 	enqueue(t, s, "d1", "w1", "e1", t0)
-	var last *ports.DeliveryClaim
+	var last *webhook.Claim
 	for i := 1; i <= 3; i++ {
 		c := claim(t, s, t0.Add(time.Duration(i-1)*time.Minute), 10)
 		if len(c) != 1 || c[0].Attempt != i {
@@ -217,7 +218,7 @@ func testLeaseExpiry(t *testing.T, b backend) {
 	if c := claim(t, s, t0.Add(3*time.Minute), 10); len(c) != 0 {
 		t.Fatalf("a fourth attempt was handed out: %+v", c[0])
 	}
-	if err := s.FinishAttempt(ctx, last, ports.AttemptResult{OK: true}, nil); !errors.Is(err, ports.ErrLeaseLost) {
+	if err := s.FinishAttempt(ctx, last, webhook.AttemptResult{OK: true}, nil); !errors.Is(err, webhook.ErrLeaseLost) {
 		t.Fatalf("finishing an expired claim: %v", err)
 	}
 	hist, _ := s.ListAttempts(ctx, "w1", 10)
@@ -225,7 +226,7 @@ func testLeaseExpiry(t *testing.T, b backend) {
 		t.Fatalf("history %+v", hist)
 	}
 	for _, h := range hist {
-		if h.State != ports.AttemptFailed || h.Error != errInterrupted {
+		if h.State != webhook.AttemptFailed || h.Error != errInterrupted {
 			t.Errorf("attempt %d: %s %q", h.Attempt, h.State, h.Error)
 		}
 	}
@@ -239,7 +240,7 @@ func testInactiveCancelled(t *testing.T, b backend) {
 	s := keyedStore(t, b)
 	addHook(t, s, "w1", "a1")
 	enqueue(t, s, "d1", "w1", "e1", t0)
-	if _, err := s.UpdateWebhook(ctx, "w1", func(w *ports.Webhook) error { w.Active = false; return nil }); err != nil {
+	if _, err := s.UpdateWebhook(ctx, "w1", func(w *webhook.Webhook) error { w.Active = false; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if c := claim(t, s, t0, 10); len(c) != 0 {
@@ -292,7 +293,7 @@ func testConcurrentClaims(t *testing.T, b backend) {
 					mu.Lock()
 					seen[fmt.Sprintf("%s/%d", cl.Delivery.ID, cl.Attempt)]++
 					mu.Unlock()
-					if err := s.FinishAttempt(ctx, cl, ports.AttemptResult{OK: true, StatusCode: 200}, nil); err != nil {
+					if err := s.FinishAttempt(ctx, cl, webhook.AttemptResult{OK: true, StatusCode: 200}, nil); err != nil {
 						t.Error(err)
 					}
 				}
@@ -344,7 +345,7 @@ func testPruneDeliveries(t *testing.T, b backend) {
 		if c.Delivery.ID == "d3" {
 			continue
 		}
-		if err := s.FinishAttempt(ctx, c, ports.AttemptResult{OK: true}, nil); err != nil {
+		if err := s.FinishAttempt(ctx, c, webhook.AttemptResult{OK: true}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -57,7 +57,7 @@ func (r *jobRow) job() (*job.Job, error) {
 		ID: r.ID, AccountID: r.AccountID, Status: job.Status(r.Status), Stage: job.Stage(r.Stage),
 		SourceLang: r.SourceLang, DetectedLang: r.DetectedLang, TargetLang: r.TargetLang,
 		Mode: job.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
-		Engine: r.Engine, FidelityInfo: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
+		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T,
 	}
@@ -111,7 +111,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 	return []any{
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
-		j.FidelityInfo, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt),
+		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt),
 	}, nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -19,6 +21,8 @@ import (
 	_ "modernc.org/sqlite" // driver "sqlite", no cgo
 
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 	"github.com/dragoman-translate/dragoman/migrations"
 )
 
@@ -50,8 +54,8 @@ type Store struct {
 var (
 	_ ports.JobStore     = (*Store)(nil)
 	_ ports.AccountStore = (*Store)(nil)
-	_ ports.UsageStore   = (*Store)(nil)
-	_ ports.WebhookStore = (*Store)(nil)
+	_ quota.Store        = (*Store)(nil)
+	_ webhook.Store      = (*Store)(nil)
 	_ ports.RateLimiter  = (*Store)(nil)
 )
 
@@ -70,6 +74,9 @@ func OpenSQLite(path string) (*Store, error) {
 	// ":memory:" would give each pooled connection its own database.
 	if path == "" || strings.ContainsAny(path, "?#") || strings.Contains(path, ":memory:") {
 		return nil, fmt.Errorf("sqlstore: bad SQLite path %q", path)
+	}
+	if err := restrictSQLiteFiles(path); err != nil {
+		return nil, err
 	}
 	// _txlock=immediate takes the write lock at BEGIN, so a read-modify-write
 	// transaction never fails half-way on a lock upgrade.
@@ -95,6 +102,24 @@ func OpenSQLite(path string) (*Store, error) {
 	r.SetMaxIdleConns(sqliteReaders)
 	s.r = r
 	return s, nil
+}
+
+// restrictSQLiteFiles creates the database file 0600 before SQLite does
+// (SQLite gives the -wal and -shm files its mode) and takes group and
+// other access away from existing ones: they hold the translation memory
+// and key hashes.
+func restrictSQLiteFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("sqlstore: create %s: %w", path, err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("sqlstore: restrict %s: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // OpenPostgres connects with a lib/pq DSN (postgres://… or key=value) and

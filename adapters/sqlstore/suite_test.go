@@ -13,6 +13,8 @@ import (
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 	"github.com/dragoman-translate/dragoman/migrations"
 )
 
@@ -119,7 +121,7 @@ func fullJob(id, acct string, created time.Time) *job.Job {
 	j := job.New(id, acct, created)
 	j.SourceLang, j.DetectedLang, j.TargetLang = "auto", "en", "Hebrew"
 	j.Mode, j.OriginalName, j.Format = job.Literal, "דוח שנתי.docx", "docx"
-	j.Words, j.Engine, j.FidelityInfo, j.Attempts = 1234, "apertium", "3 tables, 2 images", 2
+	j.Words, j.Engine, j.Structure, j.Attempts = 1234, "apertium", "3 tables, 2 images", 2
 	j.Warnings = []string{"font Calibri has no Hebrew glyphs", "footnote kept in English"}
 	j.RTL = &job.Fidelity{Status: "partial", Warnings: []string{"text box direction"}}
 	j.Metrics = job.Metrics{EngineCalls: 3, CharsSent: 9000, CacheHits: 5, Segments: 77}
@@ -462,7 +464,7 @@ func testUsage(t *testing.T, b backend) {
 	if n := used("a1", "2026-03"); n != 600 {
 		t.Fatalf("used %d after an idempotent reserve, want 600", n)
 	}
-	if err := s.Reserve(ctx, "a1", "2026-03", "j2", 401, &limit); !errors.Is(err, ports.ErrQuotaExceeded) {
+	if err := s.Reserve(ctx, "a1", "2026-03", "j2", 401, &limit); !errors.Is(err, quota.ErrExceeded) {
 		t.Fatalf("over the limit: %v", err)
 	}
 	if err := s.Reserve(ctx, "a1", "2026-03", "j3", 400, &limit); err != nil {
@@ -531,7 +533,7 @@ func testReserveConcurrent(t *testing.T, b backend) {
 			case err == nil:
 				granted += words
 				ok++
-			case errors.Is(err, ports.ErrQuotaExceeded):
+			case errors.Is(err, quota.ErrExceeded):
 				refused++
 			default:
 				errs <- err
@@ -576,7 +578,7 @@ func testReserveConcurrent(t *testing.T, b backend) {
 func testWebhooks(t *testing.T, b backend) {
 	s := newStore(t, b)
 	secret := "5f1d3c0a9e8b7a6f5d4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a291807f6e"
-	w := &ports.Webhook{AccountID: "a1", URL: "https://example.com/hook", Events: []string{"job.completed", "job.failed"}, Secret: secret, Active: true}
+	w := &webhook.Webhook{AccountID: "a1", URL: "https://example.com/hook", Events: []string{"job.completed", "job.failed"}, Secret: secret, Active: true}
 	if err := s.CreateWebhook(ctx, w); !errors.Is(err, ErrNoSecretKey) {
 		t.Fatalf("without a server key: %v", err)
 	}
@@ -593,11 +595,11 @@ func testWebhooks(t *testing.T, b backend) {
 	if w.ID == "" || w.CreatedAt.IsZero() {
 		t.Fatalf("id/created not filled: %+v", w)
 	}
-	w2 := &ports.Webhook{ID: "w2", AccountID: "a1", URL: "https://example.org/x", Events: []string{"job.failed"}, Secret: "other", CreatedAt: w.CreatedAt.Add(time.Second)}
+	w2 := &webhook.Webhook{ID: "w2", AccountID: "a1", URL: "https://example.org/x", Events: []string{"job.failed"}, Secret: "other", CreatedAt: w.CreatedAt.Add(time.Second)}
 	if err := s.CreateWebhook(ctx, w2); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateWebhook(ctx, &ports.Webhook{ID: "w3", AccountID: "a2", URL: "https://b", Secret: "s", CreatedAt: t0}); err != nil {
+	if err := s.CreateWebhook(ctx, &webhook.Webhook{ID: "w3", AccountID: "a2", URL: "https://b", Secret: "s", CreatedAt: t0}); err != nil {
 		t.Fatal(err)
 	}
 	list, err := s.ListWebhooks(ctx, "a1")

@@ -6,11 +6,11 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 )
 
 // Reserve charges words to the account's period for jobID if they fit the
-// limit (nil: unlimited), else ports.ErrQuotaExceeded. The check and the
+// limit (nil: unlimited), else quota.ErrExceeded. The check and the
 // add are one conditional UPDATE, so concurrent reservations from any
 // number of processes never push used_words past the limit. Reserving a
 // job twice is a no-op.
@@ -43,7 +43,7 @@ func (s *Store) Reserve(ctx context.Context, accountID, period, jobID string, wo
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return ports.ErrQuotaExceeded // the rollback drops the reservation too
+			return quota.ErrExceeded // the rollback drops the reservation too
 		}
 		return nil
 	})

@@ -2,92 +2,123 @@ package sqlstore
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
-// SecretKeySize is the length of the server key that encrypts webhook
-// secrets (AES-256).
-const SecretKeySize = 32
+const webhookSelect = "SELECT id, account_id, url, events, secret_enc, is_active, created_at FROM webhooks"
 
-// ErrNoSecretKey is returned when webhook secrets are stored or read
-// before SetSecretKey.
-var ErrNoSecretKey = errors.New("sqlstore: no secret key set for webhook secrets")
-
-// ParseSecretKey decodes a server key given as 64 hex characters (for
-// example DRAGOMAN_SECRET_KEY, made with `openssl rand -hex 32`).
-func ParseSecretKey(s string) ([]byte, error) {
-	key, err := hex.DecodeString(strings.TrimSpace(s))
-	if err != nil || len(key) != SecretKeySize {
-		return nil, fmt.Errorf("sqlstore: secret key must be %d hex characters", 2*SecretKeySize)
-	}
-	return key, nil
+type webhookRow struct {
+	ID        string  `db:"id"`
+	AccountID string  `db:"account_id"`
+	URL       string  `db:"url"`
+	Events    string  `db:"events"`
+	Secret    []byte  `db:"secret_enc"`
+	Active    bool    `db:"is_active"`
+	CreatedAt timeCol `db:"created_at"`
 }
 
-// SetSecretKey sets the server key that encrypts webhook secrets at rest
-// with AES-256-GCM, so a database dump alone does not reveal them. It must
-// be the same on every process and across restarts; a different key makes
-// stored secrets unreadable.
-func (s *Store) SetSecretKey(key []byte) error {
-	if len(key) != SecretKeySize {
-		return fmt.Errorf("sqlstore: secret key is %d bytes, want %d", len(key), SecretKeySize)
+func (s *Store) webhookOf(r *webhookRow) (*webhook.Webhook, error) {
+	w := &webhook.Webhook{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Active: r.Active, CreatedAt: r.CreatedAt.Time}
+	if err := json.Unmarshal([]byte(r.Events), &w.Events); err != nil {
+		return nil, fmt.Errorf("webhook %s events: %w", r.ID, err)
 	}
-	block, err := aes.NewCipher(key)
+	secret, err := s.open(r.ID, r.Secret)
 	if err != nil {
-		return err
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		return err
-	}
-	s.aead.Store(&aead)
-	return nil
-}
-
-// seal encrypts a secret as nonce||ciphertext, bound to the webhook id so
-// a row's secret cannot be swapped into another row.
-func (s *Store) seal(id, secret string) ([]byte, error) {
-	p := s.aead.Load()
-	if p == nil {
-		return nil, ErrNoSecretKey
-	}
-	aead := *p
-	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(secret)+aead.Overhead())
-	if _, err := rand.Read(nonce); err != nil {
 		return nil, err
 	}
-	return aead.Seal(nonce, nonce, []byte(secret), []byte(id)), nil
+	w.Secret = secret
+	return w, nil
 }
 
-func (s *Store) open(id string, sealed []byte) (string, error) {
-	p := s.aead.Load()
-	if p == nil {
-		return "", ErrNoSecretKey
+// GetWebhook reads one webhook with its plain secret.
+func (s *Store) GetWebhook(ctx context.Context, id string) (*webhook.Webhook, error) {
+	var r webhookRow
+	if err := s.r.GetContext(ctx, &r, s.r.Rebind(webhookSelect+" WHERE id = ?"), id); err != nil {
+		return nil, fmt.Errorf("sqlstore: get webhook %s: %w", id, notFound(err))
 	}
-	aead := *p
-	if len(sealed) < aead.NonceSize() {
-		return "", fmt.Errorf("webhook %s: secret too short", id)
-	}
-	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(id))
+	w, err := s.webhookOf(&r)
 	if err != nil {
-		return "", fmt.Errorf("webhook %s: decrypt secret (wrong server key?): %w", id, err)
+		return nil, fmt.Errorf("sqlstore: %w", err)
 	}
-	return string(plain), nil
+	return w, nil
+}
+
+// UpdateWebhook changes URL, events and the active flag in one write
+// transaction; the id, owner, secret and creation time are kept.
+func (s *Store) UpdateWebhook(ctx context.Context, id string, fn func(*webhook.Webhook) error) (*webhook.Webhook, error) {
+	var out *webhook.Webhook
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var r webhookRow
+		if err := tx.GetContext(ctx, &r, tx.Rebind(webhookSelect+" WHERE id = ?"+s.forUpdate()), id); err != nil {
+			return notFound(err)
+		}
+		w, err := s.webhookOf(&r)
+		if err != nil {
+			return err
+		}
+		keep := *w
+		if err := fn(w); err != nil {
+			return err
+		}
+		w.ID, w.AccountID, w.Secret, w.CreatedAt = keep.ID, keep.AccountID, keep.Secret, keep.CreatedAt
+		events := w.Events
+		if events == nil {
+			events = []string{}
+		}
+		ev, err := json.Marshal(events)
+		if err != nil {
+			return err
+		}
+		q := "UPDATE webhooks SET url = ?, events = ?, is_active = ? WHERE id = ?"
+		if _, err := tx.ExecContext(ctx, tx.Rebind(q), w.URL, string(ev), w.Active, id); err != nil {
+			return err
+		}
+		out = w
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: update webhook %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// DeleteWebhook removes a webhook; its deliveries and history go with it.
+func (s *Store) DeleteWebhook(ctx context.Context, id string) error {
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		// Explicit deletes, so nothing depends on SQLite's foreign_keys pragma.
+		for _, q := range []string{
+			"DELETE FROM webhook_attempts WHERE webhook_id = ?",
+			"DELETE FROM webhook_deliveries WHERE webhook_id = ?",
+		} {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(q), id); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind("DELETE FROM webhooks WHERE id = ?"), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ports.ErrNotFound
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("sqlstore: delete webhook %s: %w", id, err)
+	}
+	return nil
 }
 
 // CreateWebhook stores w with its secret encrypted. An empty ID gets a new
 // UUID and a zero CreatedAt the current time; both are written back to w.
-func (s *Store) CreateWebhook(ctx context.Context, w *ports.Webhook) error {
+func (s *Store) CreateWebhook(ctx context.Context, w *webhook.Webhook) error {
 	if w.ID == "" {
 		w.ID = uuid.NewString()
 	}
@@ -115,7 +146,7 @@ func (s *Store) CreateWebhook(ctx context.Context, w *ports.Webhook) error {
 }
 
 // ListWebhooks lists an account's webhooks with plain secrets, oldest first.
-func (s *Store) ListWebhooks(ctx context.Context, accountID string) ([]*ports.Webhook, error) {
+func (s *Store) ListWebhooks(ctx context.Context, accountID string) ([]*webhook.Webhook, error) {
 	var rows []struct {
 		ID        string  `db:"id"`
 		AccountID string  `db:"account_id"`
@@ -129,9 +160,9 @@ func (s *Store) ListWebhooks(ctx context.Context, accountID string) ([]*ports.We
 	if err := s.r.SelectContext(ctx, &rows, s.r.Rebind(q), accountID); err != nil {
 		return nil, fmt.Errorf("sqlstore: list webhooks: %w", err)
 	}
-	out := make([]*ports.Webhook, 0, len(rows))
+	out := make([]*webhook.Webhook, 0, len(rows))
 	for _, r := range rows {
-		w := &ports.Webhook{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Active: r.Active, CreatedAt: r.CreatedAt.Time}
+		w := &webhook.Webhook{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Active: r.Active, CreatedAt: r.CreatedAt.Time}
 		if err := json.Unmarshal([]byte(r.Events), &w.Events); err != nil {
 			return nil, fmt.Errorf("sqlstore: webhook %s events: %w", r.ID, err)
 		}

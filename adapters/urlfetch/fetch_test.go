@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -352,5 +353,38 @@ func BenchmarkFetch(b *testing.B) {
 		if _, err := f.Fetch(context.Background(), s.URL, io.Discard, 8*mb); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestErrorsNameNoAddress: an error may say which class of address was
+// refused or what failed, never a resolved address or the resolver's.
+func TestErrorsNameNoAddress(t *testing.T) {
+	addr := regexp.MustCompile(`\d+\.\d+\.\d+\.\d+|::1|\[[0-9a-fA-F:]+\]|:53\b`)
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "x") })
+	closed := newServer(t, func(w http.ResponseWriter, r *http.Request) {})
+	closedURL := closed.localhostURL("/gone.docx")
+	f := fetcher(Config{}, closed)
+	closed.Close()
+	for _, c := range []struct {
+		url, mention string
+	}{
+		{s.localhostURL("/a.docx"), "loopback"}, // resolves to 127.0.0.1 or ::1
+		{"https://no-such-host.invalid/a.docx", "host name"},
+		{closedURL, "refused"}, // dial tcp 127.0.0.1:PORT: connection refused
+	} {
+		_, err := f.Fetch(context.Background(), c.url, io.Discard, mb)
+		if err == nil {
+			t.Fatalf("%s: no error", c.url)
+		}
+		if m := addr.FindString(err.Error()); m != "" {
+			t.Errorf("%s: error %q names an address (%s)", c.url, err, m)
+		}
+		if !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("%s: error %q does not say %q", c.url, err, c.mention)
+		}
+	}
+	// The guard shared with webhook deliveries says the same.
+	if err := CheckAddr(netip.MustParseAddr("10.1.2.3"), false); err == nil || addr.MatchString(err.Error()) {
+		t.Errorf("CheckAddr: %v", err)
 	}
 }

@@ -100,7 +100,7 @@ func orDefault(d, def time.Duration) time.Duration {
 func (f *Fetcher) control(network, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return fmt.Errorf("%w: cannot parse %q", ErrForbiddenAddress, address)
+		return fmt.Errorf("%w: cannot parse the address", ErrForbiddenAddress)
 	}
 	return f.checkAddr(ap)
 }
@@ -110,7 +110,7 @@ func (f *Fetcher) checkAddr(ap netip.AddrPort) error {
 		return nil
 	}
 	if why := forbidden(ap.Addr()); why != "" {
-		return fmt.Errorf("%w: %s is a %s address", ErrForbiddenAddress, ap.Addr().Unmap(), why)
+		return refusedClass(why)
 	}
 	return nil
 }
@@ -209,6 +209,12 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, dst io.Writer, max i
 func classify(err error) error {
 	for _, own := range []error{ErrInvalidURL, ErrForbiddenAddress, ErrTooLarge, ErrUpstream} {
 		if errors.Is(err, own) {
+			// Unwrap url.Error and net.OpError ("dial tcp 10.0.0.5:443:
+			// …"): they would quote the resolved address.
+			var oe *net.OpError
+			if errors.As(err, &oe) && errors.Is(oe.Err, own) {
+				return oe.Err
+			}
 			var ue *url.Error
 			if errors.As(err, &ue) {
 				return ue.Err
@@ -226,7 +232,43 @@ func classify(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 		return fmt.Errorf("%w: timed out", ErrUpstream)
 	}
-	return fmt.Errorf("%w: %v", ErrUpstream, err)
+	return fmt.Errorf("%w: %s", ErrUpstream, describe(err))
+}
+
+// refusedClass says which class of address was refused, never which
+// address: the user learns nothing about the internal network.
+func refusedClass(why string) error {
+	return fmt.Errorf("%w: the host resolves to a %s address", ErrForbiddenAddress, why)
+}
+
+// describe names what went wrong with a connection without quoting the
+// underlying error, which carries resolved addresses ("dial tcp
+// 10.0.0.5:443") and the resolver's ("lookup x on 10.0.0.2:53").
+func describe(err error) string {
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &dnsErr):
+		if dnsErr.IsNotFound {
+			return "the host name does not exist"
+		}
+		return "the host name could not be resolved"
+	case errors.As(err, &certErr):
+		return "the server's TLS certificate could not be verified"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the connection was refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "the connection was reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "the host is unreachable"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the server closed the connection"
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) {
+		return "the connection failed"
+	}
+	return "the request failed"
 }
 
 func isTimeout(err error) bool {

@@ -15,7 +15,7 @@ func DialControl(allowPrivate bool) func(network, address string, _ syscall.RawC
 	return func(network, address string, _ syscall.RawConn) error {
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
-			return fmt.Errorf("%w: cannot parse %q", ErrForbiddenAddress, address)
+			return fmt.Errorf("%w: cannot parse the address", ErrForbiddenAddress)
 		}
 		return CheckAddr(ap.Addr(), allowPrivate)
 	}
@@ -28,7 +28,7 @@ func CheckAddr(ip netip.Addr, allowPrivate bool) error {
 		return nil
 	}
 	if why := forbidden(ip); why != "" {
-		return fmt.Errorf("%w: %s is a %s address", ErrForbiddenAddress, ip.Unmap(), why)
+		return refusedClass(why)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook/signature"
-	"github.com/dragoman-translate/dragoman/core/ports"
+	corewebhook "github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // Headers of a delivery besides the signature.
@@ -58,26 +58,26 @@ func newSender(cfg Config) *sender {
 }
 
 // send makes one attempt; the result never contains the secret or body.
-func (s *sender) send(ctx context.Context, c *ports.DeliveryClaim) ports.AttemptResult {
+func (s *sender) send(ctx context.Context, c *corewebhook.Claim) corewebhook.AttemptResult {
 	start := time.Now()
 	res := s.post(ctx, c)
 	res.Latency = time.Since(start)
 	return res
 }
 
-func (s *sender) post(ctx context.Context, c *ports.DeliveryClaim) ports.AttemptResult {
+func (s *sender) post(ctx context.Context, c *corewebhook.Claim) corewebhook.AttemptResult {
 	u, err := url.Parse(c.URL)
 	if err != nil || u.Host == "" {
-		return ports.AttemptResult{Error: "not sent: the webhook URL is invalid"}
+		return corewebhook.AttemptResult{Error: "not sent: the webhook URL is invalid"}
 	}
 	if u.Scheme != "https" && !(u.Scheme == "http" && s.allowPrivate) {
-		return ports.AttemptResult{Error: "not sent: webhooks are delivered over https only"}
+		return corewebhook.AttemptResult{Error: "not sent: webhooks are delivered over https only"}
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(c.Delivery.Payload))
 	if err != nil {
-		return ports.AttemptResult{Error: "not sent: the webhook URL is invalid"}
+		return corewebhook.AttemptResult{Error: "not sent: the webhook URL is invalid"}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", s.userAgent)
@@ -87,12 +87,12 @@ func (s *sender) post(ctx context.Context, c *ports.DeliveryClaim) ports.Attempt
 	req.Header.Set(signature.Header, signature.Sign(c.Secret, c.Delivery.Payload))
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return ports.AttemptResult{Error: describe(err, ctx, s.timeout)}
+		return corewebhook.AttemptResult{Error: describe(err, ctx, s.timeout)}
 	}
 	// Drain a little so the connection can be reused; the body is not kept.
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	r := ports.AttemptResult{StatusCode: resp.StatusCode, OK: resp.StatusCode >= 200 && resp.StatusCode <= 299}
+	r := corewebhook.AttemptResult{StatusCode: resp.StatusCode, OK: resp.StatusCode >= 200 && resp.StatusCode <= 299}
 	if !r.OK {
 		r.Error = "the receiver answered " + resp.Status
 	}

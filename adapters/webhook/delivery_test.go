@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/webhook/signature"
-	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/service"
+	corewebhook "github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // A completed job reaches the receiver, which times out on the first
@@ -31,16 +30,16 @@ func TestCompletedJobRetriedUntilDelivered(t *testing.T) {
 			w.WriteHeader(http.StatusNoContent)
 		}
 	})
-	hook := addWebhook(t, store, "hook-1", rc.srv.URL+"/hooks/dragoman?token=abc", service.EventCompleted, service.EventFailed)
+	hook := addWebhook(t, store, "hook-1", rc.srv.URL+"/hooks/dragoman?token=abc", corewebhook.EventJobCompleted, corewebhook.EventJobFailed)
 	worker := startWorker(t, store, testConfig(rc), clock)
 	n := NewNotifier(store, "https://dragoman.example/", clock, worker.Wake)
 
 	j := completedJob("7d1e5c1a-0b6f-4a8e-9d7c-2f3e4a5b6c7d")
-	if err := n.Notify(bg, j, service.EventCompleted); err != nil {
+	if err := n.Notify(bg, j, corewebhook.EventJobCompleted); err != nil {
 		t.Fatal(err)
 	}
 	// At-least-once callers may announce twice: still one delivery.
-	if err := n.Notify(bg, j, service.EventCompleted); err != nil {
+	if err := n.Notify(bg, j, corewebhook.EventJobCompleted); err != nil {
 		t.Fatal(err)
 	}
 	h := finished(t, store, hook.ID, 1)
@@ -60,13 +59,13 @@ func TestCompletedJobRetriedUntilDelivered(t *testing.T) {
 	quiet(t, rc, 2)
 	clock.Set(t0.Add(6 * time.Second))
 	h = finished(t, store, hook.ID, 3)
-	if h[0].Attempt != 3 || h[0].State != ports.AttemptSucceeded || h[0].StatusCode != 204 || h[0].Error != "" || !h[0].At.Equal(t0.Add(6*time.Second)) {
+	if h[0].Attempt != 3 || h[0].State != corewebhook.AttemptSucceeded || h[0].StatusCode != 204 || h[0].Error != "" || !h[0].At.Equal(t0.Add(6*time.Second)) {
 		t.Fatalf("attempt 3: %+v", h[0])
 	}
 	clock.Set(t0.Add(time.Hour))
 	quiet(t, rc, 3)
 
-	eventID := service.EventID(j.ID, service.EventCompleted)
+	eventID := corewebhook.EventID(j.ID, corewebhook.EventJobCompleted)
 	want := `{"id":"` + eventID + `","event":"job.completed","timestamp":"2026-11-21T06:12:49.270Z","data":{` +
 		`"job_id":"7d1e5c1a-0b6f-4a8e-9d7c-2f3e4a5b6c7d","user_id":"acct-1","status":"completed","original_name":"report.docx",` +
 		`"docx_url":"https://dragoman.example/v1/jobs/7d1e5c1a-0b6f-4a8e-9d7c-2f3e4a5b6c7d/download","pdf_url":null,` +
@@ -89,7 +88,7 @@ func TestCompletedJobRetriedUntilDelivered(t *testing.T) {
 		}
 	}
 	for _, a := range h {
-		if a.EventID != eventID || a.Event != service.EventCompleted || a.Latency <= 0 {
+		if a.EventID != eventID || a.Event != corewebhook.EventJobCompleted || a.Latency <= 0 {
 			t.Errorf("history line %+v", a)
 		}
 	}
@@ -115,12 +114,12 @@ func TestFailedJobAbandonedAfterThreeAttempts(t *testing.T) {
 			w.WriteHeader(http.StatusInternalServerError)
 		}
 	})
-	hook := addWebhook(t, store, "hook-failed", rc.srv.URL, service.EventFailed)
-	other := addWebhook(t, store, "hook-completed-only", rc.srv.URL+"/other", service.EventCompleted)
+	hook := addWebhook(t, store, "hook-failed", rc.srv.URL, corewebhook.EventJobFailed)
+	other := addWebhook(t, store, "hook-completed-only", rc.srv.URL+"/other", corewebhook.EventJobCompleted)
 	worker := startWorker(t, store, testConfig(rc), clock)
 	n := NewNotifier(store, "https://dragoman.example", clock, worker.Wake)
 	j := failedJob("0b6f4a8e-9d7c-4f3e-8a5b-6c7d7d1e5c1a")
-	if err := n.Notify(bg, j, service.EventFailed); err != nil {
+	if err := n.Notify(bg, j, corewebhook.EventJobFailed); err != nil {
 		t.Fatal(err)
 	}
 	finished(t, store, hook.ID, 1)
@@ -134,11 +133,11 @@ func TestFailedJobAbandonedAfterThreeAttempts(t *testing.T) {
 		t.Fatalf("history %+v", h)
 	}
 	for _, a := range h {
-		if a.State != ports.AttemptFailed {
+		if a.State != corewebhook.AttemptFailed {
 			t.Errorf("attempt %d is %s", a.Attempt, a.State)
 		}
 	}
-	want := `{"id":"` + service.EventID(j.ID, service.EventFailed) + `","event":"job.failed","timestamp":"2026-11-21T06:12:49.270Z","data":{` +
+	want := `{"id":"` + corewebhook.EventID(j.ID, corewebhook.EventJobFailed) + `","event":"job.failed","timestamp":"2026-11-21T06:12:49.270Z","data":{` +
 		`"job_id":"0b6f4a8e-9d7c-4f3e-8a5b-6c7d7d1e5c1a","user_id":"acct-1","status":"failed","original_name":"report.docx",` +
 		`"docx_url":null,"pdf_url":null,"total_words":1234,"target_language":"Arabic","error":"the document is encrypted"}}`
 	for _, got := range rc.hits() {
@@ -175,10 +174,10 @@ func TestRestartDeliversTheRest(t *testing.T) {
 	cfg.Timeout = 5 * time.Second
 
 	first := openStore(t, path)
-	hook := addWebhook(t, first, "hook-restart", rc.srv.URL, service.EventCompleted)
+	hook := addWebhook(t, first, "hook-restart", rc.srv.URL, corewebhook.EventJobCompleted)
 	w1 := NewWorker(first, cfg, clock, nil)
 	w1.Start()
-	if err := NewNotifier(first, "https://d.example", clock, w1.Wake).Notify(bg, completedJob("job-r"), service.EventCompleted); err != nil {
+	if err := NewNotifier(first, "https://d.example", clock, w1.Wake).Notify(bg, completedJob("job-r"), corewebhook.EventJobCompleted); err != nil {
 		t.Fatal(err)
 	}
 	finished(t, first, hook.ID, 1)
@@ -201,7 +200,7 @@ func TestRestartDeliversTheRest(t *testing.T) {
 	quiet(t, rc, 2) // attempt 3 waits its 4 s
 	clock.Set(t0.Add(6 * time.Second))
 	h = finished(t, second, hook.ID, 3)
-	if h[0].Attempt != 3 || h[0].State != ports.AttemptSucceeded {
+	if h[0].Attempt != 3 || h[0].State != corewebhook.AttemptSucceeded {
 		t.Fatalf("after restart: %+v", h)
 	}
 	for i, got := range rc.hits() {
@@ -226,7 +225,7 @@ func TestTwoWorkersNeverSendAnAttemptTwice(t *testing.T) {
 	a, b := openStore(t, path), openStore(t, path)
 	defer a.Close()
 	defer b.Close()
-	hook := addWebhook(t, a, "hook-shared", rc.srv.URL, service.EventCompleted)
+	hook := addWebhook(t, a, "hook-shared", rc.srv.URL, corewebhook.EventJobCompleted)
 	wa := startWorker(t, a, testConfig(rc), clock)
 	wb := startWorker(t, b, testConfig(rc), clock)
 	na := NewNotifier(a, "https://d.example", clock, wa.Wake)
@@ -237,7 +236,7 @@ func TestTwoWorkersNeverSendAnAttemptTwice(t *testing.T) {
 		if i%2 == 1 {
 			n = nb
 		}
-		if err := n.Notify(bg, completedJob(fmt.Sprintf("job-%02d", i)), service.EventCompleted); err != nil {
+		if err := n.Notify(bg, completedJob(fmt.Sprintf("job-%02d", i)), corewebhook.EventJobCompleted); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -264,11 +263,11 @@ func TestPrivateAddressesRefused(t *testing.T) {
 	cfg := testConfig(rc)
 	cfg.AllowPrivate = false
 	cfg.Delays = []time.Duration{0}
-	loop := addWebhook(t, store, "hook-loopback", rc.srv.URL, service.EventCompleted)
-	named := addWebhook(t, store, "hook-localhost", strings.Replace(rc.srv.URL, "127.0.0.1", "localhost", 1), service.EventCompleted)
-	plain := addWebhook(t, store, "hook-http", "http://example.com/hook", service.EventCompleted)
+	loop := addWebhook(t, store, "hook-loopback", rc.srv.URL, corewebhook.EventJobCompleted)
+	named := addWebhook(t, store, "hook-localhost", strings.Replace(rc.srv.URL, "127.0.0.1", "localhost", 1), corewebhook.EventJobCompleted)
+	plain := addWebhook(t, store, "hook-http", "http://example.com/hook", corewebhook.EventJobCompleted)
 	w := startWorker(t, store, cfg, clock)
-	if err := NewNotifier(store, "https://d.example", clock, w.Wake).Notify(bg, completedJob("job-ssrf"), service.EventCompleted); err != nil {
+	if err := NewNotifier(store, "https://d.example", clock, w.Wake).Notify(bg, completedJob("job-ssrf"), corewebhook.EventJobCompleted); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{loop.ID, named.ID} {

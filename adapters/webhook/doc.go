@@ -1,6 +1,6 @@
 // Package webhook delivers signed job events to registered receivers.
 //
-// The Notifier implements ports.Notifier: called from the job_completed and
+// The Notifier implements the Notifier port of core/webhook: called from the job_completed and
 // job_failed event handlers, it only queues one delivery per subscribed
 // webhook in the database (idempotently: the event id is derived from the
 // job id and event, and a webhook has at most one delivery per event), so

@@ -17,6 +17,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/webhook/signature"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	corewebhook "github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 var bg = context.Background()
@@ -61,9 +62,9 @@ func newStore(t testing.TB) (*sqlstore.Store, string) {
 
 const testSecret = "8c1f2a4be7d9035c6a1e0f9b2d4c7a8e5f3b1d0c9a8e7f6d5c4b3a2918070615"
 
-func addWebhook(t testing.TB, s ports.WebhookStore, id, url string, events ...string) *ports.Webhook {
+func addWebhook(t testing.TB, s corewebhook.Store, id, url string, events ...string) *corewebhook.Webhook {
 	t.Helper()
-	w := &ports.Webhook{ID: id, AccountID: "acct-1", URL: url, Events: events, Secret: testSecret, Active: true, CreatedAt: t0}
+	w := &corewebhook.Webhook{ID: id, AccountID: "acct-1", URL: url, Events: events, Secret: testSecret, Active: true, CreatedAt: t0}
 	if err := s.CreateWebhook(bg, w); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func testConfig(rc *receiver) Config {
 	return Config{AllowPrivate: true, TLS: rc.tls(), Timeout: 300 * time.Millisecond, PollInterval: 10 * time.Millisecond}
 }
 
-func startWorker(t *testing.T, q ports.DeliveryQueue, cfg Config, clock ports.Clock) *Worker {
+func startWorker(t *testing.T, q corewebhook.Queue, cfg Config, clock ports.Clock) *Worker {
 	w := NewWorker(q, cfg, clock, nil)
 	w.Start()
 	t.Cleanup(func() { w.Stop(bg) })
@@ -154,9 +155,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // finished waits until the webhook's history has n attempts, none in flight.
-func finished(t *testing.T, s ports.WebhookStore, webhookID string, n int) []ports.DeliveryAttempt {
+func finished(t *testing.T, s corewebhook.Store, webhookID string, n int) []corewebhook.Attempt {
 	t.Helper()
-	var hist []ports.DeliveryAttempt
+	var hist []corewebhook.Attempt
 	waitFor(t, strconv.Itoa(n)+" finished attempts", func() bool {
 		var err error
 		hist, err = s.ListAttempts(bg, webhookID, 100)
@@ -167,7 +168,7 @@ func finished(t *testing.T, s ports.WebhookStore, webhookID string, n int) []por
 			return false
 		}
 		for _, h := range hist {
-			if h.State == ports.AttemptInProgress {
+			if h.State == corewebhook.AttemptInProgress {
 				return false
 			}
 		}

@@ -9,23 +9,23 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/service"
+	corewebhook "github.com/dragoman-translate/dragoman/core/webhook"
 )
 
-// Notifier implements ports.Notifier by queueing deliveries.
+// Notifier implements corewebhook.Notifier by queueing deliveries.
 type Notifier struct {
-	store     ports.WebhookStore
+	store     corewebhook.Store
 	publicURL string
 	clock     ports.Clock
 	wake      func()
 }
 
-var _ ports.Notifier = (*Notifier)(nil)
+var _ corewebhook.Notifier = (*Notifier)(nil)
 
 // NewNotifier queues deliveries in store; docx_url is built on publicURL
 // (e.g. https://dragoman.example.com). wake, if not nil, is called after
 // queueing (Worker.Wake) so the first attempt goes out at once.
-func NewNotifier(store ports.WebhookStore, publicURL string, clock ports.Clock, wake func()) *Notifier {
+func NewNotifier(store corewebhook.Store, publicURL string, clock ports.Clock, wake func()) *Notifier {
 	return &Notifier{store: store, publicURL: publicURL, clock: clock, wake: wake}
 }
 
@@ -33,24 +33,24 @@ func NewNotifier(store ports.WebhookStore, publicURL string, clock ports.Clock, 
 // subscribed to it. Calling it again for the same job and event queues
 // nothing more.
 func (n *Notifier) Notify(ctx context.Context, j *job.Job, event string) error {
-	if event != service.EventCompleted && event != service.EventFailed {
+	if event != corewebhook.EventJobCompleted && event != corewebhook.EventJobFailed {
 		return fmt.Errorf("webhook: unknown event %q", event)
 	}
 	hooks, err := n.store.ListWebhooks(ctx, j.AccountID)
 	if err != nil {
 		return fmt.Errorf("webhook: notify %s of job %s: %w", event, j.ID, err)
 	}
-	body, err := service.JobEventPayload(j, event, n.publicURL)
+	body, err := corewebhook.JobPayload(j, event, n.publicURL)
 	if err != nil {
 		return err
 	}
-	eventID := service.EventID(j.ID, event)
+	eventID := corewebhook.EventID(j.ID, event)
 	added := 0
 	for _, h := range hooks {
 		if !h.Active || !slices.Contains(h.Events, event) {
 			continue
 		}
-		ok, err := n.store.EnqueueDelivery(ctx, &ports.WebhookDelivery{
+		ok, err := n.store.EnqueueDelivery(ctx, &corewebhook.Delivery{
 			ID: uuid.NewString(), WebhookID: h.ID, AccountID: j.AccountID, EventID: eventID,
 			Event: event, Payload: body, CreatedAt: n.clock.Now(),
 		})

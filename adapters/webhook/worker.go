@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
+	corewebhook "github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // Config sets up delivery; zero values take the contract's defaults.
@@ -23,7 +24,7 @@ type Config struct {
 	// Timeout bounds one attempt, connection to last response byte; 15 s.
 	Timeout time.Duration
 	// Delays are the waits before each attempt, so len(Delays) is the
-	// number of attempts: 0 s, 2 s, 4 s.
+	// number of attempts: corewebhook.DefaultDelays.
 	Delays []time.Duration
 	// PollInterval is how often the queue is checked for due attempts
 	// when nothing wakes the worker; 1 s.
@@ -39,15 +40,12 @@ type Config struct {
 	UserAgent   string // "Dragoman-Webhooks/1"
 }
 
-// DefaultDelays are the specification's retry delays (§6.5).
-var DefaultDelays = []time.Duration{0, 2 * time.Second, 4 * time.Second}
-
 func (c Config) withDefaults() Config {
 	if c.Timeout <= 0 {
 		c.Timeout = 15 * time.Second
 	}
 	if len(c.Delays) == 0 {
-		c.Delays = DefaultDelays
+		c.Delays = corewebhook.DefaultDelays
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = time.Second
@@ -74,7 +72,7 @@ type pruner interface {
 
 // Worker sends queued deliveries until stopped.
 type Worker struct {
-	q     ports.DeliveryQueue
+	q     corewebhook.Queue
 	cfg   Config
 	clock ports.Clock
 	log   *slog.Logger
@@ -93,7 +91,7 @@ type Worker struct {
 }
 
 // NewWorker builds a worker over q; Start runs it.
-func NewWorker(q ports.DeliveryQueue, cfg Config, clock ports.Clock, log *slog.Logger) *Worker {
+func NewWorker(q corewebhook.Queue, cfg Config, clock ports.Clock, log *slog.Logger) *Worker {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -193,7 +191,7 @@ func (w *Worker) poll() bool {
 }
 
 // attempt sends one claimed attempt and records its result.
-func (w *Worker) attempt(c *ports.DeliveryClaim) {
+func (w *Worker) attempt(c *corewebhook.Claim) {
 	defer func() {
 		<-w.slots
 		w.inflight.Done()
@@ -211,7 +209,7 @@ func (w *Worker) attempt(c *ports.DeliveryClaim) {
 	attrs := []any{"webhook", c.Delivery.WebhookID, "event", c.Delivery.Event, "event_id", c.Delivery.EventID,
 		"attempt", c.Attempt, "status", res.StatusCode, "latency", res.Latency}
 	switch {
-	case errors.Is(err, ports.ErrLeaseLost):
+	case errors.Is(err, corewebhook.ErrLeaseLost):
 		w.log.Warn("webhook: attempt outlived its lease; its result is not recorded", attrs...)
 	case err != nil:
 		w.log.Error("webhook: recording an attempt failed", append(attrs, "err", err)...)

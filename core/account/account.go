@@ -1,46 +1,18 @@
-// Package account holds accounts, their plans and API keys.
+// Package account holds accounts and API keys. An account's plan and its
+// limits are in package quota.
 package account
 
 import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/core/quota"
 )
-
-// Plan is a named set of limits.
-type Plan struct {
-	Name              string // free, starter, pro, enterprise
-	RequestsPerMinute int
-	LimitWords        *int64 // nil: unlimited
-}
-
-func words(n int64) *int64 { return &n }
-
-// Plans are the published plans. Enterprise starts as Pro and is tuned per
-// account with overrides (admin set-plan --limit-words/--requests-per-minute).
-var Plans = map[string]Plan{
-	"free":       {Name: "free", RequestsPerMinute: 10, LimitWords: words(10_000)},
-	"starter":    {Name: "starter", RequestsPerMinute: 30, LimitWords: words(100_000)},
-	"pro":        {Name: "pro", RequestsPerMinute: 60, LimitWords: nil},
-	"enterprise": {Name: "enterprise", RequestsPerMinute: 120, LimitWords: nil},
-}
-
-// ErrUnknownPlan is returned for a plan name not in Plans.
-var ErrUnknownPlan = errors.New("unknown plan: want free, starter, pro or enterprise")
-
-// LookupPlan finds a plan by name, case-insensitively.
-func LookupPlan(name string) (Plan, error) {
-	p, ok := Plans[strings.ToLower(name)]
-	if !ok {
-		return Plan{}, ErrUnknownPlan
-	}
-	return p, nil
-}
 
 // Account is a customer. Keys and usage hang off it.
 type Account struct {
@@ -56,23 +28,21 @@ type Account struct {
 	CreatedAt      time.Time
 }
 
-// Limits are the effective limits of an account.
-func (a *Account) Limits() Plan {
-	p, err := LookupPlan(a.PlanName)
+// Limits are the effective limits of an account: its plan's, with the
+// overrides applied.
+func (a *Account) Limits() quota.Plan {
+	p, err := quota.LookupPlan(a.PlanName)
 	if err != nil {
-		p = Plans["free"]
+		p = quota.Plans["free"]
 	}
 	if a.LimitWordsOverride != nil {
-		p.LimitWords = words(*a.LimitWordsOverride)
+		p.LimitWords = quota.Words(*a.LimitWordsOverride)
 	}
 	if a.RPMOverride != nil {
 		p.RequestsPerMinute = *a.RPMOverride
 	}
 	return p
 }
-
-// Period is the billing period (calendar month, UTC) that holds t, as "2006-01".
-func Period(t time.Time) string { return t.UTC().Format("2006-01") }
 
 // KeyPrefix starts every API key, so leaked keys are recognisable by scanners.
 const KeyPrefix = "dgm_"

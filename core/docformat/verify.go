@@ -15,6 +15,8 @@ type Limits struct {
 
 // DefaultLimits are generous for real documents (the corpus peaks at a ratio
 // of 79 for an 8 MB content.xml) and stop zip bombs, which reach ~1000.
+// The package model the adapters read with (adapters/ooxml) holds the same
+// numbers; core cannot import it, so a test there keeps the two equal.
 var DefaultLimits = Limits{
 	MaxUnpacked: 1 << 30,
 	MaxEntries:  10000,

@@ -100,7 +100,7 @@ type Job struct {
 	Warnings     []string
 	RTL          *Fidelity
 	Metrics      Metrics
-	FidelityInfo string // summary of the document fidelity check
+	Structure    string // what the structure check (source against output) found
 	Error        string
 	Attempts     int
 	CreatedAt    time.Time

@@ -53,26 +53,26 @@ func (s *jobs) CompletedBefore(context.Context, time.Time) ([]*job.Job, error) {
 func (s *jobs) DeleteJobsBefore(context.Context, time.Time) ([]string, error)  { return nil, nil }
 func (s *jobs) Unfinished(context.Context) ([]*job.Job, error)                 { return nil, nil }
 
-type quota struct {
+type quotaStore struct {
 	mu       sync.Mutex
 	reserved map[string]int64
 	released int
 }
 
-func (q *quota) Reserve(_ context.Context, _, _, jobID string, words int64, _ *int64) error {
+func (q *quotaStore) Reserve(_ context.Context, _, _, jobID string, words int64, _ *int64) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.reserved[jobID] = words
 	return nil
 }
-func (q *quota) Release(_ context.Context, jobID string) error {
+func (q *quotaStore) Release(_ context.Context, jobID string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	delete(q.reserved, jobID)
 	q.released++
 	return nil
 }
-func (q *quota) Used(context.Context, string, string) (int64, error) { return 0, nil }
+func (q *quotaStore) Used(context.Context, string, string) (int64, error) { return 0, nil }
 
 type blobs struct{}
 
@@ -115,9 +115,9 @@ type clock struct{}
 
 func (clock) Now() time.Time { return time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC) }
 
-func newPipeline(t *testing.T) (*Pipeline, *jobs, *quota, *bus) {
+func newPipeline(t *testing.T) (*Pipeline, *jobs, *quotaStore, *bus) {
 	js := &jobs{m: map[string]job.Job{}}
-	q := &quota{reserved: map[string]int64{}}
+	q := &quotaStore{reserved: map[string]int64{}}
 	b := &bus{}
 	p := &Pipeline{Jobs: js, Quota: q, Blobs: blobs{}, Bus: b, Clock: clock{}, NewID: func() string { return "id" }}
 	js.CreateJob(context.Background(), job.New("j1", "a1", clock{}.Now()))

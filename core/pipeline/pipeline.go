@@ -22,25 +22,27 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // Pipeline holds what the stages need.
 type Pipeline struct {
 	Jobs       ports.JobStore
 	Accounts   ports.AccountStore
-	Quota      ports.UsageStore
+	Quota      quota.Store
 	Blobs      ports.BlobStore
 	Bus        ports.EventBus
 	Docs       ports.DocumentEngine
 	Converter  ports.Converter        // nil: .doc/.odt/.rtf jobs fail with a clear message
 	Layout     ports.RTLLayout        // nil: no direction conversion
 	Detector   ports.LanguageDetector // nil: source_lang must be given
-	Fidelity   FidelityChecker        // nil: no fidelity summary
+	Structure  StructureChecker       // nil: no structure summary
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
-	Notifier   ports.Notifier // nil: no webhooks
+	Notifier   webhook.Notifier // nil: no webhooks
 	Clock      ports.Clock
 	NewID      func() string
 	Log        *slog.Logger
@@ -48,8 +50,9 @@ type Pipeline struct {
 	MaxAttempts int
 }
 
-// FidelityChecker compares a source and a translated package.
-type FidelityChecker interface {
+// StructureChecker compares the structure of a source and a translated
+// package (tables, images, lists, ...), apart from the RTL report.
+type StructureChecker interface {
 	Summary(ctx context.Context, src, out ports.Blob) (summary string, lost bool, err error)
 }
 
@@ -60,28 +63,49 @@ func (f *Failure) Error() string { return f.Msg }
 
 func failf(format string, args ...any) error { return &Failure{Msg: fmt.Sprintf(format, args...)} }
 
+// step is one row of the stage table: the handler name runs on the event
+// from, does its work, records the stage done on the job and publishes
+// next, which starts the following row.
+type step struct {
+	name string
+	from ports.Topic
+	done job.Stage
+	next ports.Topic
+	work func(*Pipeline) work
+}
+
+// steps is the stage table, in pipeline order. It drives the handler
+// registration and the event recovery republishes; finish then completes
+// the job on the last row's event.
+var steps = []step{
+	{"convert", ports.TopicAccepted, job.StageConverted, ports.TopicConverted, func(p *Pipeline) work { return p.convert }},
+	{"extract", ports.TopicConverted, job.StageExtracted, ports.TopicExtracted, func(p *Pipeline) work { return p.extract }},
+	{"translate", ports.TopicExtracted, job.StageTranslated, ports.TopicTranslated, func(p *Pipeline) work { return p.translate }},
+	{"assemble", ports.TopicTranslated, job.StageAssembled, ports.TopicAssembled, func(p *Pipeline) work { return p.assemble }},
+	{"layout", ports.TopicAssembled, job.StageLaidOut, ports.TopicLaidOut, func(p *Pipeline) work { return p.layout }},
+}
+
 // Register subscribes every stage to its topic.
 func (p *Pipeline) Register() {
-	p.Bus.Handle("convert", ports.TopicAccepted, p.stage(job.StageConverted, ports.TopicConverted, p.convert))
-	p.Bus.Handle("extract", ports.TopicConverted, p.stage(job.StageExtracted, ports.TopicExtracted, p.extract))
-	p.Bus.Handle("translate", ports.TopicExtracted, p.stage(job.StageTranslated, ports.TopicTranslated, p.translate))
-	p.Bus.Handle("assemble", ports.TopicTranslated, p.stage(job.StageAssembled, ports.TopicAssembled, p.assemble))
-	p.Bus.Handle("layout", ports.TopicAssembled, p.stage(job.StageLaidOut, ports.TopicLaidOut, p.layout))
-	p.Bus.Handle("finish", ports.TopicLaidOut, p.finish)
+	for _, s := range steps {
+		p.Bus.Handle(s.name, s.from, p.stage(s.done, s.next, s.work(p)))
+	}
+	p.Bus.Handle("finish", steps[len(steps)-1].next, p.finish)
 	if p.Notifier != nil {
-		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(ports.EventJobCompleted))
-		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(ports.EventJobFailed))
+		p.Bus.Handle("notify_completed", ports.TopicCompleted, p.notify(webhook.EventJobCompleted))
+		p.Bus.Handle("notify_failed", ports.TopicFailed, p.notify(webhook.EventJobFailed))
 	}
 }
 
-// stageTopic is the event that starts the stage after s.
-var stageTopic = map[job.Stage]ports.Topic{
-	job.StageAccepted:   ports.TopicAccepted,
-	job.StageConverted:  ports.TopicConverted,
-	job.StageExtracted:  ports.TopicExtracted,
-	job.StageTranslated: ports.TopicTranslated,
-	job.StageAssembled:  ports.TopicAssembled,
-	job.StageLaidOut:    ports.TopicLaidOut,
+// nextTopic is the event that starts the stage after the one a job
+// reached.
+func nextTopic(reached job.Stage) ports.Topic {
+	for _, s := range steps {
+		if s.done == reached {
+			return s.next
+		}
+	}
+	return steps[0].from
 }
 
 // Recover republishes the event of every unfinished job not updated for
@@ -107,7 +131,7 @@ func (p *Pipeline) Recover(ctx context.Context, idle time.Duration) error {
 		if wait > 0 && j.UpdatedAt.After(now.Add(-wait)) {
 			continue
 		}
-		if err := p.publish(ctx, stageTopic[j.Stage], j); err != nil {
+		if err := p.publish(ctx, nextTopic(j.Stage), j); err != nil {
 			return err
 		}
 	}

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/wordcount"
@@ -84,17 +84,12 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 	if err != nil {
 		return nil, err
 	}
-	limit := a.Limits().LimitWords
-	period := account.Period(j.CreatedAt)
-	if err := p.Quota.Reserve(ctx, j.AccountID, period, j.ID, int64(words), limit); err != nil {
-		if errors.Is(err, ports.ErrQuotaExceeded) {
-			used, _ := p.Quota.Used(ctx, j.AccountID, period)
-			left := *limit - used
-			if left < 0 {
-				left = 0
-			}
-			return nil, failf("word quota exceeded: the document has %d words but only %d of this month's %d remain; nothing was charged", words, left, *limit)
-		}
+	err = quota.Reserve(ctx, p.Quota, j.AccountID, j.ID, j.CreatedAt, int64(words), a.Limits().LimitWords)
+	var short *quota.Short
+	if errors.As(err, &short) {
+		return nil, &Failure{Msg: short.Error()}
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := p.putJSON(ctx, key(j, "segments.json"), doc); err != nil {
@@ -217,7 +212,8 @@ func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), er
 }
 
 // layout converts direction where source and target differ in it (or
-// either is right-to-left), and checks fidelity against the source.
+// either is right-to-left), and checks the output's structure against the
+// source.
 func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
 	src, _ := language.Lookup(j.DetectedLang)
 	tgt, _ := language.Lookup(j.TargetLang)
@@ -239,18 +235,18 @@ func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), erro
 		return nil, err
 	}
 	var summary string
-	if p.Fidelity != nil {
-		if s, err := p.checkFidelity(ctx, j); err == nil {
+	if p.Structure != nil {
+		if s, err := p.checkStructure(ctx, j); err == nil {
 			summary = s
 		}
 	}
 	return func(j *job.Job) {
 		j.RTL = fid
-		j.FidelityInfo = summary
+		j.Structure = summary
 	}, nil
 }
 
-func (p *Pipeline) checkFidelity(ctx context.Context, j *job.Job) (string, error) {
+func (p *Pipeline) checkStructure(ctx context.Context, j *job.Job) (string, error) {
 	src, err := p.Blobs.Open(ctx, sourceKey(j))
 	if err != nil {
 		return "", err
@@ -261,6 +257,6 @@ func (p *Pipeline) checkFidelity(ctx context.Context, j *job.Job) (string, error
 		return "", err
 	}
 	defer out.Close()
-	s, _, err := p.Fidelity.Summary(ctx, src, out)
+	s, _, err := p.Structure.Summary(ctx, src, out)
 	return s, err
 }

@@ -31,7 +31,6 @@ func (w *Builder) Open(id int)    { fmt.Fprintf(&w.b, `<g id="%d">`, id) }
 func (w *Builder) Close()         { w.b.WriteString(`</g>`) }
 func (w *Builder) Place(id int)   { fmt.Fprintf(&w.b, `<x id="%d"/>`, id) }
 func (w *Builder) String() string { return w.b.String() }
-func (w *Builder) Len() int       { return w.b.Len() }
 
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 var unescaper = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&#39;", "'", "&#34;", `"`)

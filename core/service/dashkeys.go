@@ -11,6 +11,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/translate"
 )
 
@@ -112,7 +113,7 @@ func (s *Service) UsageByDay(ctx context.Context, c *Caller) ([]DayWords, error)
 		return nil, nil
 	}
 	now := s.Clock.Now().UTC()
-	byDay, err := s.History.DailyUsage(ctx, c.Account.ID, account.Period(now))
+	byDay, err := s.History.DailyUsage(ctx, c.Account.ID, quota.Period(now))
 	if err != nil {
 		return nil, err
 	}

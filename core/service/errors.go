@@ -1,10 +1,11 @@
-// Package service holds the use cases the API offers clients: authenticate,
-// submit a document, read a job, download its output, read usage. Errors are
-// typed so that each adapter maps them to its own protocol.
+// Package service holds the use cases the API offers clients (authenticate,
+// submit a document, read a job, download its output, read usage, manage
+// webhooks) and the operator's (Admin: accounts and keys), one use case per
+// file: command_*.go change state, query_*.go only read it. Errors are typed
+// so that each adapter maps them to its own protocol.
 package service
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -38,13 +39,4 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func fail(k Kind, format string, args ...any) *Error {
 	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
-}
-
-// KindOf returns the kind of err, 0 for an internal error.
-func KindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return 0
 }

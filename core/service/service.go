@@ -1,14 +1,11 @@
 package service
 
 import (
-	"context"
-	"errors"
-	"math"
-	"strconv"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/quota"
+	"github.com/dragoman-translate/dragoman/core/webhook"
 )
 
 // Config holds the limits of the service.
@@ -29,8 +26,8 @@ type Service struct {
 	Config   Config
 	Jobs     ports.JobStore
 	Accounts ports.AccountStore
-	Quota    ports.UsageStore
-	Webhooks ports.WebhookStore
+	Quota    quota.Store
+	Webhooks webhook.Store
 	Blobs    ports.BlobStore
 	Bus      ports.EventBus
 	Limiter  ports.RateLimiter
@@ -46,69 +43,4 @@ type Service struct {
 	JobList    ports.JobLister
 	Pages      ports.PageRenderer // nil: no previews
 	History    ports.UsageHistory // nil: no words-per-day chart
-}
-
-// Caller is an authenticated client.
-type Caller struct {
-	Account *account.Account
-	KeyID   string
-}
-
-// Authenticate resolves an API key and charges one request against the
-// account's per-minute limit.
-func (s *Service) Authenticate(ctx context.Context, apiKey string) (*Caller, error) {
-	if apiKey == "" {
-		return nil, fail(KindUnauthenticated, "missing API key: send it in the X-API-Key header")
-	}
-	if !account.WellFormed(apiKey) {
-		return nil, fail(KindUnauthenticated, "invalid API key")
-	}
-	k, err := s.Accounts.KeyByHash(ctx, account.HashKey(apiKey))
-	if errors.Is(err, ports.ErrNotFound) {
-		return nil, fail(KindUnauthenticated, "invalid API key")
-	}
-	if err != nil {
-		return nil, err
-	}
-	if k.RevokedAt != nil {
-		return nil, fail(KindForbidden, "this API key has been revoked")
-	}
-	a, err := s.Accounts.GetAccount(ctx, k.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	if a.Suspended {
-		return nil, fail(KindForbidden, "this account is suspended")
-	}
-	s.touchKey(ctx, k.ID)
-	ok, retry, err := s.Limiter.Allow(ctx, "rpm:"+a.ID, a.Limits().RequestsPerMinute)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		secs := int(math.Ceil(retry.Seconds()))
-		if secs < 1 {
-			secs = 1
-		}
-		return nil, &Error{Kind: KindRateLimited, RetryAfter: time.Duration(secs) * time.Second,
-			Message: "rate limit exceeded: " + strconv.Itoa(a.Limits().RequestsPerMinute) + " requests per minute on the " + a.Limits().Name + " plan"}
-	}
-	return &Caller{Account: a, KeyID: k.ID}, nil
-}
-
-// UsageSummary is the usage summary of the current billing period.
-type UsageSummary struct {
-	UsedWords  int64
-	LimitWords *int64
-	PlanName   string
-}
-
-// Usage reads the caller's usage for the current period.
-func (s *Service) Usage(ctx context.Context, c *Caller) (UsageSummary, error) {
-	used, err := s.Quota.Used(ctx, c.Account.ID, account.Period(s.Clock.Now()))
-	if err != nil {
-		return UsageSummary{}, err
-	}
-	p := c.Account.Limits()
-	return UsageSummary{UsedWords: used, LimitWords: p.LimitWords, PlanName: p.Name}, nil
 }

@@ -120,17 +120,17 @@ func TestSignInSessionsAndRefusals(t *testing.T) {
 	if err != nil || u.Email != "eve@example.com" || len(pw) < account.MinPasswordLength {
 		t.Fatalf("create: %+v %q %v", u, pw, err)
 	}
-	if _, _, err := s.CreateUser(ctx, "a1", "eve@example.com", "another password"); KindOf(err) != KindUnprocessable {
+	if _, _, err := s.CreateUser(ctx, "a1", "eve@example.com", "another password"); kindOf(err) != KindUnprocessable {
 		t.Fatalf("same address twice: %v", err)
 	}
-	if _, _, err := s.CreateUser(ctx, "nope", "x@example.com", ""); KindOf(err) != KindNotFound {
+	if _, _, err := s.CreateUser(ctx, "nope", "x@example.com", ""); kindOf(err) != KindNotFound {
 		t.Fatalf("unknown account: %v", err)
 	}
 
-	if _, err := s.SignIn(ctx, "eve@example.com", "wrong password", "10.0.0.1"); KindOf(err) != KindUnauthenticated {
+	if _, err := s.SignIn(ctx, "eve@example.com", "wrong password", "10.0.0.1"); kindOf(err) != KindUnauthenticated {
 		t.Fatalf("wrong password: %v", err)
 	}
-	if _, err := s.SignIn(ctx, "nobody@example.com", pw, "10.0.0.1"); KindOf(err) != KindUnauthenticated || err.Error() != errWrongPassword {
+	if _, err := s.SignIn(ctx, "nobody@example.com", pw, "10.0.0.1"); kindOf(err) != KindUnauthenticated || err.Error() != errWrongPassword {
 		t.Fatalf("unknown user must read like a wrong password: %v", err)
 	}
 	in, err := s.SignIn(ctx, "EVE@example.com", pw, "10.0.0.1")
@@ -147,17 +147,17 @@ func TestSignInSessionsAndRefusals(t *testing.T) {
 
 	// Suspension and disabling refuse an open session at once.
 	m.accounts["a1"].Suspended = true
-	if _, err := s.Session(ctx, in.Token); KindOf(err) != KindForbidden {
+	if _, err := s.Session(ctx, in.Token); kindOf(err) != KindForbidden {
 		t.Fatalf("suspended account, open session: %v", err)
 	}
-	if _, err := s.SignIn(ctx, "eve@example.com", pw, "10.0.0.2"); KindOf(err) != KindForbidden {
+	if _, err := s.SignIn(ctx, "eve@example.com", pw, "10.0.0.2"); kindOf(err) != KindForbidden {
 		t.Fatalf("suspended account sign-in: %v", err)
 	}
 	m.accounts["a1"].Suspended = false
 	if _, err := s.DisableUser(ctx, "a1", "eve@example.com"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Session(ctx, in.Token); KindOf(err) != KindForbidden {
+	if _, err := s.Session(ctx, in.Token); kindOf(err) != KindForbidden {
 		t.Fatalf("disabled user, open session: %v", err)
 	}
 	m.users[u.ID].Disabled = false
@@ -168,7 +168,7 @@ func TestSignInSessionsAndRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.t = clock.t.Add(SessionLifetime)
-	if _, err := s.Session(ctx, in2.Token); KindOf(err) != KindUnauthenticated || err.Error() != "your session expired: sign in again" {
+	if _, err := s.Session(ctx, in2.Token); kindOf(err) != KindUnauthenticated || err.Error() != "your session expired: sign in again" {
 		t.Fatalf("expired session: %v", err)
 	}
 	in3, err := s.SignIn(ctx, "eve@example.com", pw, "10.0.0.3")
@@ -178,12 +178,12 @@ func TestSignInSessionsAndRefusals(t *testing.T) {
 	if err := s.SignOut(ctx, in3.Token); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Session(ctx, in3.Token); KindOf(err) != KindUnauthenticated {
+	if _, err := s.Session(ctx, in3.Token); kindOf(err) != KindUnauthenticated {
 		t.Fatalf("signed-out session: %v", err)
 	}
 
 	// The sixth attempt for one user is throttled, right password or not.
-	if _, err := s.SignIn(ctx, "eve@example.com", pw, "10.0.0.4"); KindOf(err) != KindRateLimited {
+	if _, err := s.SignIn(ctx, "eve@example.com", pw, "10.0.0.4"); kindOf(err) != KindRateLimited {
 		t.Fatalf("sixth attempt: %v", err)
 	}
 	var se *Error

@@ -7,14 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 func TestPairsFromModes(t *testing.T) {
 	pairs, modes := pairsFromModes([]string{"eng-spa", "spa-eng", "spa-eng_US", "eng-cat_valencia", "eco-es-fr", "en-gl", "gl-en", "fr-es", "eng-cat", "xyz-eng"})
-	want := map[ports.Pair]string{
+	want := map[sdk.Pair]string{
 		{Source: "en", Target: "es"}: "eng-spa", {Source: "es", Target: "en"}: "spa-eng",
 		{Source: "en", Target: "gl"}: "en-gl", {Source: "gl", Target: "en"}: "gl-en",
 		{Source: "fr", Target: "es"}: "fr-es", {Source: "en", Target: "ca"}: "eng-cat",
@@ -34,11 +33,11 @@ func TestCapabilitiesListInstalledPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	have := map[ports.Pair]bool{}
+	have := map[sdk.Pair]bool{}
 	for _, p := range caps.Pairs {
 		have[p] = true
 	}
-	for _, p := range []ports.Pair{{Source: "en", Target: "es"}, {Source: "es", Target: "en"}, {Source: "en", Target: "ca"}, {Source: "en", Target: "gl"}, {Source: "fr", Target: "es"}} {
+	for _, p := range []sdk.Pair{{Source: "en", Target: "es"}, {Source: "es", Target: "en"}, {Source: "en", Target: "ca"}, {Source: "en", Target: "gl"}, {Source: "fr", Target: "es"}} {
 		if !have[p] {
 			t.Errorf("installed pair %v missing from %v", p, caps.Pairs)
 		}
@@ -66,7 +65,7 @@ func TestTranslateBatchKeepsCodes(t *testing.T) {
 		``,
 		`Click <g id="6">here</g> to open the file.`,
 	}
-	res, err := newEngine("", "").Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Mode: job.Full, Segments: segs})
+	res, err := newEngine("", "").Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "es", Mode: sdk.Full, Segments: segs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,26 +104,26 @@ func TestTranslateBatchKeepsCodes(t *testing.T) {
 // untagged ones (with raw <g>/<x> tags it capitalises after every tag and
 // splits sentences).
 func TestCodesDoNotChangeTranslation(t *testing.T) {
-	var plain, tagged []string
+	var plain, taggedSegs []string
 	for _, s := range sentences {
 		plain = append(plain, s)
 		w := strings.Fields(s)
 		w[1] = `<g id="1">` + w[1]
 		w[2] += `</g>`
 		w[4] += `<x id="2"/>`
-		tagged = append(tagged, strings.Join(w, " "))
+		taggedSegs = append(taggedSegs, strings.Join(w, " "))
 	}
 	e := newEngine("", "")
-	a, err := e.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Segments: plain})
+	a, err := e.Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "es", Segments: plain})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := e.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Segments: tagged})
+	b, err := e.Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "es", Segments: taggedSegs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	same := 0
-	norm := func(s string) string { return strings.Join(strings.Fields(segment.Plain(s)), " ") }
+	norm := func(s string) string { return strings.Join(strings.Fields(tagged.Plain(s)), " ") }
 	for i := range a.Segments {
 		if norm(a.Segments[i]) == norm(b.Segments[i]) {
 			same++
@@ -145,7 +144,7 @@ func TestLargeBatch(t *testing.T) {
 	for i := range 1000 {
 		segs = append(segs, fmt.Sprintf(`%s <x id="%d"/>`, sentences[i%len(sentences)], i))
 	}
-	res, err := newEngine("", "").Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Segments: segs})
+	res, err := newEngine("", "").Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "es", Segments: segs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,11 +157,11 @@ func TestLargeBatch(t *testing.T) {
 
 func TestRepairDuplicatedAndMissingCodes(t *testing.T) {
 	src := `<g id="1">a</g> b <x id="2"/> c <g id="3">d</g>`
-	toks := []segment.Token{
-		{Kind: segment.Open, ID: 1}, {Kind: segment.Text, Text: "A"}, {Kind: segment.Close},
-		{Kind: segment.Text, Text: " B "},
-		{Kind: segment.Open, ID: 1}, {Kind: segment.Text, Text: "again"}, {Kind: segment.Close},
-		{Kind: segment.Place, ID: 9},
+	toks := []tagged.Token{
+		{Kind: tagged.Open, ID: 1}, {Kind: tagged.Text, Text: "A"}, {Kind: tagged.Close},
+		{Kind: tagged.Text, Text: " B "},
+		{Kind: tagged.Open, ID: 1}, {Kind: tagged.Text, Text: "again"}, {Kind: tagged.Close},
+		{Kind: tagged.Place, ID: 9},
 	}
 	out, warns := repair(src, toks)
 	// the missing span covers a word: an empty one would lose its formatting
@@ -176,7 +175,7 @@ func TestRepairDuplicatedAndMissingCodes(t *testing.T) {
 }
 
 func TestUnknownPair(t *testing.T) {
-	_, err := newEngine("", "").Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "ja", Segments: []string{"x"}})
+	_, err := newEngine("", "").Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "ja", Segments: []string{"x"}})
 	if err == nil || !strings.Contains(err.Error(), "en→ja") {
 		t.Errorf("err = %v", err)
 	}

@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 	"math/rand/v2"
 	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 // benchSentences are n random English sentences of about ten words; every
@@ -50,7 +49,7 @@ func BenchmarkApertium100kWords(b *testing.B) {
 	b.Run("plugin", func(b *testing.B) {
 		e := newEngine("", "")
 		for b.Loop() {
-			res, err := e.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Segments: tagged})
+			res, err := e.Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "es", Segments: tagged})
 			if err != nil || len(res.Segments) != len(tagged) {
 				b.Fatal(err, fmt.Sprint(len(res.Segments)))
 			}

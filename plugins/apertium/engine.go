@@ -9,9 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // engine runs one apertium process per batch.
@@ -20,8 +19,8 @@ type engine struct {
 	dir string
 
 	once   sync.Once
-	pairs  []ports.Pair
-	modes  map[ports.Pair]string
+	pairs  []sdk.Pair
+	modes  map[sdk.Pair]string
 	conErr error
 }
 
@@ -55,31 +54,31 @@ func (e *engine) load(ctx context.Context) error {
 	return e.conErr
 }
 
-func (e *engine) Capabilities(ctx context.Context) (ports.Capabilities, error) {
+func (e *engine) Capabilities(ctx context.Context) (sdk.Capabilities, error) {
 	if err := e.load(ctx); err != nil {
-		return ports.Capabilities{}, err
+		return sdk.Capabilities{}, err
 	}
-	return ports.Capabilities{
+	return sdk.Capabilities{
 		Name:        "apertium",
 		Pairs:       e.pairs,
 		MaxSegments: 10000,
 		MaxChars:    400_000,
-		Modes:       []job.Mode{job.Full, job.Literal},
+		Modes:       []sdk.Mode{sdk.Full, sdk.Literal},
 	}, nil
 }
 
 // Health checks that the modes could be listed.
 func (e *engine) Health(ctx context.Context) error { return e.load(ctx) }
 
-func (e *engine) Translate(ctx context.Context, req ports.TranslateRequest) (ports.TranslateResult, error) {
+func (e *engine) Translate(ctx context.Context, req sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	if err := e.load(ctx); err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
-	mode, ok := e.modes[ports.Pair{Source: req.Source, Target: req.Target}]
+	mode, ok := e.modes[sdk.Pair{Source: req.Source, Target: req.Target}]
 	if !ok {
-		return ports.TranslateResult{}, fmt.Errorf("apertium has no %s→%s pair installed", req.Source, req.Target)
+		return sdk.TranslateResult{}, fmt.Errorf("apertium has no %s→%s pair installed", req.Source, req.Target)
 	}
-	var res ports.TranslateResult
+	var res sdk.TranslateResult
 	if len(req.Segments) == 0 {
 		return res, nil
 	}
@@ -101,7 +100,7 @@ func (e *engine) Translate(ctx context.Context, req ports.TranslateRequest) (por
 // format (stream.go). Should the output not split into as many segments as
 // went in, the batch is halved and retried, so a segment that confuses
 // Apertium cannot sink its neighbours.
-func (e *engine) run(ctx context.Context, mode string, segs []string) ([][]segment.Token, error) {
+func (e *engine) run(ctx context.Context, mode string, segs []string) ([][]tagged.Token, error) {
 	cmd := exec.CommandContext(ctx, e.bin, e.args("-u", "-f", "none", mode)...)
 	// os/exec feeds stdin and drains stdout in their own goroutines, so a
 	// large batch cannot deadlock on full pipes.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Documents whose formatting real Apertium English→Spanish lost through the
@@ -37,7 +37,7 @@ func TestDocumentsKeepFormattingThroughApertium(t *testing.T) {
 			doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
 				segs, texts = append(segs, s), append(texts, s.Source)
 			})
-			res, err := e.Translate(ctx, ports.TranslateRequest{Source: "en", Target: "es", Mode: job.Full, Segments: texts})
+			res, err := e.Translate(ctx, sdk.TranslateRequest{Source: "en", Target: "es", Mode: sdk.Full, Segments: texts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestSubwordSpansStayInsideTheWord(t *testing.T) {
 		{`<g id="1">.”</g> next`, `<g id="1">.</g>” siguiente`, `<g id="1">.”</g> siguiente`},
 		{`a <g id="1">whole</g> word`, `una <g id="1">palabra</g> entera`, `una <g id="1">palabra</g> entera`},
 	} {
-		got, _ := repair(c.src, segment.Tokenize(c.apertium))
+		got, _ := repair(c.src, tagged.Tokenize(c.apertium))
 		if got != c.want {
 			t.Errorf("repair(%q, %q) = %q, want %q", c.src, c.apertium, got, c.want)
 		}

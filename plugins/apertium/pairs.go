@@ -4,18 +4,18 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/language"
-	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/internal/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // pairsFromModes maps Apertium mode names ("eng-spa", "en-gl") to ISO
 // pairs and the mode that serves each. Variant modes ("eng-cat_valencia",
 // "spa-eng_US") and chained or special ones ("eco-es-fr") are skipped, and
 // so are codes the language registry does not know.
-func pairsFromModes(modes []string) ([]ports.Pair, map[ports.Pair]string) {
+func pairsFromModes(modes []string) ([]sdk.Pair, map[sdk.Pair]string) {
 	sort.Strings(modes)
-	byPair := map[ports.Pair]string{}
-	var pairs []ports.Pair
+	byPair := map[sdk.Pair]string{}
+	var pairs []sdk.Pair
 	for _, m := range modes {
 		if strings.Contains(m, "_") {
 			continue
@@ -29,7 +29,7 @@ func pairsFromModes(modes []string) ([]ports.Pair, map[ports.Pair]string) {
 		if !ok1 || !ok2 || src == tgt {
 			continue
 		}
-		p := ports.Pair{Source: src, Target: tgt}
+		p := sdk.Pair{Source: src, Target: tgt}
 		if _, dup := byPair[p]; dup {
 			continue
 		}

@@ -4,18 +4,18 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // repair makes the translated tokens carry exactly the source's codes,
 // each around some of the text it formatted: span boundaries Apertium
 // pushed to the edge of a word go back inside it (fitSubwordSpans), and
-// segment.Repair drops duplicated and unknown codes and restores the spans
+// tagged.Repair drops duplicated and unknown codes and restores the spans
 // Apertium dropped or emptied (it drops those over punctuation alone, such
 // as "<" or "®") around the same text, so the format adapter never loses
 // markup or formatting.
-func repair(source string, toks []segment.Token) (string, []string) {
-	out, warns := segment.Repair(source, segment.Render(fitSubwordSpans(source, splitSiblings(source, toks))))
+func repair(source string, toks []tagged.Token) (string, []string) {
+	out, warns := tagged.Repair(source, tagged.Render(fitSubwordSpans(source, splitSiblings(source, toks))))
 	return tidySpace(source, out), warns
 }
 

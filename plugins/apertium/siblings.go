@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // A word-bound blank wraps whole words, so spans that formatted different
@@ -14,10 +14,10 @@ import (
 // cuts such a word between spans that did not nest in the source, in
 // source order, where the first of them ended in the source word (by
 // proportion), so fitSubwordSpans can then put each back on its letters.
-func splitSiblings(source string, toks []segment.Token) []segment.Token {
-	inside, order := nesting(segment.Tokenize(source))
+func splitSiblings(source string, toks []tagged.Token) []tagged.Token {
+	inside, order := nesting(tagged.Tokenize(source))
 	edges := subwordEdges(source)
-	var out []segment.Token
+	var out []tagged.Token
 	for i := 0; i < len(toks); i++ {
 		ids, text, n := wrappedRun(toks[i:])
 		if len(ids) < 2 || !siblings(ids, inside) || len([]rune(text)) < len(ids) {
@@ -38,9 +38,9 @@ func splitSiblings(source string, toks []segment.Token) []segment.Token {
 				end = min(max(end, last+1), len(r)-(len(ids)-1-k))
 			}
 			out = append(out,
-				segment.Token{Kind: segment.Open, ID: id},
-				segment.Token{Kind: segment.Text, Text: string(r[last:end])},
-				segment.Token{Kind: segment.Close, ID: id})
+				tagged.Token{Kind: tagged.Open, ID: id},
+				tagged.Token{Kind: tagged.Text, Text: string(r[last:end])},
+				tagged.Token{Kind: tagged.Close, ID: id})
 			last = end
 		}
 		i += n - 1
@@ -50,20 +50,20 @@ func splitSiblings(source string, toks []segment.Token) []segment.Token {
 
 // wrappedRun reads opens, one text and the matching closes at the start of
 // toks: the codes, the text and the number of tokens, or no codes.
-func wrappedRun(toks []segment.Token) ([]int, string, int) {
+func wrappedRun(toks []tagged.Token) ([]int, string, int) {
 	var ids []int
 	i := 0
-	for i < len(toks) && toks[i].Kind == segment.Open {
+	for i < len(toks) && toks[i].Kind == tagged.Open {
 		ids = append(ids, toks[i].ID)
 		i++
 	}
-	if len(ids) == 0 || i >= len(toks) || toks[i].Kind != segment.Text {
+	if len(ids) == 0 || i >= len(toks) || toks[i].Kind != tagged.Text {
 		return nil, "", 0
 	}
 	text := toks[i].Text
 	i++
 	for k := len(ids) - 1; k >= 0; k-- {
-		if i >= len(toks) || toks[i].Kind != segment.Close || toks[i].ID != ids[k] {
+		if i >= len(toks) || toks[i].Kind != tagged.Close || toks[i].ID != ids[k] {
 			return nil, "", 0
 		}
 		i++
@@ -73,17 +73,17 @@ func wrappedRun(toks []segment.Token) ([]int, string, int) {
 
 // nesting lists, for each paired code of the source, the codes it is
 // inside, and the order the codes open in.
-func nesting(toks []segment.Token) (map[int][]int, map[int]int) {
+func nesting(toks []tagged.Token) (map[int][]int, map[int]int) {
 	inside := map[int][]int{}
 	order := map[int]int{}
 	var stack []int
 	for _, t := range toks {
 		switch t.Kind {
-		case segment.Open:
+		case tagged.Open:
 			inside[t.ID] = slices.Clone(stack)
 			order[t.ID] = len(order)
 			stack = append(stack, t.ID)
-		case segment.Close:
+		case tagged.Close:
 			if n := len(stack); n > 0 {
 				stack = stack[:n-1]
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Segments travel to `apertium -f none` in Apertium's own stream format,
@@ -55,20 +55,20 @@ func encodeSegment(b *strings.Builder, s string) {
 	var stacks [][]int        // the open codes around each rune, outermost first
 	places := map[int][]int{} // isolated codes by the rune offset they precede
 	var stack []int
-	for _, t := range segment.Tokenize(s) {
+	for _, t := range tagged.Tokenize(s) {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			for _, r := range t.Text {
 				runes = append(runes, r)
 				stacks = append(stacks, stack)
 			}
-		case segment.Open:
+		case tagged.Open:
 			stack = append(slices.Clip(stack), t.ID)
-		case segment.Close:
+		case tagged.Close:
 			if n := len(stack); n > 0 {
 				stack = stack[: n-1 : n-1]
 			}
-		case segment.Place:
+		case tagged.Place:
 			places[len(runes)] = append(places[len(runes)], t.ID)
 		}
 	}
@@ -156,8 +156,8 @@ func widenToWords(runes []rune, stacks [][]int, places map[int][]int) {
 // none on words its transfer rules insert ("de") or on some punctuation,
 // so the pieces of one code become one span again with whatever came
 // between them.
-func decodeStream(out string) [][]segment.Token {
-	var segs [][]segment.Token
+func decodeStream(out string) [][]tagged.Token {
+	var segs [][]tagged.Token
 	d := &decoder{}
 	var piece []int // codes of the word-bound blank being read, nil outside
 	for len(out) > 0 {
@@ -257,9 +257,9 @@ func wordBoundIDs(body string) []int {
 // isolated codes are held back until the next piece shows which spans go
 // on over them.
 type decoder struct {
-	out         []segment.Token
+	out         []tagged.Token
 	open        []int
-	pending     []segment.Token
+	pending     []tagged.Token
 	skipNewline bool
 }
 
@@ -282,7 +282,7 @@ func (d *decoder) text(s string, piece []int) {
 		keep++
 	}
 	for len(d.open) > keep {
-		d.out = append(d.out, segment.Token{Kind: segment.Close, ID: d.open[len(d.open)-1]})
+		d.out = append(d.out, tagged.Token{Kind: tagged.Close, ID: d.open[len(d.open)-1]})
 		d.open = d.open[:len(d.open)-1]
 	}
 	d.flushPending()
@@ -290,7 +290,7 @@ func (d *decoder) text(s string, piece []int) {
 		if slices.Contains(d.open, id) {
 			continue
 		}
-		d.out = append(d.out, segment.Token{Kind: segment.Open, ID: id})
+		d.out = append(d.out, tagged.Token{Kind: tagged.Open, ID: id})
 		d.open = append(d.open, id)
 	}
 	d.out = appendText(d.out, s)
@@ -298,7 +298,7 @@ func (d *decoder) text(s string, piece []int) {
 
 func (d *decoder) place(id int) {
 	d.skipNewline = false
-	d.pending = append(d.pending, segment.Token{Kind: segment.Place, ID: id})
+	d.pending = append(d.pending, tagged.Token{Kind: tagged.Place, ID: id})
 }
 
 // sentenceBreak drops the period that was written with the segment end.
@@ -308,7 +308,7 @@ func (d *decoder) sentenceBreak() {
 		toks = &d.pending
 	}
 	n := len(*toks)
-	if n == 0 || (*toks)[n-1].Kind != segment.Text {
+	if n == 0 || (*toks)[n-1].Kind != tagged.Text {
 		return
 	}
 	t := &(*toks)[n-1]
@@ -320,7 +320,7 @@ func (d *decoder) sentenceBreak() {
 
 func (d *decoder) flushPending() {
 	for _, t := range d.pending {
-		if t.Kind == segment.Text {
+		if t.Kind == tagged.Text {
 			d.out = appendText(d.out, t.Text)
 		} else {
 			d.out = append(d.out, t)
@@ -329,19 +329,19 @@ func (d *decoder) flushPending() {
 	d.pending = nil
 }
 
-func (d *decoder) finish() []segment.Token {
+func (d *decoder) finish() []tagged.Token {
 	for len(d.open) > 0 {
-		d.out = append(d.out, segment.Token{Kind: segment.Close, ID: d.open[len(d.open)-1]})
+		d.out = append(d.out, tagged.Token{Kind: tagged.Close, ID: d.open[len(d.open)-1]})
 		d.open = d.open[:len(d.open)-1]
 	}
 	d.flushPending()
 	return d.out
 }
 
-func appendText(toks []segment.Token, s string) []segment.Token {
-	if n := len(toks); n > 0 && toks[n-1].Kind == segment.Text {
+func appendText(toks []tagged.Token, s string) []tagged.Token {
+	if n := len(toks); n > 0 && toks[n-1].Kind == tagged.Text {
 		toks[n-1].Text += s
 		return toks
 	}
-	return append(toks, segment.Token{Kind: segment.Text, Text: s})
+	return append(toks, tagged.Token{Kind: tagged.Text, Text: s})
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 func TestEncodeStream(t *testing.T) {
@@ -48,7 +48,7 @@ func TestStreamRoundTrip(t *testing.T) {
 		t.Fatalf("%d segments back for %d", len(out), len(segs))
 	}
 	for i, toks := range out {
-		if got := segment.Render(toks); got != segs[i] {
+		if got := tagged.Render(toks); got != segs[i] {
 			t.Errorf("segment %d\n got %q\nwant %q", i, got, segs[i])
 		}
 	}
@@ -74,7 +74,7 @@ func TestDecodeStreamMergesPieces(t *testing.T) {
 		t.Fatalf("%d segments, want %d", len(out), len(want))
 	}
 	for i := range want {
-		if got := segment.Render(out[i]); got != want[i] {
+		if got := tagged.Render(out[i]); got != want[i] {
 			t.Errorf("segment %d = %q, want %q", i, got, want[i])
 		}
 	}
@@ -83,7 +83,7 @@ func TestDecodeStreamMergesPieces(t *testing.T) {
 // The reserved characters survive real Apertium as text.
 func TestReservedCharactersThroughApertium(t *testing.T) {
 	seg := `The file a\b [c] ^d$ @e /f &lt;g&gt; {h} *i ~j is <g id="1">here</g>.`
-	res, err := newEngine("", "").Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Segments: []string{seg, "The dog."}})
+	res, err := newEngine("", "").Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "es", Segments: []string{seg, "The dog."}})
 	if err != nil {
 		t.Fatal(err)
 	}

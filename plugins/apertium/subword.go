@@ -5,7 +5,7 @@ import (
 	"sort"
 	"unicode"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Apertium carries inline formatting as "word-bound blanks": a span that
@@ -24,7 +24,7 @@ type edge struct {
 // subwordEdges maps each span boundary that falls inside a word of the
 // source to its relative position in that word (0 < f < 1).
 func subwordEdges(source string) map[edge]float64 {
-	text, at := layout(segment.Tokenize(source))
+	text, at := layout(tagged.Tokenize(source))
 	out := map[edge]float64{}
 	for e, p := range at {
 		if ws, we, ok := wordAcross(text, p); ok {
@@ -36,18 +36,18 @@ func subwordEdges(source string) map[edge]float64 {
 
 // layout is the plain text of tokens (as runes) and the rune offset of
 // every span boundary.
-func layout(toks []segment.Token) ([]rune, map[edge]int) {
+func layout(toks []tagged.Token) ([]rune, map[edge]int) {
 	var text []rune
 	at := map[edge]int{}
 	var stack []int
 	for _, t := range toks {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			text = append(text, []rune(t.Text)...)
-		case segment.Open:
+		case tagged.Open:
 			at[edge{id: t.ID}] = len(text)
 			stack = append(stack, t.ID)
-		case segment.Close:
+		case tagged.Close:
 			if n := len(stack); n > 0 {
 				at[edge{id: stack[n-1], close: true}] = len(text)
 				stack = stack[:n-1]
@@ -78,7 +78,7 @@ func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || u
 // source, and sit at the edge of a word in the translation, back inside
 // that word, and takes back punctuation (regainPunctuation). Should the
 // result not nest as the spans did, the translation is kept as it came.
-func fitSubwordSpans(source string, toks []segment.Token) []segment.Token {
+func fitSubwordSpans(source string, toks []tagged.Token) []tagged.Token {
 	want := subwordEdges(source)
 	text, at := layout(toks)
 	moved := false
@@ -124,7 +124,7 @@ func fitSubwordSpans(source string, toks []segment.Token) []segment.Token {
 // a word-bound blank holds words only, so "<g>M☉</g>" comes back as
 // "<g>M</g>☉". Reports a move.
 func regainPunctuation(source string, text []rune, at, pos map[edge]int) bool {
-	st, sat := layout(segment.Tokenize(source))
+	st, sat := layout(tagged.Tokenize(source))
 	moved := false
 	for e, p := range at {
 		a, b := sat[edge{id: e.id}], sat[edge{id: e.id, close: true}]
@@ -147,9 +147,9 @@ func symbol(r rune) bool { return !isWord(r) && !unicode.IsSpace(r) }
 // rebuild lays the text out again with the span boundaries at pos; tags at
 // one offset keep their order. It returns toks unchanged when the spans no
 // longer nest or a span became empty.
-func rebuild(toks []segment.Token, text []rune, pos, old map[edge]int) []segment.Token {
+func rebuild(toks []tagged.Token, text []rune, pos, old map[edge]int) []tagged.Token {
 	type tag struct {
-		tok  segment.Token
+		tok  tagged.Token
 		e    edge
 		p    int
 		seq  int
@@ -160,19 +160,19 @@ func rebuild(toks []segment.Token, text []rune, pos, old map[edge]int) []segment
 	off := 0
 	for i, t := range toks {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			off += len([]rune(t.Text))
-		case segment.Open:
+		case tagged.Open:
 			e := edge{id: t.ID}
 			tags = append(tags, tag{tok: t, e: e, p: pos[e], seq: i, span: true})
 			stack = append(stack, t.ID)
-		case segment.Close:
+		case tagged.Close:
 			if n := len(stack); n > 0 {
 				e := edge{id: stack[n-1], close: true}
 				tags = append(tags, tag{tok: t, e: e, p: pos[e], seq: i, span: true})
 				stack = stack[:n-1]
 			}
-		case segment.Place:
+		case tagged.Place:
 			tags = append(tags, tag{tok: t, p: off, seq: i})
 		}
 	}
@@ -201,11 +201,11 @@ func rebuild(toks []segment.Token, text []rune, pos, old map[edge]int) []segment
 			return toks
 		}
 	}
-	var out []segment.Token
+	var out []tagged.Token
 	last := 0
 	flush := func(p int) {
 		if p > last {
-			out = append(out, segment.Token{Kind: segment.Text, Text: string(text[last:p])})
+			out = append(out, tagged.Token{Kind: tagged.Text, Text: string(text[last:p])})
 			last = p
 		}
 	}

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // Documented limits: 1000 array elements and 50,000 characters per
@@ -53,11 +52,11 @@ func (e *engine) load() error {
 	return e.err
 }
 
-func (e *engine) Capabilities(context.Context) (ports.Capabilities, error) {
+func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	if err := e.load(); err != nil {
-		return ports.Capabilities{}, err
+		return sdk.Capabilities{}, err
 	}
-	return ports.Capabilities{Name: "azure", AnyToAny: true, MaxSegments: maxElements, MaxChars: maxChars, Modes: []job.Mode{job.Full}}, nil
+	return sdk.Capabilities{Name: "azure", AnyToAny: true, MaxSegments: maxElements, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full}}, nil
 }
 
 type element struct {
@@ -71,9 +70,9 @@ type result struct {
 	} `json:"translations"`
 }
 
-func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	if err := e.load(); err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	q := url.Values{"api-version": {"3.0"}, "from": {code(r.Source)}, "to": {code(r.Target)}, "textType": {"html"}}
 	if e.category != "" {
@@ -85,7 +84,7 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	var out []string
 	err = e.client.Do(ctx,
@@ -120,9 +119,9 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 			return nil
 		})
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return sdk.TranslateResult{Segments: out}, nil
 }
 
 // classify reads Azure's error body ({"error":{"code":403001,"message"}}).

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // Documented request limits: 50 texts and 128 KiB per request.
@@ -72,19 +71,19 @@ func (e *engine) load() error {
 	return e.err
 }
 
-func (e *engine) Capabilities(context.Context) (ports.Capabilities, error) {
+func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	if err := e.load(); err != nil {
-		return ports.Capabilities{}, err
+		return sdk.Capabilities{}, err
 	}
-	var pairs []ports.Pair
+	var pairs []sdk.Pair
 	for s := range sources {
 		for t := range targets {
 			if s != t && sources[s] != sources[t] {
-				pairs = append(pairs, ports.Pair{Source: s, Target: t})
+				pairs = append(pairs, sdk.Pair{Source: s, Target: t})
 			}
 		}
 	}
-	return ports.Capabilities{Name: "deepl", Pairs: pairs, MaxSegments: maxTexts, MaxChars: maxChars, Modes: []job.Mode{job.Full}}, nil
+	return sdk.Capabilities{Name: "deepl", Pairs: pairs, MaxSegments: maxTexts, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full}}, nil
 }
 
 type request struct {
@@ -104,14 +103,14 @@ type response struct {
 	} `json:"translations"`
 }
 
-func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	if err := e.load(); err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	src, okS := sources[r.Source]
 	tgt, okT := targets[r.Target]
 	if !okS || !okT {
-		return ports.TranslateResult{}, fmt.Errorf("deepl does not translate %s→%s", r.Source, r.Target)
+		return sdk.TranslateResult{}, fmt.Errorf("deepl does not translate %s→%s", r.Source, r.Target)
 	}
 	body := request{
 		Text: r.Segments, SourceLang: src, TargetLang: tgt,
@@ -123,7 +122,7 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	var out []string
 	err = e.client.Do(ctx,
@@ -152,9 +151,9 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 			return nil
 		})
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return sdk.TranslateResult{Segments: out}, nil
 }
 
 // classify names DeepL's final errors; 5xx (and DeepL's 529 "too many

@@ -10,32 +10,30 @@ import (
 	"context"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 type engine struct{}
 
 // Capabilities is the handshake: which pairs, batch limits and modes.
-func (engine) Capabilities(context.Context) (ports.Capabilities, error) {
-	return ports.Capabilities{Name: "example", AnyToAny: true, MaxSegments: 100, Modes: []job.Mode{job.Full}}, nil
+func (engine) Capabilities(context.Context) (sdk.Capabilities, error) {
+	return sdk.Capabilities{Name: "example", AnyToAny: true, MaxSegments: 100, Modes: []sdk.Mode{sdk.Full}}, nil
 }
 
 // Translate answers one batch, segment for segment.
-func (engine) Translate(_ context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+func (engine) Translate(_ context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	out := make([]string, len(r.Segments))
 	for i, s := range r.Segments {
-		toks := segment.Tokenize(s) // text and the <g>/<x> codes, unescaped
+		toks := tagged.Tokenize(s) // text and the <g>/<x> codes, unescaped
 		for j := range toks {
-			if toks[j].Kind == segment.Text {
+			if toks[j].Kind == tagged.Text {
 				toks[j].Text = strings.ToUpper(toks[j].Text)
 			}
 		}
-		out[i] = segment.Render(toks)
+		out[i] = tagged.Render(toks)
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return sdk.TranslateResult{Segments: out}, nil
 }
 
 func main() { sdk.ServeProvider(engine{}) }

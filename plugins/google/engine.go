@@ -9,9 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // Documented limits: 1024 contents per request, about 30,000 code points
@@ -59,11 +58,11 @@ func (e *engine) load() error {
 	return e.err
 }
 
-func (e *engine) Capabilities(context.Context) (ports.Capabilities, error) {
+func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	if err := e.load(); err != nil {
-		return ports.Capabilities{}, err
+		return sdk.Capabilities{}, err
 	}
-	return ports.Capabilities{Name: "google", AnyToAny: true, MaxSegments: maxContents, MaxChars: maxChars, Modes: []job.Mode{job.Full}}, nil
+	return sdk.Capabilities{Name: "google", AnyToAny: true, MaxSegments: maxContents, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full}}, nil
 }
 
 type request struct {
@@ -80,9 +79,9 @@ type response struct {
 	} `json:"translations"`
 }
 
-func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	if err := e.load(); err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	body := request{MimeType: "text/html", SourceLanguageCode: code(r.Source), TargetLanguageCode: code(r.Target), Model: e.model}
 	for _, s := range r.Segments {
@@ -90,7 +89,7 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	var out []string
 	err = e.client.Do(ctx,
@@ -123,9 +122,9 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 			return nil
 		})
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return sdk.TranslateResult{Segments: out}, nil
 }
 
 // classify reads Google's error body ({"error":{"code","message","status"}}).

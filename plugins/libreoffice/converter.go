@@ -10,8 +10,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/dragoman-translate/dragoman/core/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/internal/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // maxInput bounds the spooled upload; the API already refuses over 50 MB.
@@ -34,10 +35,11 @@ func (c *converter) Formats() []string {
 func (c *converter) Health(context.Context) error { return c.pool.Health() }
 
 // Convert spools in to a temp file (the format checks need random
-// access), checks it and converts it. Errors are gRPC statuses whose
-// message is fit for the job's error field: InvalidArgument for the
-// document's own faults, DeadlineExceeded, Aborted (LibreOffice crashed)
-// and FailedPrecondition (no LibreOffice) for the rest.
+// access), checks it and converts it. Errors are *sdk.Error whose message
+// is fit for the job's error field: BadInput for the document's own
+// faults, TooSlow, RetryMayHelp (LibreOffice crashed) and Unavailable (no
+// LibreOffice) for the rest; failures of this process's own are gRPC
+// Internal.
 func (c *converter) Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error {
 	f, err := os.CreateTemp(c.tempDir, "dragoman-convert-*")
 	if err != nil {
@@ -97,13 +99,13 @@ func asStatus(err error) error {
 	if !errors.As(err, &pe) {
 		return status.Error(codes.Internal, err.Error())
 	}
-	code := map[pool.Reason]codes.Code{
-		pool.TimedOut:    codes.DeadlineExceeded,
-		pool.Crashed:     codes.Aborted,
-		pool.Unavailable: codes.FailedPrecondition,
+	hint, ok := map[pool.Reason]sdk.Retry{
+		pool.TimedOut:    sdk.TooSlow,
+		pool.Crashed:     sdk.RetryMayHelp,
+		pool.Unavailable: sdk.Unavailable,
 	}[pe.Reason]
-	if code == codes.OK {
-		code = codes.InvalidArgument
+	if !ok {
+		hint = sdk.BadInput
 	}
-	return status.Error(code, pe.Error())
+	return &sdk.Error{Retry: hint, Message: pe.Error()}
 }

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
+	"github.com/dragoman-translate/dragoman/plugins/internal/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // aliases are the server spellings of registry codes, newest first.
@@ -27,7 +26,7 @@ type engine struct {
 	base, key string
 	batchN    int
 	batchC    int
-	pairs     []ports.Pair
+	pairs     []sdk.Pair
 	server    map[string]string // registry code → server code
 }
 
@@ -92,7 +91,7 @@ func (e *engine) load(ctx context.Context) error {
 		}
 		for _, t := range l.Targets {
 			if tgt, ok := toRegistry[t]; ok && tgt != src {
-				e.pairs = append(e.pairs, ports.Pair{Source: src, Target: tgt})
+				e.pairs = append(e.pairs, sdk.Pair{Source: src, Target: tgt})
 			}
 		}
 	}
@@ -103,11 +102,11 @@ func (e *engine) load(ctx context.Context) error {
 	return nil
 }
 
-func (e *engine) Capabilities(ctx context.Context) (ports.Capabilities, error) {
+func (e *engine) Capabilities(ctx context.Context) (sdk.Capabilities, error) {
 	if err := e.load(ctx); err != nil {
-		return ports.Capabilities{}, err
+		return sdk.Capabilities{}, err
 	}
-	return ports.Capabilities{Name: "libretranslate", Pairs: e.pairs, MaxSegments: e.batchN, MaxChars: e.batchC, Modes: []job.Mode{job.Full}}, nil
+	return sdk.Capabilities{Name: "libretranslate", Pairs: e.pairs, MaxSegments: e.batchN, MaxChars: e.batchC, Modes: []sdk.Mode{sdk.Full}}, nil
 }
 
 type request struct {
@@ -118,14 +117,14 @@ type request struct {
 	APIKey string   `json:"api_key,omitempty"`
 }
 
-func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	if err := e.load(ctx); err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	src, okS := e.server[r.Source]
 	tgt, okT := e.server[r.Target]
 	if !okS || !okT {
-		return ports.TranslateResult{}, fmt.Errorf("the libretranslate server does not translate %s→%s", r.Source, r.Target)
+		return sdk.TranslateResult{}, fmt.Errorf("the libretranslate server does not translate %s→%s", r.Source, r.Target)
 	}
 	body := request{Source: src, Target: tgt, Format: "html", APIKey: e.key}
 	for _, s := range r.Segments {
@@ -133,7 +132,7 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	var out []string
 	err = e.client.Do(ctx,
@@ -162,9 +161,9 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 			return nil
 		})
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return sdk.TranslateResult{Segments: out}, nil
 }
 
 // classify reads LibreTranslate's {"error": "..."} bodies.

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 const defaultBase = "https://api.openai.com/v1"
@@ -64,13 +63,13 @@ func (e *engine) configure() error {
 	return err
 }
 
-func (e *engine) Capabilities(context.Context) (ports.Capabilities, error) {
+func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	if err := e.load(); err != nil {
-		return ports.Capabilities{}, err
+		return sdk.Capabilities{}, err
 	}
-	return ports.Capabilities{
+	return sdk.Capabilities{
 		Name: "openai", AnyToAny: true, MaxSegments: e.batchN, MaxChars: e.batchC,
-		Modes: []job.Mode{job.Professional, job.Full, job.Literal, job.Extreme},
+		Modes: []sdk.Mode{sdk.Professional, sdk.Full, sdk.Literal, sdk.Extreme},
 	}, nil
 }
 
@@ -108,9 +107,9 @@ type chatResponse struct {
 	} `json:"choices"`
 }
 
-func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	if err := e.load(); err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	user := userMessage{SourceLanguage: name(r.Source), TargetLanguage: name(r.Target)}
 	for i, s := range r.Segments {
@@ -118,7 +117,7 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 	}
 	userJSON, err := json.Marshal(user)
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	body := chatRequest{
 		Model: e.model,
@@ -127,7 +126,7 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 			{Role: "user", Content: string(userJSON)},
 		},
 	}
-	if r.Mode == job.Extreme {
+	if r.Mode == sdk.Extreme {
 		body.Temperature = 0.3 // localisation needs some freedom; the others want determinism
 	}
 	if e.jsonMode {
@@ -135,7 +134,7 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
 	var out, warnings []string
 	err = e.client.Do(ctx,
@@ -161,9 +160,9 @@ func (e *engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 			return err
 		})
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return sdk.TranslateResult{}, err
 	}
-	return ports.TranslateResult{Segments: out, Warnings: warnings}, nil
+	return sdk.TranslateResult{Segments: out, Warnings: warnings}, nil
 }
 
 // decode validates the model's answer against the contract.
@@ -199,7 +198,7 @@ func decode(body []byte, src []string) (out, warnings []string, err error) {
 		if i < 0 || i >= len(src) || seen[i] {
 			return nil, nil, fmt.Errorf("the model answered an unknown or repeated id %d", t.ID)
 		}
-		if strings.TrimSpace(t.Text) == "" && strings.TrimSpace(segment.Plain(src[i])) != "" {
+		if strings.TrimSpace(t.Text) == "" && strings.TrimSpace(tagged.Plain(src[i])) != "" {
 			return nil, nil, fmt.Errorf("the model left segment %d empty", t.ID)
 		}
 		seen[i] = true
@@ -216,8 +215,8 @@ func decode(body []byte, src []string) (out, warnings []string, err error) {
 
 func codes(s string) string {
 	var b strings.Builder
-	for _, t := range segment.Tokenize(s) {
-		if t.Kind != segment.Text {
+	for _, t := range tagged.Tokenize(s) {
+		if t.Kind != tagged.Text {
 			fmt.Fprintf(&b, "%d:%d ", t.Kind, t.ID)
 		}
 	}

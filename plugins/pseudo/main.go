@@ -8,24 +8,22 @@ package main
 import (
 	"context"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 type engine struct{}
 
-func (engine) Capabilities(context.Context) (ports.Capabilities, error) {
-	return ports.Capabilities{Name: "pseudo", AnyToAny: true, Modes: job.Modes}, nil
+func (engine) Capabilities(context.Context) (sdk.Capabilities, error) {
+	return sdk.Capabilities{Name: "pseudo", AnyToAny: true, Modes: sdk.Modes}, nil
 }
 
-func (engine) Translate(_ context.Context, req ports.TranslateRequest) (ports.TranslateResult, error) {
+func (engine) Translate(_ context.Context, req sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	script := scriptFor(req.Target)
 	out := make([]string, len(req.Segments))
 	for i, s := range req.Segments {
 		out[i] = pseudo(s, script)
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return sdk.TranslateResult{Segments: out}, nil
 }
 
 func main() { sdk.ServeProvider(engine{}) }

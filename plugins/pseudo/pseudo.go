@@ -5,15 +5,15 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // item is a word, an isolated code, or a paired code with what it wraps.
 type item struct {
 	word     string
-	place    int // <x id>, when kind is segment.Place
-	open     int // <g id>, when kind is segment.Open
-	kind     segment.TokenKind
+	place    int // <x id>, when kind is tagged.Place
+	open     int // <g id>, when kind is tagged.Open
+	kind     tagged.TokenKind
 	children []item
 }
 
@@ -22,16 +22,16 @@ type item struct {
 // stays between the same two words), each word is re-lettered in the
 // target alphabet and padded by about a third, and trailing sentence
 // punctuation stays at the end.
-func pseudo(tagged string, a alphabet) string {
-	if strings.TrimSpace(segment.Plain(tagged)) == "" {
-		return tagged // nothing to write; codes stay as they are
+func pseudo(seg string, a alphabet) string {
+	if strings.TrimSpace(tagged.Plain(seg)) == "" {
+		return seg // nothing to write; codes stay as they are
 	}
-	toks := segment.Tokenize(tagged)
-	lead, trail := outerSpace(segment.Plain(tagged))
+	toks := tagged.Tokenize(seg)
+	lead, trail := outerSpace(tagged.Plain(seg))
 	items, _ := build(toks, 0)
 	items, punct := splitFinalPunct(items)
 	reverse(items)
-	var w segment.Builder
+	var w tagged.Builder
 	w.Text(lead)
 	render(&w, items, a)
 	w.Text(punct + trail)
@@ -39,22 +39,22 @@ func pseudo(tagged string, a alphabet) string {
 }
 
 // build reads tokens up to the matching close of the current level.
-func build(toks []segment.Token, i int) ([]item, int) {
+func build(toks []tagged.Token, i int) ([]item, int) {
 	var items []item
 	for i < len(toks) {
 		t := toks[i]
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			for _, f := range strings.Fields(t.Text) {
-				items = append(items, item{kind: segment.Text, word: f})
+				items = append(items, item{kind: tagged.Text, word: f})
 			}
-		case segment.Place:
-			items = append(items, item{kind: segment.Place, place: t.ID})
-		case segment.Open:
+		case tagged.Place:
+			items = append(items, item{kind: tagged.Place, place: t.ID})
+		case tagged.Open:
 			children, next := build(toks, i+1)
-			items = append(items, item{kind: segment.Open, open: t.ID, children: children})
+			items = append(items, item{kind: tagged.Open, open: t.ID, children: children})
 			i = next
-		case segment.Close:
+		case tagged.Close:
 			return items, i
 		}
 		i++
@@ -76,7 +76,7 @@ var finalPunct = regexp.MustCompile(`[.!?;:,…。？！]+$`)
 // splitFinalPunct takes the sentence punctuation off the last top-level word.
 func splitFinalPunct(items []item) ([]item, string) {
 	n := len(items)
-	if n < 2 || items[n-1].kind != segment.Text {
+	if n < 2 || items[n-1].kind != tagged.Text {
 		return items, ""
 	}
 	w := items[n-1].word
@@ -88,17 +88,17 @@ func splitFinalPunct(items []item) ([]item, string) {
 	return items, p
 }
 
-func render(w *segment.Builder, items []item, a alphabet) {
+func render(w *tagged.Builder, items []item, a alphabet) {
 	for i, it := range items {
 		if i > 0 {
 			w.Text(" ")
 		}
 		switch it.kind {
-		case segment.Text:
+		case tagged.Text:
 			w.Text(letter(it.word, a))
-		case segment.Place:
+		case tagged.Place:
 			w.Place(it.place)
-		case segment.Open:
+		case tagged.Open:
 			w.Open(it.open)
 			render(w, it.children, a)
 			w.Close()

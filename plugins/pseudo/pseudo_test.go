@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 const sample = `Click <g id="1">the big button</g> now,<x id="2"/> then see www.example.com or mail bob@example.com at 10:30.`
@@ -19,7 +19,7 @@ func TestScriptOfTarget(t *testing.T) {
 		"el": unicode.Greek, "hi": unicode.Devanagari, "th": unicode.Thai, "fr": unicode.Latin, "de": unicode.Latin,
 	}
 	for tgt, table := range tables {
-		out := segment.Plain(pseudo(sample, scriptFor(tgt)))
+		out := tagged.Plain(pseudo(sample, scriptFor(tgt)))
 		for _, w := range strings.Fields(out) {
 			if keepAsIs.MatchString(w) {
 				continue
@@ -48,7 +48,7 @@ func TestGrowsAboutAThird(t *testing.T) {
 
 func TestKeepsCodesOnTheirWords(t *testing.T) {
 	out := pseudo(sample, scriptFor("he"))
-	toks := segment.Tokenize(out)
+	toks := tagged.Tokenize(out)
 	// The g span still wraps exactly three words: the big button.
 	var inside []string
 	depth := 0
@@ -56,15 +56,15 @@ func TestKeepsCodesOnTheirWords(t *testing.T) {
 	var words []string
 	for _, tk := range toks {
 		switch tk.Kind {
-		case segment.Open:
+		case tagged.Open:
 			depth++
-		case segment.Close:
+		case tagged.Close:
 			depth--
-		case segment.Place:
+		case tagged.Place:
 			if tk.ID == 2 {
 				xAt = len(words)
 			}
-		case segment.Text:
+		case tagged.Text:
 			for _, w := range strings.Fields(tk.Text) {
 				words = append(words, w)
 				if depth > 0 {

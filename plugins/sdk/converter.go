@@ -8,20 +8,13 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
 	pb "github.com/dragoman-translate/dragoman/plugins/sdk/pluginpb/dragoman/plugin/v1"
 )
 
 // ChunkSize is the largest data chunk either side sends; well under gRPC's
 // 4 MiB message limit.
 const ChunkSize = 512 << 10
-
-// Converter turns .doc, .odt or .rtf into .docx; it is the host's
-// ports.Converter.
-type Converter = ports.Converter
 
 // ConverterPlugin is the go-plugin glue for converters: the plugin side
 // serves Impl, the host side gets a *ConverterClient.
@@ -70,20 +63,21 @@ func (s *converterServer) Convert(stream pb.Converter_ConvertServer) error {
 	return out.Flush()
 }
 
-// ConverterClient is the host's handle on a converter plugin. It implements
-// ports.Converter and HealthChecker.
+// ConverterClient is the host's handle on a converter plugin; the host's
+// adapters/pluginhost maps it to its own ports. It implements Converter and
+// HealthChecker.
 type ConverterClient struct {
 	rpc     pb.ConverterClient
 	formats []string
 }
 
 var (
-	_ ports.Converter = (*ConverterClient)(nil)
-	_ HealthChecker   = (*ConverterClient)(nil)
+	_ Converter     = (*ConverterClient)(nil)
+	_ HealthChecker = (*ConverterClient)(nil)
 )
 
 // Load asks the plugin for its formats once; Formats answers from memory,
-// because ports.Converter.Formats cannot fail.
+// because Converter.Formats cannot fail.
 func (c *ConverterClient) Load(ctx context.Context) error {
 	resp, err := c.rpc.Formats(ctx, &pb.FormatsRequest{})
 	if err != nil {
@@ -138,29 +132,11 @@ func (c *ConverterClient) Convert(ctx context.Context, format string, in io.Read
 	return documentError(recvErr)
 }
 
-// badDocument is a conversion failure that retrying cannot help: the
-// plugin judged the document (corrupt, encrypted, too slow to convert) or
-// cannot convert at all. It matches ports.ErrBadDocument.
-type badDocument struct{ st *status.Status }
-
-func (e badDocument) Error() string              { return e.st.Message() }
-func (e badDocument) Is(target error) bool       { return target == ports.ErrBadDocument }
-func (e badDocument) GRPCStatus() *status.Status { return e.st } // callers may still read the code
-
 // documentError maps the plugin's gRPC status to what the pipeline needs:
-// InvalidArgument, DeadlineExceeded and FailedPrecondition end the job with
-// the plugin's message; anything else (a crash) may be retried.
-func documentError(err error) error {
-	st, ok := status.FromError(err)
-	if !ok || err == nil {
-		return err
-	}
-	switch st.Code() {
-	case codes.InvalidArgument, codes.DeadlineExceeded, codes.FailedPrecondition:
-		return badDocument{st}
-	}
-	return err
-}
+// InvalidArgument, DeadlineExceeded and FailedPrecondition become an
+// *Error that ends the job with the plugin's message (it matches
+// ErrBadDocument); anything else (a crash) may be retried.
+func documentError(err error) error { return fromStatus(err) }
 
 func sendAll(stream pb.Converter_ConvertClient, format string, in io.Reader) error {
 	if err := stream.Send(&pb.Chunk{Format: format}); err != nil {

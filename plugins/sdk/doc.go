@@ -5,20 +5,33 @@
 //	dragoman-provider-<name>   a translation engine (ServeProvider)
 //	dragoman-converter-<name>  a .doc/.odt/.rtf → .docx converter (ServeConverter)
 //
-// A whole engine is a main package of a few lines:
+// A plugin compiles against this package and its subpackage tagged alone:
+// they import nothing from the host's core or adapters, so the host can
+// change its insides without breaking a plugin. What crosses the wire is
+// the versioned protocol in pluginpb (dragoman.plugin.v1); the host's
+// adapters/pluginhost maps these types to its own.
+//
+//	Provider, Capabilities, Pair, Mode   what an engine serves
+//	TranslateRequest, TranslateResult     one batch of tagged segments
+//	Converter                             a format converter
+//	HealthChecker                         optional health beyond "it answers"
+//	Error, Retry                          a failure with a retry hint
+//	tagged.Tokenize, Render, Repair, …    the inline-code grammar of segments
+//
+// A whole engine is a main package of a few lines (see plugins/example):
 //
 //	type engine struct{}
 //
-//	func (engine) Capabilities(ctx context.Context) (ports.Capabilities, error) {
-//		return ports.Capabilities{Name: "upper", AnyToAny: true}, nil
+//	func (engine) Capabilities(ctx context.Context) (sdk.Capabilities, error) {
+//		return sdk.Capabilities{Name: "upper", AnyToAny: true}, nil
 //	}
 //
-//	func (engine) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+//	func (engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
 //		out := make([]string, len(r.Segments))
 //		for i, s := range r.Segments {
 //			out[i] = strings.ToUpper(s) // a real engine keeps the <g>/<x> codes intact
 //		}
-//		return ports.TranslateResult{Segments: out}, nil
+//		return sdk.TranslateResult{Segments: out}, nil
 //	}
 //
 //	func main() { sdk.ServeProvider(engine{}) }

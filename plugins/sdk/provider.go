@@ -7,20 +7,8 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	pb "github.com/dragoman-translate/dragoman/plugins/sdk/pluginpb/dragoman/plugin/v1"
 )
-
-// Provider is a translation engine; it is the host's ports.Provider, so an
-// engine written against the SDK plugs straight into the pipeline.
-type Provider = ports.Provider
-
-// HealthChecker is optionally implemented by a Provider or Converter whose
-// health is more than "the process answers" (a model loaded, a tool found).
-type HealthChecker interface {
-	Health(ctx context.Context) error
-}
 
 // ProviderPlugin is the go-plugin glue for providers: the plugin side
 // serves Impl, the host side gets a *ProviderClient.
@@ -67,10 +55,10 @@ func (s *providerServer) Capabilities(ctx context.Context, _ *pb.CapabilitiesReq
 }
 
 func (s *providerServer) Translate(ctx context.Context, req *pb.TranslateRequest) (*pb.TranslateResponse, error) {
-	res, err := s.impl.Translate(ctx, ports.TranslateRequest{
+	res, err := s.impl.Translate(ctx, TranslateRequest{
 		Source:   req.Source,
 		Target:   req.Target,
-		Mode:     job.Mode(req.Mode),
+		Mode:     Mode(req.Mode),
 		Segments: req.Segments,
 	})
 	if err != nil {
@@ -95,44 +83,45 @@ func health(ctx context.Context, impl any) *pb.HealthResponse {
 	return &pb.HealthResponse{Ok: true}
 }
 
-// ProviderClient is the host's handle on a provider plugin. It implements
-// ports.Provider and HealthChecker.
+// ProviderClient is the host's handle on a provider plugin; the host's
+// adapters/pluginhost maps it to its own ports. It implements Provider and
+// HealthChecker.
 type ProviderClient struct {
 	rpc pb.ProviderClient
 }
 
 var (
-	_ ports.Provider = (*ProviderClient)(nil)
-	_ HealthChecker  = (*ProviderClient)(nil)
+	_ Provider      = (*ProviderClient)(nil)
+	_ HealthChecker = (*ProviderClient)(nil)
 )
 
 // Capabilities asks the plugin what it serves and checks that it speaks
 // this host's protocol version.
-func (c *ProviderClient) Capabilities(ctx context.Context) (ports.Capabilities, error) {
+func (c *ProviderClient) Capabilities(ctx context.Context) (Capabilities, error) {
 	resp, err := c.rpc.Capabilities(ctx, &pb.CapabilitiesRequest{HostProtocolVersion: ProtocolVersion})
 	if err != nil {
-		return ports.Capabilities{}, err
+		return Capabilities{}, err
 	}
 	if resp.ProtocolVersion != ProtocolVersion {
-		return ports.Capabilities{}, &VersionError{Plugin: resp.Name, PluginVersion: int(resp.ProtocolVersion)}
+		return Capabilities{}, &VersionError{Plugin: resp.Name, PluginVersion: int(resp.ProtocolVersion)}
 	}
-	caps := ports.Capabilities{
+	caps := Capabilities{
 		Name:        resp.Name,
 		AnyToAny:    resp.AnyToAny,
 		MaxSegments: int(resp.MaxSegments),
 		MaxChars:    int(resp.MaxChars),
 	}
 	for _, p := range resp.Pairs {
-		caps.Pairs = append(caps.Pairs, ports.Pair{Source: p.Source, Target: p.Target})
+		caps.Pairs = append(caps.Pairs, Pair{Source: p.Source, Target: p.Target})
 	}
 	for _, m := range resp.Modes {
-		caps.Modes = append(caps.Modes, job.Mode(m))
+		caps.Modes = append(caps.Modes, Mode(m))
 	}
 	return caps, nil
 }
 
 // Translate sends one batch and checks that every segment came back.
-func (c *ProviderClient) Translate(ctx context.Context, req ports.TranslateRequest) (ports.TranslateResult, error) {
+func (c *ProviderClient) Translate(ctx context.Context, req TranslateRequest) (TranslateResult, error) {
 	resp, err := c.rpc.Translate(ctx, &pb.TranslateRequest{
 		Source:   req.Source,
 		Target:   req.Target,
@@ -140,12 +129,12 @@ func (c *ProviderClient) Translate(ctx context.Context, req ports.TranslateReque
 		Segments: req.Segments,
 	})
 	if err != nil {
-		return ports.TranslateResult{}, err
+		return TranslateResult{}, err
 	}
 	if len(resp.Segments) != len(req.Segments) {
-		return ports.TranslateResult{}, fmt.Errorf("plugin returned %d segments for %d", len(resp.Segments), len(req.Segments))
+		return TranslateResult{}, fmt.Errorf("plugin returned %d segments for %d", len(resp.Segments), len(req.Segments))
 	}
-	return ports.TranslateResult{Segments: resp.Segments, Warnings: resp.Warnings}, nil
+	return TranslateResult{Segments: resp.Segments, Warnings: resp.Warnings}, nil
 }
 
 // Health pings the plugin; an error means it is unreachable or unwell.

@@ -7,13 +7,14 @@
 package fidelity
 
 import (
-	"archive/zip"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 )
 
 // Counts are the structure of one package.
@@ -217,40 +218,21 @@ func diffList(a, b []string) string {
 	return strings.Join(first(out, 5), ", ")
 }
 
-// wordPart reports whether a zip entry is a WordprocessingML part whose
-// structure is compared.
-func wordPart(name string) bool {
-	if !strings.HasPrefix(name, "word/") || !strings.HasSuffix(name, ".xml") || strings.Contains(name, "glossary/") {
-		return false
-	}
-	base := path.Base(name)
-	for _, p := range []string{"document", "header", "footer", "footnotes", "endnotes", "comments"} {
-		if strings.HasPrefix(base, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func scan(r io.ReaderAt, size int64) (*pkgStats, error) {
-	zr, err := zip.NewReader(r, size)
+	pk, err := ooxml.OpenLenient(r, size)
 	if err != nil {
 		return nil, err
 	}
-	files := map[string]*zip.File{}
-	for _, f := range zr.File {
-		files[f.Name] = f
-	}
 	st := &pkgStats{parts: map[string][]paraFmt{}}
-	for _, f := range zr.File {
-		if !wordPart(f.Name) {
-			continue
+	for _, f := range pk.Files() {
+		if pk.Kind(f) != ooxml.Story {
+			continue // the WordprocessingML parts are compared
 		}
-		rels, err := readRels(files[path.Join(path.Dir(f.Name), "_rels", path.Base(f.Name)+".rels")])
+		rels, err := readRels(pk, pk.File(path.Join(path.Dir(f.Name), "_rels", path.Base(f.Name)+".rels")))
 		if err != nil {
 			return nil, err
 		}
-		paras, err := scanPart(f, rels, &st.counts)
+		paras, err := scanPart(pk, f, rels, &st.counts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}

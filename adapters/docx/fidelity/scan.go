@@ -5,7 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 )
 
 // visible formatting: what a reader sees. Direction, fonts and proofing
@@ -27,12 +28,12 @@ type paraFmt struct {
 
 type run struct{ sig, text string }
 
-func readRels(f *zip.File) (map[string]string, error) {
+func readRels(pk *ooxml.Package, f *zip.File) (map[string]string, error) {
 	rels := map[string]string{}
 	if f == nil {
 		return rels, nil
 	}
-	rc, err := f.Open()
+	rc, err := pk.Open(f)
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +55,8 @@ func readRels(f *zip.File) (map[string]string, error) {
 	}
 }
 
-func scanPart(f *zip.File, rels map[string]string, c *Counts) ([]paraFmt, error) {
-	rc, err := f.Open()
+func scanPart(pk *ooxml.Package, f *zip.File, rels map[string]string, c *Counts) ([]paraFmt, error) {
+	rc, err := pk.Open(f)
 	if err != nil {
 		return nil, err
 	}

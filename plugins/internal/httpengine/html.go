@@ -6,23 +6,23 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // ToHTML writes tagged text as HTML that translation services keep:
 // <g id="N">…</g> becomes <span id="gN">…</span>, <x id="N"/> becomes
 // <br id="xN">. Text stays escaped.
-func ToHTML(tagged string) string {
+func ToHTML(seg string) string {
 	var b strings.Builder
-	for _, t := range segment.Tokenize(tagged) {
+	for _, t := range tagged.Tokenize(seg) {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			b.WriteString(html.EscapeString(t.Text))
-		case segment.Open:
+		case tagged.Open:
 			b.WriteString(`<span id="g` + strconv.Itoa(t.ID) + `">`)
-		case segment.Close:
+		case tagged.Close:
 			b.WriteString(`</span>`)
-		case segment.Place:
+		case tagged.Place:
 			b.WriteString(`<br id="x` + strconv.Itoa(t.ID) + `">`)
 		}
 	}
@@ -34,9 +34,9 @@ var htmlID = regexp.MustCompile(`(?i)\bid\s*=\s*["']?([gx])(\d+)`)
 
 // FromHTML reads a service's HTML answer back as tagged text. Tags it did
 // not send are dropped with their markup (their text is kept); codes it
-// broke are left for segment.Repair at assembly.
+// broke are left for the host's repair at assembly.
 func FromHTML(s string) string {
-	var w segment.Builder
+	var w tagged.Builder
 	var open []bool // per <span>: did it carry one of our ids
 	text := func(t string) {
 		t = stripTags(t)

@@ -49,6 +49,9 @@ func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
 	}
 	defer os.RemoveAll(dir)
 	profile := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "profile")}).String()
+	if err := writeProfile(filepath.Join(dir, "profile")); err != nil {
+		return err
+	}
 	ipc := ipcSocket(profile)
 	defer os.Remove(ipc)
 	if err := os.WriteFile(filepath.Join(dir, socketsFile), []byte(ipc), 0o600); err != nil {
@@ -59,7 +62,7 @@ func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
 	o, err := startOffice(cfg.officeBin, []string{"-env:UserInstallation=" + profile,
 		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck",
 		"--convert-to", "docx:MS Word 2007 XML", "--outdir", outdir, src},
-		[]string{"TMPDIR=" + dir}, log)
+		[]string{"TMPDIR=" + dir}, log, !cfg.NoNetNamespace)
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,9 @@ type Config struct {
 	// NoColdRetry turns off the one cold `soffice --convert-to` retry made
 	// when a warm instance crashes on a document.
 	NoColdRetry bool
+	// NoNetNamespace runs soffice in the plugin's network namespace even
+	// where it could have its own; for tests of the profile's settings.
+	NoNetNamespace bool
 
 	officeBin string // soffice.bin behind Soffice
 }

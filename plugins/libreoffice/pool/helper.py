@@ -80,7 +80,13 @@ def convert(desktop, req):
             doc = desktop.loadComponentFromURL(
                 uno.systemPathToFileUrl(req["in"]), "_blank", 0,
                 (prop("Hidden", True), prop("ReadOnly", True),
-                 prop("InteractionHandler", handler)))
+                 prop("InteractionHandler", handler),
+                 # Fetch nothing a document links to (issue 15): no link
+                 # or field update, no macro. The profile's
+                 # BlockUntrustedRefererLinks refuses what the document
+                 # names, since its own URL is not a trusted location.
+                 prop("UpdateDocMode", 0),  # NO_UPDATE
+                 prop("MacroExecutionMode", 0)))  # NEVER_EXECUTE
         except Exception as e:
             if handler.password:
                 return {"ok": False, "kind": "password", "error": "%s: %s" % (type(e).__name__, message(e))}

@@ -68,6 +68,9 @@ func startInstance(ctx context.Context, c Config, work string) (_ *instance, err
 			return nil, err
 		}
 	}
+	if err := writeProfile(filepath.Join(dir, "profile")); err != nil {
+		return nil, err
+	}
 	// Written before soffice can create them, for the sweep after a SIGKILL.
 	if err := os.WriteFile(filepath.Join(dir, socketsFile), []byte(strings.Join(in.pipeSockets(), "\n")), 0o600); err != nil {
 		return nil, err
@@ -81,7 +84,7 @@ func startInstance(ctx context.Context, c Config, work string) (_ *instance, err
 	in.office, err = startOffice(c.officeBin, []string{
 		"-env:UserInstallation=" + in.profile,
 		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
-		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log)
+		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log, !c.NoNetNamespace)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,8 @@ type office struct {
 	args []string
 	env  []string
 	out  io.Writer
+	// ownNet runs it in a network namespace of its own where possible.
+	ownNet bool
 
 	mu      sync.Mutex
 	pid     int  // of the current soffice.bin, also its process group
@@ -52,8 +54,8 @@ type office struct {
 	err     error // the final exit, once done is closed
 }
 
-func startOffice(bin string, args, env []string, out io.Writer) (*office, error) {
-	o := &office{bin: bin, args: args, env: env, out: out, done: make(chan struct{})}
+func startOffice(bin string, args, env []string, out io.Writer, ownNet bool) (*office, error) {
+	o := &office{bin: bin, args: args, env: env, out: out, ownNet: ownNet, done: make(chan struct{})}
 	exited, err := o.start()
 	if err != nil {
 		return nil, err
@@ -67,6 +69,9 @@ func (o *office) start() (<-chan error, error) {
 	cmd.Env = append(os.Environ(), "SAL_ENABLE_FILE_LOCKING=1") // as the soffice script sets it
 	cmd.Env = append(cmd.Env, o.env...)
 	cmd.Stdout, cmd.Stderr = o.out, o.out
+	if o.ownNet {
+		isolateNetwork(cmd)
+	}
 	exited, err := startTied(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", o.bin, err)

@@ -43,6 +43,10 @@ func New(cfg Config, logger *slog.Logger) (*Pool, error) {
 	for _, dir := range sweepStale(cfg.TempDir) {
 		logger.Info("removed the files of a LibreOffice pool whose process is gone", "dir", dir)
 	}
+	if !cfg.NoNetNamespace {
+		_, mode := netNamespace()
+		logger.Info("libreoffice network isolation", "mode", mode)
+	}
 	work, err := newWorkDir(cfg.TempDir)
 	if err != nil {
 		return nil, err

@@ -8,17 +8,16 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 type echo struct{}
 
-func (echo) Capabilities(context.Context) (ports.Capabilities, error) {
-	return ports.Capabilities{Name: "crashy", Pairs: []ports.Pair{{Source: "en", Target: "de"}}}, nil
+func (echo) Capabilities(context.Context) (sdk.Capabilities, error) {
+	return sdk.Capabilities{Name: "crashy", Pairs: []sdk.Pair{{Source: "en", Target: "de"}}}, nil
 }
 
-func (echo) Translate(ctx context.Context, req ports.TranslateRequest) (ports.TranslateResult, error) {
+func (echo) Translate(ctx context.Context, req sdk.TranslateRequest) (sdk.TranslateResult, error) {
 	out := make([]string, len(req.Segments))
 	for i, s := range req.Segments {
 		switch s {
@@ -38,7 +37,7 @@ func (echo) Translate(ctx context.Context, req ports.TranslateRequest) (ports.Tr
 		}
 		out[i] = s
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return sdk.TranslateResult{Segments: out}, nil
 }
 
 func main() { sdk.ServeProvider(echo{}) }

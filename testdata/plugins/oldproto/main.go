@@ -7,18 +7,17 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 type engine struct{}
 
-func (engine) Capabilities(context.Context) (ports.Capabilities, error) {
-	return ports.Capabilities{Name: "old", AnyToAny: true}, nil
+func (engine) Capabilities(context.Context) (sdk.Capabilities, error) {
+	return sdk.Capabilities{Name: "old", AnyToAny: true}, nil
 }
 
-func (engine) Translate(_ context.Context, req ports.TranslateRequest) (ports.TranslateResult, error) {
-	return ports.TranslateResult{Segments: req.Segments}, nil
+func (engine) Translate(_ context.Context, req sdk.TranslateRequest) (sdk.TranslateResult, error) {
+	return sdk.TranslateResult{Segments: req.Segments}, nil
 }
 
 func main() {

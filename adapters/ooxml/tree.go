@@ -1,0 +1,385 @@
+package ooxml
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Node is one token of an XML part kept as a tree. It is built from
+// RawToken so prefixes, namespace declarations and mc:Ignorable survive
+// byte for byte in meaning; only changed elements differ on output.
+type Node struct {
+	Kind     NodeKind
+	Prefix   string // element prefix as written
+	Local    string
+	NS       string // namespace URI the prefix resolves to
+	Attrs    []xml.Attr
+	Children []*Node
+	Parent   *Node
+	Text     string // chardata (unescaped) or raw markup for other kinds
+}
+
+// NodeKind tells elements, character data and verbatim markup apart.
+type NodeKind uint8
+
+const (
+	ElemNode NodeKind = iota
+	TextNode
+	RawNode // comment, processing instruction, directive: written verbatim
+)
+
+// The WordprocessingML namespaces, transitional and strict.
+const (
+	NSW       = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+	NSWStrict = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+)
+
+// Parse reads a whole part into a tree. The decoder is strict, so a
+// malformed part fails instead of being silently repaired.
+func Parse(data []byte) (*Node, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	root := &Node{Kind: RawNode} // document Node: children are the prolog and the root element
+	cur := root
+	scopes := []map[string]string{{"xml": "http://www.w3.org/XML/1998/namespace"}}
+	lookup := func(prefix string) string {
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if u, ok := scopes[i][prefix]; ok {
+				return u
+			}
+		}
+		return ""
+	}
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			scope := map[string]string{}
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" {
+					scope[a.Name.Local] = a.Value
+				} else if a.Name.Space == "" && a.Name.Local == "xmlns" {
+					scope[""] = a.Value
+				}
+			}
+			scopes = append(scopes, scope)
+			n := &Node{Kind: ElemNode, Prefix: t.Name.Space, Local: t.Name.Local, NS: lookup(t.Name.Space), Attrs: append([]xml.Attr(nil), t.Attr...), Parent: cur}
+			cur.Children = append(cur.Children, n)
+			cur = n
+		case xml.EndElement:
+			if cur.Parent == nil || cur.Local != t.Name.Local {
+				return nil, fmt.Errorf("unbalanced end element %s", t.Name.Local)
+			}
+			scopes = scopes[:len(scopes)-1]
+			cur = cur.Parent
+		case xml.CharData:
+			cur.Children = append(cur.Children, &Node{Kind: TextNode, Text: string(t), Parent: cur})
+		case xml.Comment:
+			cur.Children = append(cur.Children, &Node{Kind: RawNode, Text: "<!--" + string(t) + "-->", Parent: cur})
+		case xml.ProcInst:
+			cur.Children = append(cur.Children, &Node{Kind: RawNode, Text: "<?" + t.Target + " " + string(t.Inst) + "?>", Parent: cur})
+		case xml.Directive:
+			return nil, fmt.Errorf("DTD or directive not allowed in a docx part")
+		}
+	}
+	if cur != root || root.RootElem() == nil {
+		return nil, fmt.Errorf("truncated XML part")
+	}
+	return root, nil
+}
+
+// RootElem is the document element of a parsed part.
+func (n *Node) RootElem() *Node {
+	for _, c := range n.Children {
+		if c.Kind == ElemNode {
+			return c
+		}
+	}
+	return nil
+}
+
+// WriteTree serialises a tree. Text is filtered of characters XML 1.0
+// forbids, so a translation carrying control characters cannot break the part.
+func WriteTree(w io.Writer, doc *Node) error {
+	var b bytes.Buffer
+	for _, c := range doc.Children {
+		c.write(&b)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func (n *Node) write(b *bytes.Buffer) {
+	switch n.Kind {
+	case TextNode:
+		escape(b, n.Text, false)
+	case RawNode:
+		b.WriteString(n.Text)
+	case ElemNode:
+		b.WriteByte('<')
+		writeName(b, n.Prefix, n.Local)
+		for _, a := range n.Attrs {
+			b.WriteByte(' ')
+			writeName(b, a.Name.Space, a.Name.Local)
+			b.WriteString(`="`)
+			escape(b, a.Value, true)
+			b.WriteByte('"')
+		}
+		if len(n.Children) == 0 {
+			b.WriteString("/>")
+			return
+		}
+		b.WriteByte('>')
+		for _, c := range n.Children {
+			c.write(b)
+		}
+		b.WriteString("</")
+		writeName(b, n.Prefix, n.Local)
+		b.WriteByte('>')
+	}
+}
+
+func writeName(b *bytes.Buffer, prefix, local string) {
+	if prefix != "" {
+		b.WriteString(prefix)
+		b.WriteByte(':')
+	}
+	b.WriteString(local)
+}
+
+func escape(b *bytes.Buffer, s string, attr bool) {
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"' && attr:
+			b.WriteString("&quot;")
+		case r == '\t' && attr:
+			b.WriteString("&#x9;")
+		case r == '\n' && attr:
+			b.WriteString("&#xA;")
+		case r == '\r':
+			b.WriteString("&#xD;")
+		case !xmlChar(r):
+			// dropped: not representable in XML 1.0
+		default:
+			b.WriteRune(r)
+		}
+	}
+}
+
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		(r >= 0x20 && r <= 0xD7FF && r != utf8.RuneError) ||
+		(r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+}
+
+// IsW reports whether n is the WordprocessingML element local.
+func (n *Node) IsW(local string) bool {
+	return n != nil && n.Kind == ElemNode && n.Local == local && (n.NS == NSW || n.NS == NSWStrict)
+}
+
+// Is reports whether n is element local in one of the namespaces.
+func (n *Node) Is(local string, ns ...string) bool {
+	if n == nil || n.Kind != ElemNode || n.Local != local {
+		return false
+	}
+	for _, u := range ns {
+		if n.NS == u {
+			return true
+		}
+	}
+	return false
+}
+
+// Child is the first WordprocessingML child named local.
+func (n *Node) Child(local string) *Node {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.Children {
+		if c.IsW(local) {
+			return c
+		}
+	}
+	return nil
+}
+
+// ChildrenW lists the WordprocessingML children named local.
+func (n *Node) ChildrenW(local string) []*Node {
+	var out []*Node
+	for _, c := range n.Children {
+		if c.IsW(local) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Attr is an attribute's value by local name (any prefix but xmlns).
+func (n *Node) Attr(local string) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	for _, a := range n.Attrs {
+		if a.Name.Local == local && a.Name.Space != "xmlns" {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+func (n *Node) AttrOr(local, def string) string {
+	if v, ok := n.Attr(local); ok {
+		return v
+	}
+	return def
+}
+
+// SetAttr sets an attribute, keeping its prefix if present; new ones get
+// the element's prefix when the element is WordprocessingML.
+func (n *Node) SetAttr(local, value string) {
+	for i, a := range n.Attrs {
+		if a.Name.Local == local && a.Name.Space != "xmlns" {
+			n.Attrs[i].Value = value
+			return
+		}
+	}
+	prefix := ""
+	if n.NS == NSW || n.NS == NSWStrict {
+		prefix = n.Prefix
+	}
+	n.Attrs = append(n.Attrs, xml.Attr{Name: xml.Name{Space: prefix, Local: local}, Value: value})
+}
+
+func (n *Node) DelAttr(local string) {
+	out := n.Attrs[:0]
+	for _, a := range n.Attrs {
+		if !(a.Name.Local == local && a.Name.Space != "xmlns") {
+			out = append(out, a)
+		}
+	}
+	n.Attrs = out
+}
+
+// On is the value of a boolean property element (absent val means true).
+func On(n *Node) bool {
+	if n == nil {
+		return false
+	}
+	v, ok := n.Attr("val")
+	if !ok {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "0", "false", "off":
+		return false
+	}
+	return true
+}
+
+// NewW makes a WordprocessingML element with the prefix of like.
+func NewW(like *Node, local string) *Node {
+	return &Node{Kind: ElemNode, Prefix: like.Prefix, Local: local, NS: like.NS}
+}
+
+func (n *Node) Remove(c *Node) {
+	for i, x := range n.Children {
+		if x == c {
+			n.Children = append(n.Children[:i], n.Children[i+1:]...)
+			c.Parent = nil
+			return
+		}
+	}
+}
+
+func (n *Node) RemoveW(local string) bool {
+	removed := false
+	for _, c := range n.ChildrenW(local) {
+		n.Remove(c)
+		removed = true
+	}
+	return removed
+}
+
+func (n *Node) InsertAt(i int, c *Node) {
+	c.Parent = n
+	n.Children = append(n.Children, nil)
+	copy(n.Children[i+1:], n.Children[i:])
+	n.Children[i] = c
+}
+
+func (n *Node) IndexOf(c *Node) int {
+	for i, x := range n.Children {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// Clone deep-copies a subtree.
+func (n *Node) Clone() *Node {
+	c := *n
+	c.Attrs = append([]xml.Attr(nil), n.Attrs...)
+	c.Children = make([]*Node, len(n.Children))
+	for i, ch := range n.Children {
+		cc := ch.Clone()
+		cc.Parent = &c
+		c.Children[i] = cc
+	}
+	return &c
+}
+
+// Walk visits elements depth first; returning false skips a subtree.
+func (n *Node) Walk(fn func(*Node) bool) {
+	for _, c := range n.Children {
+		if c.Kind != ElemNode {
+			continue
+		}
+		if fn(c) {
+			c.Walk(fn)
+		}
+	}
+}
+
+// FindAllW collects WordprocessingML descendants named local.
+func (n *Node) FindAllW(local string) []*Node {
+	var out []*Node
+	n.Walk(func(c *Node) bool {
+		if c.IsW(local) {
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
+}
+
+// TextOf concatenates the chardata directly inside n.
+func (n *Node) TextOf() string {
+	var s strings.Builder
+	for _, c := range n.Children {
+		if c.Kind == TextNode {
+			s.WriteString(c.Text)
+		}
+	}
+	return s.String()
+}
+
+func (n *Node) SetText(s string) {
+	n.Children = []*Node{{Kind: TextNode, Text: s, Parent: n}}
+}

@@ -1,0 +1,87 @@
+package ooxml
+
+import (
+	"archive/zip"
+	"bufio"
+	"compress/flate"
+	"io"
+	"sync"
+)
+
+// Writer writes a package: untouched entries are copied raw (still
+// compressed, byte for byte), changed ones are deflated anew.
+type Writer struct {
+	bw *bufio.Writer
+	zw *zip.Writer
+}
+
+// NewWriter starts a package on out.
+func NewWriter(out io.Writer) *Writer {
+	bw := bufio.NewWriterSize(out, 64<<10)
+	zw := zip.NewWriter(bw)
+	zw.RegisterCompressor(zip.Deflate, pooledDeflate)
+	return &Writer{bw: bw, zw: zw}
+}
+
+// Copy copies an entry of an opened package without inflating it.
+func (w *Writer) Copy(f *zip.File) error { return w.zw.Copy(f) }
+
+// Create starts a new content for the entry f, keeping its name and time.
+func (w *Writer) Create(f *zip.File) (io.Writer, error) {
+	return w.zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
+}
+
+// Close finishes the package and flushes it to the output.
+func (w *Writer) Close() error {
+	if err := w.zw.Close(); err != nil {
+		return err
+	}
+	return w.bw.Flush()
+}
+
+// Write writes the package with the entries in changed replaced by their
+// bytes and every other entry copied raw, in the original order.
+func (p *Package) Write(out io.Writer, changed map[string][]byte) error {
+	w := NewWriter(out)
+	for _, f := range p.zr.File {
+		data, ok := changed[f.Name]
+		if !ok {
+			if err := w.Copy(f); err != nil {
+				return err
+			}
+			continue
+		}
+		ew, err := w.Create(f)
+		if err != nil {
+			return err
+		}
+		if _, err := ew.Write(data); err != nil {
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// Deflate writers are large to set up; they are reused across parts and
+// documents.
+var deflaters sync.Pool
+
+type pooledWriter struct{ *flate.Writer }
+
+func (p pooledWriter) Close() error {
+	err := p.Writer.Close()
+	deflaters.Put(p.Writer)
+	return err
+}
+
+func pooledDeflate(w io.Writer) (io.WriteCloser, error) {
+	if fw, ok := deflaters.Get().(*flate.Writer); ok {
+		fw.Reset(w)
+		return pooledWriter{fw}, nil
+	}
+	fw, err := flate.NewWriter(w, flate.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	return pooledWriter{fw}, nil
+}

@@ -1,0 +1,53 @@
+package pluginhost
+
+import (
+	"errors"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
+)
+
+// The plugin SDK owns its types so that plugins never compile against
+// core; these functions are the only place the two meet.
+
+func capsFromSDK(c sdk.Capabilities) ports.Capabilities {
+	out := ports.Capabilities{
+		Name:        c.Name,
+		AnyToAny:    c.AnyToAny,
+		MaxSegments: c.MaxSegments,
+		MaxChars:    c.MaxChars,
+	}
+	for _, p := range c.Pairs {
+		out.Pairs = append(out.Pairs, ports.Pair{Source: p.Source, Target: p.Target})
+	}
+	for _, m := range c.Modes {
+		out.Modes = append(out.Modes, job.Mode(m))
+	}
+	return out
+}
+
+func requestToSDK(r ports.TranslateRequest) sdk.TranslateRequest {
+	return sdk.TranslateRequest{Source: r.Source, Target: r.Target, Mode: sdk.Mode(r.Mode), Segments: r.Segments}
+}
+
+func resultFromSDK(r sdk.TranslateResult) ports.TranslateResult {
+	return ports.TranslateResult{Segments: r.Segments, Warnings: r.Warnings}
+}
+
+// badDocument is a plugin failure that retrying cannot help (the SDK's
+// non-retryable *sdk.Error); it matches ports.ErrBadDocument, so the
+// pipeline fails the job with the plugin's message instead of retrying.
+type badDocument struct{ err *sdk.Error }
+
+func (e badDocument) Error() string        { return e.err.Error() }
+func (e badDocument) Unwrap() error        { return e.err } // callers may still read the gRPC code
+func (e badDocument) Is(target error) bool { return target == ports.ErrBadDocument }
+
+func errorFromSDK(err error) error {
+	var se *sdk.Error
+	if errors.As(err, &se) && !se.Retryable() {
+		return badDocument{se}
+	}
+	return err
+}

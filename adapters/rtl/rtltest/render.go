@@ -1,0 +1,289 @@
+package rtltest
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Word is one word pdftotext found, in PDF points.
+type Word struct {
+	XMin, XMax, YMin float64
+	Text             string
+}
+
+// Line is one rendered line.
+type Line struct {
+	XMin, XMax, YMin float64
+	Text             string
+	Words            []Word
+}
+
+// Page is one rendered page.
+type Page struct {
+	Lines []Line
+}
+
+// ToPDF converts documents with LibreOffice in one process, with its own
+// profile directory so parallel conversions do not share a lock.
+func ToPDF(ctx context.Context, workDir string, docx ...string) ([]string, error) {
+	profile := filepath.Join(workDir, "lo-profile")
+	args := []string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--convert-to", "pdf", "--outdir", workDir}
+	cmd := exec.CommandContext(ctx, "soffice", append(args, docx...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("soffice: %v: %s", err, out)
+	}
+	var pdfs []string
+	for _, d := range docx {
+		p := filepath.Join(workDir, strings.TrimSuffix(filepath.Base(d), filepath.Ext(d))+".pdf")
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("soffice produced no PDF for %s: %s", d, out)
+		}
+		pdfs = append(pdfs, p)
+	}
+	return pdfs, nil
+}
+
+// Layout reads every line's box with pdftotext -bbox-layout.
+func Layout(ctx context.Context, pdf string) ([]Page, error) {
+	out, err := exec.CommandContext(ctx, "pdftotext", "-bbox-layout", pdf, "-").Output()
+	if err != nil {
+		return nil, fmt.Errorf("pdftotext: %w", err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(out))
+	d.Strict, d.AutoClose, d.Entity = false, xml.HTMLAutoClose, xml.HTMLEntity
+	var pages []Page
+	var line *Line
+	var word *Word
+	num := func(a []xml.Attr, k string) float64 {
+		for _, x := range a {
+			if x.Name.Local == k {
+				f, _ := strconv.ParseFloat(x.Value, 64)
+				return f
+			}
+		}
+		return 0
+	}
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "page":
+				pages = append(pages, Page{})
+			case "line":
+				line = &Line{XMin: num(t.Attr, "xMin"), XMax: num(t.Attr, "xMax"), YMin: num(t.Attr, "yMin")}
+			case "word":
+				word = &Word{XMin: num(t.Attr, "xMin"), XMax: num(t.Attr, "xMax"), YMin: num(t.Attr, "yMin")}
+			}
+		case xml.CharData:
+			if word != nil {
+				word.Text += string(t)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "word":
+				if line != nil && word != nil {
+					line.Words = append(line.Words, *word)
+				}
+				word = nil
+			case "line":
+				if line != nil && len(pages) > 0 {
+					var ws []string
+					for _, w := range line.Words {
+						ws = append(ws, w.Text)
+					}
+					line.Text = strings.Join(ws, " ")
+					p := &pages[len(pages)-1]
+					p.Lines = append(p.Lines, *line)
+				}
+				line = nil
+			}
+		}
+	}
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("pdftotext found no pages in %s", pdf)
+	}
+	return pages, nil
+}
+
+// Fonts lists the font names pdffonts reports (subset prefixes removed).
+func Fonts(ctx context.Context, pdf string) ([]string, error) {
+	out, err := exec.CommandContext(ctx, "pdffonts", pdf).Output()
+	if err != nil {
+		return nil, fmt.Errorf("pdffonts: %w", err)
+	}
+	var names []string
+	for i, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if i < 2 || len(f) == 0 {
+			continue
+		}
+		name := f[0]
+		if j := strings.IndexByte(name, '+'); j == 6 {
+			name = name[j+1:]
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// RenderTarget is what the render check expects of one document.
+type RenderTarget struct {
+	RTL bool
+	// Left and Right are the text-area edges in points (see PageEdges).
+	Left, Right float64
+	// EndAligned paragraphs may render at the opposite edge (Stats).
+	EndAligned int
+	// FirstCell, LastCell mark the first and last cell of tables' first
+	// rows; Columns marks the first paragraph of a multi-column section.
+	FirstCell, LastCell, Columns string
+	// CSFont is the complex-script font that must really be used.
+	CSFont string
+}
+
+const tol = 3.0
+
+// CheckRender applies the §5.2 checks to a rendering.
+func CheckRender(pages []Page, fonts []string, t RenderTarget) []Finding {
+	var fs []Finding
+	fail := func(rule, format string, a ...any) {
+		fs = append(fs, Finding{"render", rule, fmt.Sprintf(format, a...)})
+	}
+	width := t.Right - t.Left
+	atStart := 0
+	var wrong []string
+	for pi, p := range pages {
+		// Wrapped lines of one end-aligned paragraph form one group, and
+		// headers repeat on every page, so the bound is per page.
+		lines := append([]Line(nil), p.Lines...)
+		sort.SliceStable(lines, func(i, j int) bool { return lines[i].YMin < lines[j].YMin })
+		groups, prevEnd := 0, false
+		for _, l := range lines {
+			rtl, lat := rtlChar.MatchString(l.Text), latinLetter.MatchString(l.Text)
+			if t.RTL && (!rtl || lat) || !t.RTL && (rtl || !lat) {
+				prevEnd = false
+				continue // only lines of the target direction alone
+			}
+			left := math.Abs(l.XMin-t.Left) < tol
+			right := math.Abs(l.XMax-t.Right) < tol
+			startEdge, endEdge := right, left
+			if !t.RTL {
+				startEdge, endEdge = left, right
+			}
+			if startEdge {
+				atStart++
+			}
+			end := endEdge && !startEdge && l.XMax-l.XMin < 0.8*width
+			if end && !prevEnd {
+				groups++
+				wrong = append(wrong, fmt.Sprintf("p%d %q", pi+1, clip(l.Text)))
+			}
+			prevEnd = end
+		}
+		if groups > t.EndAligned {
+			fail("paragraph edge", "page %d: %d paragraphs sit at the end edge but only %d are end-aligned: %s", pi+1, groups, t.EndAligned, strings.Join(first(wrong, 5), "; "))
+		}
+		wrong = nil
+	}
+	if atStart == 0 && t.EndAligned == 0 && len(wrong) > 0 {
+		fail("paragraph edge", "no line of the target direction starts at the %s edge", startName(t.RTL))
+	}
+	if t.FirstCell != "" {
+		a, b := find(pages, t.FirstCell), find(pages, t.LastCell)
+		for i := 0; i < len(a) && i < len(b); i++ {
+			ca, cb := (a[i].XMin+a[i].XMax)/2, (b[i].XMin+b[i].XMax)/2
+			if t.RTL != (ca > cb) {
+				fail("table order", "first logical cell at x=%.0f, last at x=%.0f (table %d)", ca, cb, i+1)
+			}
+		}
+	}
+	if t.Columns != "" {
+		for _, w := range find(pages, t.Columns) {
+			c := (w.XMin + w.XMax) / 2
+			if t.RTL != (c > (t.Left+t.Right)/2) {
+				fail("column order", "first paragraph of a multi-column section at x=%.0f", c)
+			}
+		}
+	}
+	if t.CSFont != "" {
+		want := strings.ToLower(strings.ReplaceAll(t.CSFont, " ", ""))
+		used := false
+		for _, f := range fonts {
+			if strings.HasPrefix(strings.ToLower(f), want) {
+				used = true
+			}
+		}
+		if !used {
+			fail("fonts", "%s is not among the fonts used (%s): a fallback replaced it", t.CSFont, strings.Join(fonts, ", "))
+		}
+	}
+	return fs
+}
+
+func startName(rtl bool) string {
+	if rtl {
+		return "right"
+	}
+	return "left"
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// Find returns the words equal to text (marks trimmed), page by page.
+func Find(pages []Page, text string) []Word { return find(pages, text) }
+
+// find returns the words equal to text, in reading order of pages.
+func find(pages []Page, text string) []Word {
+	var out []Word
+	for _, p := range pages {
+		for _, l := range p.Lines {
+			for _, w := range l.Words {
+				if strings.Trim(w.Text, "\u200e\u200f") == text {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// PageEdges are the text-area edges in points of the body's last section.
+func PageEdges(docx []byte) (left, right float64, err error) {
+	d, err := openDocx(docx)
+	if err != nil {
+		return 0, 0, err
+	}
+	var sect *el
+	if doc := d.parts["word/document.xml"]; doc != nil {
+		sect = doc.kid("body").kid("sectPr")
+	}
+	w, l, r := 12240.0, 1440.0, 1440.0
+	if v, err := strconv.ParseFloat(sect.kid("pgSz").attrOr("w"), 64); err == nil {
+		w = v
+	}
+	if v, err := strconv.ParseFloat(sect.kid("pgMar").attrOr("left"), 64); err == nil {
+		l = v
+	}
+	if v, err := strconv.ParseFloat(sect.kid("pgMar").attrOr("right"), 64); err == nil {
+		r = v
+	}
+	return l / 20, (w - r) / 20, nil
+}

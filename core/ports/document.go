@@ -1,0 +1,31 @@
+package ports
+
+import (
+	"context"
+	"io"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/segment"
+)
+
+// DocumentEngine reads translatable text out of a document and writes the
+// translation back into a copy of it.
+type DocumentEngine interface {
+	Extract(ctx context.Context, src Blob) (*segment.Document, error)
+	// Assemble writes src with every segment replaced by its Target.
+	// Warnings report repairs (codes an engine dropped, …).
+	Assemble(ctx context.Context, src Blob, doc *segment.Document, out io.Writer) (warnings []string, err error)
+}
+
+// LayoutRequest says which directions a layout pass converts between.
+type LayoutRequest struct {
+	SourceLang string // ISO code
+	TargetLang string // ISO code
+}
+
+// RTLLayout fixes the direction of an assembled document.
+type RTLLayout interface {
+	// Estimate pre-scans a source document for what RTL output would lose.
+	Estimate(ctx context.Context, src Blob, req LayoutRequest) (*job.Fidelity, error)
+	Apply(ctx context.Context, src Blob, req LayoutRequest, out io.Writer) (*job.Fidelity, error)
+}

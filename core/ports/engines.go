@@ -1,0 +1,73 @@
+package ports
+
+import (
+	"context"
+	"io"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+)
+
+// Converter turns .doc, .odt and .rtf into .docx.
+type Converter interface {
+	Formats() []string
+	Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error
+}
+
+// Pair is a language direction an engine serves, as ISO 639-1 codes.
+type Pair struct{ Source, Target string }
+
+// Capabilities describe an engine after its handshake.
+type Capabilities struct {
+	Name string
+	// Pairs the engine serves; AnyToAny engines serve every registry pair.
+	Pairs    []Pair
+	AnyToAny bool
+	// Batch limits; zero means the host default.
+	MaxSegments int
+	MaxChars    int
+	// Modes the engine honours; others are translated as "full" with a warning.
+	Modes []job.Mode
+}
+
+// TranslateRequest is one batch of segments for one engine.
+type TranslateRequest struct {
+	Source   string // ISO code
+	Target   string // ISO code
+	Mode     job.Mode
+	Segments []string // tagged text (see package segment)
+}
+
+// TranslateResult answers a TranslateRequest, segment for segment.
+type TranslateResult struct {
+	Segments []string
+	Warnings []string
+}
+
+// Provider is a translation engine.
+type Provider interface {
+	Capabilities(ctx context.Context) (Capabilities, error)
+	Translate(ctx context.Context, req TranslateRequest) (TranslateResult, error)
+}
+
+// Engine is one enabled translation engine.
+type Engine struct {
+	Name     string
+	Provider Provider
+	Caps     Capabilities
+}
+
+// EngineRegistry lists the enabled engines in priority order
+// (DRAGOMAN_ENGINES). Engines that are down are restarted by the registry.
+type EngineRegistry interface {
+	Engines(ctx context.Context) ([]Engine, error)
+}
+
+// TranslationMemory keeps engine output by engine, mode, direction and the
+// SHA-256 of the tagged text the engine was sent, so the same segment is
+// never paid for twice. The SQL store implements it.
+type TranslationMemory interface {
+	// GetTM returns the stored targets of the hashes it knows (hash to target).
+	GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error)
+	// PutTM stores targets by hash, replacing older ones.
+	PutTM(ctx context.Context, engine, mode, src, tgt string, entries map[string]string) error
+}

@@ -1,0 +1,56 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/dragoman-translate/dragoman/core/eventid"
+	"github.com/dragoman-translate/dragoman/core/job"
+)
+
+// Topic names the job events that carry a job between stages. Names have
+// no dots so that every transport accepts them.
+type Topic string
+
+const (
+	TopicAccepted   Topic = "job_accepted"
+	TopicConverted  Topic = "job_converted"
+	TopicExtracted  Topic = "job_extracted"
+	TopicTranslated Topic = "job_translated"
+	TopicAssembled  Topic = "job_assembled"
+	TopicLaidOut    Topic = "job_laid_out"
+	TopicCompleted  Topic = "job_completed"
+	TopicFailed     Topic = "job_failed"
+)
+
+// JobEvent is the payload of every topic.
+type JobEvent struct {
+	EventID   string     `json:"event_id"`
+	JobID     string     `json:"job_id"`
+	AccountID string     `json:"account_id"`
+	Stage     job.Stage  `json:"stage"`
+	Status    job.Status `json:"status"`
+	At        time.Time  `json:"at"`
+	Error     string     `json:"error,omitempty"`
+}
+
+// StageEventID is the id of a job's event on a topic: the same for every
+// publication, so the transport drops the duplicates that recovery and
+// redelivery make.
+func StageEventID(jobID string, t Topic) string {
+	return eventid.New(eventNamespace, jobID+"/"+string(t))
+}
+
+var eventNamespace = uuid.MustParse("5b0e3c1e-7d4a-4f0e-9d61-3a4c1f2b8e70")
+
+// EventHandler handles one event; an error makes the transport redeliver.
+type EventHandler func(ctx context.Context, e JobEvent) error
+
+// EventBus carries job events. Handlers are registered before the bus
+// starts; delivery is at least once, so handlers must be idempotent.
+type EventBus interface {
+	Publish(ctx context.Context, topic Topic, e JobEvent) error
+	Handle(name string, topic Topic, h EventHandler)
+}

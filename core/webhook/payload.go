@@ -1,0 +1,89 @@
+package webhook
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/dragoman-translate/dragoman/core/eventid"
+	"github.com/dragoman-translate/dragoman/core/job"
+)
+
+// Payload is the body of every delivery (specification §6.3). Its id is
+// stable per event, so receivers de-duplicate retries by it.
+type Payload struct {
+	ID        string `json:"id"`
+	Event     string `json:"event"`
+	Timestamp string `json:"timestamp"`
+	Data      any    `json:"data"`
+}
+
+// JobEventData is the data of job.completed and job.failed.
+type JobEventData struct {
+	JobID          string  `json:"job_id"`
+	UserID         string  `json:"user_id"`
+	Status         string  `json:"status"`
+	OriginalName   string  `json:"original_name"`
+	DocxURL        *string `json:"docx_url"`
+	PdfURL         *string `json:"pdf_url"`
+	TotalWords     int     `json:"total_words"`
+	TargetLanguage string  `json:"target_language"`
+	Error          *string `json:"error"`
+}
+
+// TestEventData is the data of a webhook.test ping.
+type TestEventData struct {
+	WebhookID string `json:"webhook_id"`
+	UserID    string `json:"user_id"`
+	Message   string `json:"message"`
+}
+
+// TimestampLayout is ISO 8601 in UTC with milliseconds.
+const TimestampLayout = "2006-01-02T15:04:05.000Z"
+
+// eventNamespace is the UUIDv5 namespace of webhook event ids (a fixed
+// random UUID).
+var eventNamespace = uuid.UUID{0x3b, 0x6f, 0x0c, 0x52, 0x8d, 0x41, 0x4e, 0x8a, 0x9f, 0x27, 0x61, 0xd0, 0x5c, 0x13, 0xa4, 0xe9}
+
+// EventID is the id of a job's event: a UUIDv5 of the job id and event, so
+// the same event gets the same id however often it is announced.
+func EventID(jobID, event string) string {
+	return eventid.New(eventNamespace, jobID+"\x00"+event)
+}
+
+// JobPayload is the exact body announcing event for j. Its timestamp is
+// the job's completion time, so announcing twice gives the same bytes.
+// docx_url is publicURL + /v1/jobs/<id>/download for a completed job.
+// target_language is the language's name, as the API shows it.
+func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
+	at := j.UpdatedAt
+	if j.CompletedAt != nil {
+		at = *j.CompletedAt
+	}
+	d := JobEventData{
+		JobID: j.ID, UserID: j.AccountID, Status: string(j.Status), OriginalName: j.OriginalName,
+		TotalWords: j.Words, TargetLanguage: j.TargetLang,
+	}
+	if event == EventJobCompleted {
+		u := strings.TrimRight(publicURL, "/") + "/v1/jobs/" + j.ID + "/download"
+		d.DocxURL = &u
+	}
+	if event == EventJobFailed {
+		msg := j.Error
+		if msg == "" {
+			msg = "translation failed"
+		}
+		d.Error = &msg
+	}
+	return json.Marshal(Payload{ID: EventID(j.ID, event), Event: event, Timestamp: at.UTC().Format(TimestampLayout), Data: d})
+}
+
+// PingPayload is the body of a webhook.test ping.
+func PingPayload(eventID string, w *Webhook, now time.Time) ([]byte, error) {
+	return json.Marshal(Payload{ID: eventID, Event: EventTest, Timestamp: now.UTC().Format(TimestampLayout), Data: TestEventData{
+		WebhookID: w.ID, UserID: w.AccountID,
+		Message: "Test delivery from Dragoman: your endpoint received and can verify signed webhooks.",
+	}})
+}

@@ -1,0 +1,58 @@
+package docformat
+
+import (
+	"fmt"
+	"io"
+)
+
+// Limits bound what VerifyPackage accepts from a zip package.
+type Limits struct {
+	MaxUnpacked int64   // declared uncompressed total of all entries
+	MaxEntries  int     // entries in the zip directory
+	MaxRatio    float64 // uncompressed/compressed of one large entry
+	RatioFloor  int64   // entries smaller than this are not ratio-checked
+}
+
+// DefaultLimits are generous for real documents (the corpus peaks at a ratio
+// of 79 for an 8 MB content.xml) and stop zip bombs, which reach ~1000.
+var DefaultLimits = Limits{
+	MaxUnpacked: 1 << 30,
+	MaxEntries:  10000,
+	MaxRatio:    200,
+	RatioFloor:  4 << 20,
+}
+
+// VerifyPackage checks a whole stored file with DefaultLimits; see
+// VerifyPackageLimits.
+func VerifyPackage(r io.ReaderAt, size int64) (Format, error) {
+	return VerifyPackageLimits(r, size, DefaultLimits)
+}
+
+// VerifyPackageLimits confirms the format of a whole stored file and refuses
+// what cannot be translated. For zips it reads the central directory and the
+// few small parts that name the main document; for OLE2 files the compound
+// file directory and the Word header; for RTF it checks that groups close.
+// archive/zip also refuses, when parts are read later, any entry that
+// inflates past its declared size, so the declared sizes checked here bind.
+func VerifyPackageLimits(r io.ReaderAt, size int64, lim Limits) (Format, error) {
+	head := make([]byte, min(size, SniffSize))
+	if n, err := r.ReadAt(head, 0); n < len(head) {
+		return "", fmt.Errorf("reading document: %w", err)
+	}
+	f, err := Sniff(head)
+	if err != nil {
+		return "", err
+	}
+	switch f {
+	case DOCX, ODT:
+		f, err = verifyZip(r, size, lim)
+	case DOC:
+		f, err = verifyOLE2(r, size)
+	case RTF:
+		err = verifyRTF(io.NewSectionReader(r, 0, size))
+	}
+	if err != nil {
+		return "", err
+	}
+	return f, nil
+}

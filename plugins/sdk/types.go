@@ -1,0 +1,76 @@
+package sdk
+
+import (
+	"context"
+	"io"
+)
+
+// Mode is how freely a provider may translate; the host sends one of
+// Modes with every request.
+type Mode string
+
+const (
+	Professional Mode = "professional" // fluent, technical terms kept as they are
+	Full         Mode = "full"         // everything translated fluently
+	Literal      Mode = "literal"      // word for word where the engine can
+	Extreme      Mode = "extreme"      // full localisation (idioms, units, formats)
+)
+
+// Modes lists every mode the host may send.
+var Modes = []Mode{Professional, Full, Literal, Extreme}
+
+// Pair is a language direction a provider serves, as the host's language
+// codes (ISO 639-1, or BCP 47 where 639-1 is ambiguous: "en", "zh-Hans").
+type Pair struct{ Source, Target string }
+
+// Capabilities say what a provider serves. The host asks once per start of
+// the plugin process.
+type Capabilities struct {
+	Name string // the engine's name; empty means the binary's suffix
+	// Pairs served; an AnyToAny provider serves every pair the host knows.
+	Pairs    []Pair
+	AnyToAny bool
+	// Largest batch, in segments and in characters; zero means the host's
+	// default.
+	MaxSegments int
+	MaxChars    int
+	// Modes honoured; the host sends others as Full, with a warning to the
+	// user.
+	Modes []Mode
+}
+
+// TranslateRequest is one batch of segments.
+type TranslateRequest struct {
+	Source   string // language code, as in Pair
+	Target   string
+	Mode     Mode
+	Segments []string // tagged text: see package plugins/sdk/tagged
+}
+
+// TranslateResult answers a TranslateRequest segment for segment: exactly
+// one translation per segment, in order.
+type TranslateResult struct {
+	Segments []string
+	Warnings []string // shown to the user with the job
+}
+
+// Provider is a translation engine, served with ServeProvider.
+type Provider interface {
+	Capabilities(ctx context.Context) (Capabilities, error)
+	Translate(ctx context.Context, req TranslateRequest) (TranslateResult, error)
+}
+
+// Converter turns another word-processing format into .docx, served with
+// ServeConverter. Formats are lower-case extensions without the dot
+// ("doc", "odt", "rtf"). Convert reads the document from in and writes the
+// .docx to out; see Error for how to fail.
+type Converter interface {
+	Formats() []string
+	Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error
+}
+
+// HealthChecker is optionally implemented by a Provider or Converter whose
+// health is more than "the process answers" (a model loaded, a tool found).
+type HealthChecker interface {
+	Health(ctx context.Context) error
+}
