@@ -32,7 +32,12 @@ quickly slowly always never often today tomorrow yesterday again together almost
 // sentences, a bold word in one sentence of every boldEvery), so that
 // nothing is repeated enough for de-duplication to flatter the pipeline.
 func genWordsDocx(path string, n, boldEvery int) error {
-	r := rand.New(rand.NewSource(1))
+	return genWordsDocxSeed(path, n, boldEvery, 1)
+}
+
+// genWordsDocxSeed is genWordsDocx with other random sentences per seed.
+func genWordsDocxSeed(path string, n, boldEvery int, seed int64) error {
+	r := rand.New(rand.NewSource(seed))
 	var body strings.Builder
 	words, sentences := 0, 0
 	for words < n {

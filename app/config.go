@@ -76,6 +76,16 @@ func (f flags) parse(args []string) error {
 	return nil
 }
 
+// serveEnvHelp lists the variables serve reads besides the flags' own.
+const serveEnvHelp = `
+Environment besides the flags' variables:
+  DRAGOMAN_S3_ACCESS_KEY, DRAGOMAN_S3_SECRET_KEY   keys of --blob-url
+  DRAGOMAN_ROUTES   engine per language pair, e.g. "*:ar=libretranslate,en:es=apertium"
+  DRAGOMAN_<ENGINE>_*   read by each engine plugin, e.g. DRAGOMAN_APERTIUM_DIR,
+                    DRAGOMAN_LIBRETRANSLATE_BASE_URL, DRAGOMAN_LIBRETRANSLATE_API_KEY
+                    (README, "Engines and modes")
+`
+
 // defaultDataDir keeps state beside the working directory.
 const defaultDataDir = ".dragoman"
 
@@ -107,11 +117,28 @@ type Config struct {
 	Workers          int
 	SecretKey        string
 	LogLevel         string
+	Role             string // all, api or worker
+	NATSListen       string // the embedded NATS server's client address
 	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
 	// wait for the next byte, and for the whole body.
 	UploadIdleTimeout time.Duration
 	UploadTimeout     time.Duration
 }
+
+// Roles of a serve process: all (the single process), api (HTTP only,
+// no stages) and worker (stages and webhook delivery; probes only on HTTP).
+const (
+	RoleAll    = "all"
+	RoleAPI    = "api"
+	RoleWorker = "worker"
+)
+
+// runsStages says whether the process runs the pipeline's stages, the
+// webhook deliveries and the sweeper.
+func (c *Config) runsStages() bool { return c.Role != RoleAPI }
+
+// servesAPI says whether the process serves the API (else only probes).
+func (c *Config) servesAPI() bool { return c.Role != RoleWorker }
 
 func parseServe(args []string) (*Config, error) {
 	f := newFlags("serve")
@@ -134,6 +161,13 @@ func parseServe(args []string) (*Config, error) {
 	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
 	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
+	role := f.str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
+	natsListen := f.str("nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
+	f.Usage = func() {
+		fmt.Fprintln(f.Output(), "Usage: dragoman serve [flags]")
+		f.PrintDefaults()
+		fmt.Fprint(f.Output(), serveEnvHelp)
+	}
 	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
 	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
 	if err := f.parse(args); err != nil {
@@ -145,6 +179,12 @@ func parseServe(args []string) (*Config, error) {
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
 	c.BlobURL = *blobs
 	c.SecretKey, c.LogLevel = *secret, *logLevel
+	c.Role, c.NATSListen = *role, *natsListen
+	switch c.Role {
+	case RoleAll, RoleAPI, RoleWorker:
+	default:
+		return nil, usageError{fmt.Sprintf("--role: %q is not all, api or worker", c.Role)}
+	}
 	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
 	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
 		return nil, usageError{"--upload-idle-timeout and --upload-timeout must be positive"}

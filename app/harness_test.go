@@ -91,7 +91,10 @@ func startServer(t testing.TB, extraArgs []string, env ...string) *server {
 	s := &server{t: t, dataDir: t.TempDir(), https: freePort(t), http: freePort(t)}
 	bin := binaries(t)
 	s.args = append([]string{"serve", "--data-dir", s.dataDir, "--plugin-dir", filepath.Join(bin, "plugins"),
-		"--https-addr", s.https, "--http-addr", s.http}, extraArgs...)
+		"--https-addr", s.https, "--http-addr", s.http,
+		// Tests run servers side by side: the embedded NATS takes any free
+		// port unless a test names one (the last flag wins).
+		"--nats-listen", "127.0.0.1:0"}, extraArgs...)
 	s.env = append(os.Environ(), env...)
 	s.client = &http.Client{
 		Timeout:   60 * time.Second,

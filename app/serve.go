@@ -124,6 +124,7 @@ func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (
 	if c.NATSURL != "" {
 		b, err = eventbus.NewNATS(c.NATSURL, log, opts...)
 	} else {
+		opts = append(opts, eventbus.WithListen(c.NATSListen))
 		b, err = eventbus.NewEmbedded(c.DataDir, log, opts...) // stores in <data dir>/events
 	}
 	if err != nil {
@@ -196,17 +197,24 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 	return p, nil
 }
 
-// newWebhookWorker delivers queued webhook events; every process runs one
-// and they share the queue through the database.
+// newWebhookWorker delivers queued webhook events; every process that
+// runs stages (role all or worker) runs one and they share the queue
+// through the database.
 func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger) *webhook.Worker {
 	w := webhook.NewWorker(st, webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
-	lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
+	if c.runsStages() {
+		lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
+	}
 	return w
 }
 
 // runPipeline registers the stages, starts the bus and republishes the
-// events of jobs that were in flight when the process last stopped.
+// events of jobs that were in flight when the process last stopped. An
+// api process runs none of it: it only publishes the jobs it accepts.
 func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
+	if !c.runsStages() {
+		return
+	}
 	p.Register()
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -268,13 +276,32 @@ func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, d
 	}
 }
 
-// runServers listens on HTTPS for the API and on HTTP for redirects.
+// probePaths are what a worker serves on HTTP: the probes, nothing else.
+var probePaths = map[string]bool{httpapi.Prefix + "/health": true, httpapi.Prefix + "/ready": true}
+
+// probesOnly passes GET and HEAD requests for the probes to h and answers
+// everything else with 404.
+func probesOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if probePaths[r.URL.Path] && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	})
+}
+
+// runServers listens on HTTPS for the API and on HTTP for redirects; a
+// worker serves only the probes, on HTTPS.
 func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Dashboard, log *slog.Logger) error {
 	cert, err := loadCertificate(c)
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
 	handler := boundUploads(site(api.Handler(), dash), c.UploadIdleTimeout, c.UploadTimeout)
+	if !c.servesAPI() {
+		handler = probesOnly(handler)
+	}
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -284,7 +311,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	}
 	servers := []*http.Server{https}
 	var plain *http.Server
-	if c.HTTPAddr != "" {
+	if c.HTTPAddr != "" && c.servesAPI() {
 		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: 15 * time.Second}
 		servers = append(servers, plain)
 	}
@@ -292,14 +319,14 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 		OnStart: func(context.Context) error {
 			ln, err := listen(c.HTTPSAddr)
 			if err != nil {
-				return err
+				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
 			}
 			go func() { _ = https.ServeTLS(ln, "", "") }()
 			if plain != nil {
 				pl, err := listen(c.HTTPAddr)
 				if err != nil {
 					ln.Close()
-					return err
+					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)
 				}
 				go func() { _ = plain.Serve(pl) }()
 			}
@@ -318,6 +345,12 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 
 // modules is the whole service graph.
 func modules(c *Config, stderr io.Writer) fx.Option {
+	return fx.Options(pipelineModules(c, stderr), fx.Invoke(runServers))
+}
+
+// pipelineModules is the service and its running pipeline without the
+// HTTP servers (translate --local runs it in-process).
+func pipelineModules(c *Config, stderr io.Writer) fx.Option {
 	return fx.Options(
 		fx.Supply(c),
 		fx.Provide(
@@ -334,7 +367,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
 			newDashboard,
 		),
-		fx.Invoke(runPipeline, runServers),
+		fx.Invoke(runPipeline),
 	)
 }
 
@@ -354,7 +387,8 @@ func serve(args []string, stderr io.Writer) error {
 	if c.LogLevel == "debug" {
 		logOpt = fx.WithLogger(func(l *slog.Logger) fxevent.Logger { return &fxevent.SlogLogger{Logger: l} })
 	}
-	app := fx.New(modules(c, stderr), logOpt, fx.StartTimeout(time.Minute), fx.StopTimeout(30*time.Second))
+	var bus *eventbus.Bus
+	app := fx.New(modules(c, stderr), fx.Populate(&bus), logOpt, fx.StartTimeout(time.Minute), fx.StopTimeout(30*time.Second))
 	if err := app.Err(); err != nil {
 		return err
 	}
@@ -363,7 +397,15 @@ func serve(args []string, stderr io.Writer) error {
 	if err := app.Start(startCtx); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "dragoman: serving https on %s (http %s redirects), data in %s\n", c.HTTPSAddr, orOff(c.HTTPAddr), c.DataDir)
+	switch c.Role {
+	case RoleWorker:
+		fmt.Fprintf(stderr, "dragoman: worker, probes on https %s, data in %s\n", c.HTTPSAddr, c.DataDir)
+	default:
+		fmt.Fprintf(stderr, "dragoman: %s, serving https on %s (http %s redirects), data in %s\n", c.Role, c.HTTPSAddr, orOff(c.HTTPAddr), c.DataDir)
+	}
+	if c.NATSURL == "" {
+		fmt.Fprintf(stderr, "dragoman: events on %s (embedded NATS JetStream; topics in the README)\n", bus.URL())
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig

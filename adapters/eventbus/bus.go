@@ -43,7 +43,7 @@ var _ ports.EventBus = (*Bus)(nil)
 // Only one process may use a dataDir at a time.
 func NewEmbedded(dataDir string, logger *slog.Logger, opts ...Option) (*Bus, error) {
 	cfg, logger := configure(logger, opts)
-	srv, err := startEmbedded(dataDir, cfg.fsync, libraryLogger(logger, cfg.libLevel, "nats-server"))
+	srv, err := startEmbedded(dataDir, cfg.listen, cfg.fsync, libraryLogger(logger, cfg.libLevel, "nats-server"))
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +127,19 @@ func (b *Bus) Publish(ctx context.Context, topic ports.Topic, e ports.JobEvent) 
 	if err != nil {
 		return fmt.Errorf("eventbus: encode event: %w", err)
 	}
-	return b.pub.PublishContext(ctx, string(topic), message.NewMessage(e.EventID, payload))
+	m := message.NewMessage(e.EventID, payload)
+	m.Metadata.Set(MetadataEventVersion, EventVersion)
+	return b.pub.PublishContext(ctx, string(topic), m)
 }
+
+// The payload of job events is a versioned contract with event
+// subscribers (README, "Event subscribers"): every message carries its
+// version in the MetadataEventVersion header. Adding a field keeps the
+// version; removing or changing one makes the next.
+const (
+	MetadataEventVersion = "Dragoman-Event-Version"
+	EventVersion         = "1"
+)
 
 // Handle registers h for topic in the consumer group name, with the
 // bus-wide concurrency. It must be called before Start.

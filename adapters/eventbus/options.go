@@ -28,6 +28,7 @@ type config struct {
 	libLevel       slog.Level
 	onGiveUp       GiveUpFunc
 	closeTimeout   time.Duration
+	listen         string
 }
 
 func defaults() config {
@@ -76,3 +77,8 @@ func WithOnGiveUp(f GiveUpFunc) Option { return func(c *config) { c.onGiveUp = f
 // WithCloseTimeout bounds how long Close waits for running handlers
 // (default 10 s); their events are then handed back for redelivery.
 func WithCloseTimeout(d time.Duration) Option { return func(c *config) { c.closeTimeout = d } }
+
+// WithListen sets the embedded server's client address, host:port (port
+// 0: any free port), so that event subscribers in other processes can
+// connect. Default: a free loopback port. Ignored by NewNATS.
+func WithListen(addr string) Option { return func(c *config) { c.listen = addr } }

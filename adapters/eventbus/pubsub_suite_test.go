@@ -24,7 +24,7 @@ var (
 		if err != nil {
 			return nil, err
 		}
-		suiteSrv, err = startEmbedded(dir, false, quiet)
+		suiteSrv, err = startEmbedded(dir, "", false, quiet)
 		return suiteSrv, err
 	})
 )
