@@ -8,11 +8,12 @@ DATA_DIR  ?= .dragoman
 # Debian packages the service and its tests need: Apertium with the pairs the
 # default engine serves, LibreOffice for .doc/.odt/.rtf and render checks,
 # fonts that cover Arabic, Hebrew, Persian and Urdu, PostgreSQL for the
-# scale-out store tests, Python and Node for the webhook verification examples.
+# scale-out store tests, Python and Node for the webhook verification examples,
+# Chromium for the dashboard's browser tests.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
 	libreoffice-writer-nogui libreoffice-math-nogui python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3
+	postgresql python3 chromium
 # Plugin binaries as <file name>:<package dir under plugins/>. The host finds
 # them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
 PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \

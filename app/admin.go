@@ -20,6 +20,9 @@ func admin(args []string, stdout io.Writer) error {
 	if len(args) >= 1 && args[0] == "rotate-secret-key" {
 		return rotateSecretKey(args[1:], stdout)
 	}
+	if len(args) >= 1 && args[0] == "user" {
+		return adminUser(args[1:], stdout)
+	}
 	if len(args) < 2 {
 		return usageError{"usage: dragoman admin account|key <verb> [flags]"}
 	}

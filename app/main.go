@@ -19,6 +19,9 @@ Usage:
   dragoman admin account set-plan --account ID --plan P [--limit-words N] [--requests-per-minute N]
   dragoman admin key create --account ID
   dragoman admin key revoke --key KEY_ID
+  dragoman admin user create --account ID --email E [--password-file F]
+  dragoman admin user list --account ID
+  dragoman admin user disable --account ID --user ID|EMAIL
   dragoman fidelity SRC OUT               compare a source and a translated .docx
   dragoman openapi [--yaml|--openapi-3.0] print the OpenAPI contract
   dragoman pairs [--engines LIST]         the language pairs the installed engines serve

@@ -211,12 +211,12 @@ func uploadOnOneDownloadFromOther(t *testing.T, so *scaleOut, a, b *server, key 
 	if _, text := docxRuns(t, d.body, ""); !strings.Contains(strings.ToLower(text), "casa") {
 		t.Errorf("download from B is not translated: %.200s", text)
 	}
-	// The documents are in the bucket, not in either process's data dir.
-	// The worker deletes the intermediates just after it marks the job
-	// completed, so the poll may see the job first.
+	// The documents are in the bucket, not in either process's data dir:
+	// the input (kept for the dashboard's preview until the download
+	// window ends) and the output, nothing else.
 	for i := 0; ; i++ {
 		keys := so.objects(t, "jobs/"+id)
-		if strings.Join(keys, ",") == "jobs/"+id+"/output.docx" {
+		if strings.Join(keys, ",") == "jobs/"+id+"/input,jobs/"+id+"/output.docx" {
 			break
 		}
 		if i == 100 {

@@ -23,12 +23,14 @@ import (
 	"go.uber.org/fx/fxevent"
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
+	"github.com/dragoman-translate/dragoman/adapters/dashboard"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
+	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
@@ -174,6 +176,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Docs: docx.New(), Detector: detector,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
+		Users: st, KeyCatalog: st, JobList: st, Pages: preview.New(), History: st,
 	}
 }
 
@@ -298,12 +301,12 @@ func probesOnly(h http.Handler) http.Handler {
 
 // runServers listens on HTTPS for the API and on HTTP for redirects; a
 // worker serves only the probes, on HTTPS.
-func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) error {
+func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Dashboard, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) error {
 	cert, err := loadCertificate(c)
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := boundUploads(api.Handler(), c.UploadIdleTimeout, c.UploadTimeout)
+	handler := boundUploads(site(api.Handler(), dash), c.UploadIdleTimeout, c.UploadTimeout)
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
@@ -372,6 +375,7 @@ func pipelineModules(c *Config, stderr io.Writer) fx.Option {
 			newWebhookWorker,
 			newPipeline,
 			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
+			newDashboard,
 		),
 		fx.Invoke(runPipeline),
 	)

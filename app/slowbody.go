@@ -17,7 +17,7 @@ import (
 func boundUploads(h http.Handler, idle, whole time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.Body != nil && r.Body != http.NoBody &&
-			(r.URL.Path == httpapi.Prefix+"/translate" || r.URL.Path == httpapi.Prefix+"/translate-url") {
+			(r.URL.Path == httpapi.Prefix+"/translate" || r.URL.Path == httpapi.Prefix+"/translate-url" || r.URL.Path == "/translate") {
 			r.Body = &deadlineBody{ReadCloser: r.Body, rc: http.NewResponseController(w),
 				idle: idle, end: time.Now().Add(whole)}
 		}

@@ -19,8 +19,8 @@ func (s *Store) Reserve(ctx context.Context, accountID, period, jobID string, wo
 		return fmt.Errorf("sqlstore: reserve %d words: negative", words)
 	}
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO usage_reservations (job_id, account_id, period, words) VALUES (?, ?, ?, ?)
-			ON CONFLICT (job_id) DO NOTHING`), jobID, accountID, period, words)
+		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO usage_reservations (job_id, account_id, period, words, reserved_on) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (job_id) DO NOTHING`), jobID, accountID, period, words, s.clock().UTC().Format("2006-01-02"))
 		if err != nil {
 			return err
 		}

@@ -346,8 +346,11 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	return p.publish(ctx, ports.TopicCompleted, j)
 }
 
-// intermediates are the files a job's stages write before its output.
-var intermediates = []string{"input", "source.docx", "segments.json", "translated.json", "assembled.docx"}
+// intermediates are the files a job's stages write before its output. The
+// uploaded input is not one of them: it stays beside the output, for the
+// dashboard's side-by-side preview, until the download window ends and the
+// sweep removes the job's whole folder.
+var intermediates = []string{"source.docx", "segments.json", "translated.json", "assembled.docx"}
 
 // deleteIntermediates removes a job's intermediate files, keeping its
 // output.

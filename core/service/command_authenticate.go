@@ -43,6 +43,7 @@ func (s *Service) Authenticate(ctx context.Context, apiKey string) (*Caller, err
 	if a.Suspended {
 		return nil, fail(KindForbidden, "this account is suspended")
 	}
+	s.touchKey(ctx, k.ID)
 	ok, retry, err := s.Limiter.Allow(ctx, "rpm:"+a.ID, a.Limits().RequestsPerMinute)
 	if err != nil {
 		return nil, err

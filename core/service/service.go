@@ -40,4 +40,11 @@ type Service struct {
 	Fetcher  ports.URLFetcher // nil: translate-url unavailable
 	Clock    ports.Clock
 	NewID    func() string
+	// Dashboard: people, sessions, named keys and job listings; nil where
+	// the dashboard is not served.
+	Users      ports.UserStore
+	KeyCatalog ports.KeyCatalog
+	JobList    ports.JobLister
+	Pages      ports.PageRenderer // nil: no previews
+	History    ports.UsageHistory // nil: no words-per-day chart
 }

@@ -1,0 +1,519 @@
+package dashboard
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/core/account"
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/webhook"
+)
+
+// ---- sign-in ----
+
+type signinData struct {
+	Next  string
+	Email string
+}
+
+func (d *Dashboard) signinPage(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(SessionCookie); err == nil {
+		if _, err := d.svc.Session(r.Context(), c.Value); err == nil {
+			http.Redirect(w, r, localPath(r.URL.Query().Get("next")), http.StatusSeeOther)
+			return
+		}
+	}
+	p := page{Title: "Sign in", Error: reasons[r.URL.Query().Get("reason")], Data: signinData{Next: r.URL.Query().Get("next")}}
+	if r.URL.Query().Get("out") != "" {
+		p.Notice = "You have signed out."
+	}
+	d.renderSignin(w, r, http.StatusOK, p)
+}
+
+// renderSignin gives the form a fresh CSRF token, paired with a cookie
+// (there is no session yet to hold it).
+func (d *Dashboard) renderSignin(w http.ResponseWriter, r *http.Request, status int, p page) {
+	tok, err := account.RandomToken(24)
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	setCookie(w, signinCookie, tok, time.Now().Add(time.Hour))
+	p.CSRF = tok
+	d.render(w, r, status, "signin", nil, p)
+}
+
+func (d *Dashboard) signin(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	email, pw, next := r.PostFormValue("email"), r.PostFormValue("password"), r.PostFormValue("next")
+	data := signinData{Next: next, Email: email}
+	c, err := r.Cookie(signinCookie)
+	form := r.PostFormValue("csrf")
+	if err != nil || form == "" || !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(c.Value), []byte(form)) != 1 {
+		d.renderSignin(w, r, http.StatusForbidden, page{Title: "Sign in", Data: data,
+			Error: "The sign-in form expired. Please try again."})
+		return
+	}
+	in, err := d.svc.SignIn(r.Context(), email, pw, remoteAddr(r))
+	if err != nil {
+		msg := d.message(err)
+		if ra := retryAfter(err); ra > 0 {
+			w.Header().Set("Retry-After", fmt.Sprint(ra))
+			msg = fmt.Sprintf("Too many sign-in attempts. Try again in %d seconds.", ra)
+		} else if kindOf(err) == service.KindUnauthenticated {
+			msg = "Wrong e-mail address or password."
+		}
+		d.renderSignin(w, r, statusOf(err), page{Title: "Sign in", Data: data, Error: msg})
+		return
+	}
+	clearCookie(w, signinCookie)
+	setCookie(w, SessionCookie, in.Token, in.Session.ExpiresAt)
+	http.Redirect(w, r, localPath(next), http.StatusSeeOther)
+}
+
+// localPath keeps a redirect on this site.
+func localPath(p string) string {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.HasPrefix(p, "/signin") {
+		return "/translate"
+	}
+	return p
+}
+
+func (d *Dashboard) signout(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	if c, err := r.Cookie(SessionCookie); err == nil {
+		_ = d.svc.SignOut(r.Context(), c.Value)
+	}
+	clearCookie(w, SessionCookie)
+	http.Redirect(w, r, "/signin?out=1", http.StatusSeeOther)
+}
+
+// ---- translate ----
+
+type modeInfo struct {
+	Value, Name, Help string
+}
+
+var modes = []modeInfo{
+	{"professional", "Professional", "Everything is translated except technical terms, product names and code, which stay as written."},
+	{"full", "Full", "Every word is translated, terms and names included."},
+	{"literal", "Literal", "Close to word for word, keeping the original sentence structure where the engine can."},
+	{"extreme", "Localised", "Adapted for the reader: idioms, units, dates and number formats follow the target language."},
+}
+
+type translateData struct {
+	Sources []string
+	Pairs   string // JSON: source name → target names
+	Modes   []modeInfo
+	MaxMB   int64
+	MaxSize int64
+}
+
+func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	pairs, err := d.svc.TargetsBySource(r.Context())
+	p := page{Title: "Translate", Nav: "translate"}
+	if err != nil {
+		p.Error = d.message(err)
+		pairs = map[string][]string{}
+	}
+	var sources []string
+	for src, ts := range pairs {
+		if src != "auto" && len(ts) > 0 {
+			sources = append(sources, src)
+		}
+	}
+	sort.Strings(sources)
+	b, _ := json.Marshal(pairs)
+	p.Data = translateData{Sources: sources, Pairs: string(b), Modes: modes,
+		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload}
+	d.render(w, r, http.StatusOK, "translate", s, p)
+}
+
+func (d *Dashboard) languages(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	pairs, err := d.svc.TargetsBySource(r.Context())
+	if err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, pairs)
+}
+
+type accepted struct {
+	JobID  string `json:"job_id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// translate takes a multipart form whose text fields (target_lang,
+// source_lang, mode, url) come before the file, and streams the file
+// straight into the submission, as the API does.
+func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the form as multipart/form-data"})
+		return
+	}
+	f := map[string]string{}
+	var acc *service.Accepted
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+			} else {
+				err = &service.Error{Kind: service.KindUnprocessable, Message: "the upload was interrupted: " + err.Error()}
+			}
+			d.writeJSONError(w, err)
+			return
+		}
+		if part.FormName() == "file" && part.FileName() != "" {
+			// As the API does: quota first, then the file, then the job.
+			if err := d.svc.CheckQuota(r.Context(), s.Caller); err != nil {
+				d.writeJSONError(w, err)
+				return
+			}
+			up, err := d.svc.Receive(r.Context(), part, false)
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+				}
+				d.writeJSONError(w, err)
+				return
+			}
+			acc, err = d.svc.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
+				Name: part.FileName(), TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
+			})
+			if err != nil {
+				d.writeJSONError(w, err)
+				return
+			}
+			break
+		}
+		b, _ := io.ReadAll(io.LimitReader(part, 4<<10))
+		f[part.FormName()] = strings.TrimSpace(string(b))
+	}
+	if acc == nil {
+		if f["url"] == "" {
+			d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"})
+			return
+		}
+		acc, err = d.svc.SubmitURL(r.Context(), s.Caller, f["url"], f["target_lang"], f["source_lang"], f["mode"])
+		if err != nil {
+			d.writeJSONError(w, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusAccepted, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
+}
+
+// ---- jobs ----
+
+type jobView struct {
+	*job.Job
+	Step, Steps int
+	Ready       bool
+	Expired     bool
+	TimeLeft    string
+	Source      string
+}
+
+var stepOf = map[job.Stage]int{
+	job.StageAccepted: 0, job.StageConverted: 1, job.StageExtracted: 2, job.StageTranslated: 3,
+	job.StageAssembled: 4, job.StageLaidOut: 5, job.StageFinished: 6,
+}
+
+func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobView, error) {
+	jobs, err := d.svc.RecentJobs(r.Context(), s.Caller, 100)
+	if err != nil {
+		return nil, err
+	}
+	now := d.svc.Clock.Now()
+	out := make([]jobView, 0, len(jobs))
+	for _, j := range jobs {
+		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: j.SourceLang}
+		if j.DetectedLang != "" && (j.SourceLang == "auto" || j.SourceLang == "") {
+			v.Source = j.DetectedLang + " (detected)"
+		}
+		switch j.Download(now, d.svc.Config.DownloadTTL) {
+		case job.DownloadReady:
+			v.Ready = true
+			left := d.svc.Config.DownloadTTL - now.Sub(*j.CompletedAt)
+			v.TimeLeft = fmt.Sprintf("%d min %02d s left to download", int(left.Minutes()), int(left.Seconds())%60)
+		case job.DownloadExpired:
+			v.Expired = true
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (d *Dashboard) jobsPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	views, err := d.jobViews(r, s)
+	p := page{Title: "Jobs", Nav: "jobs", Data: views}
+	if err != nil {
+		p.Error = d.message(err)
+	}
+	d.render(w, r, http.StatusOK, "jobs", s, p)
+}
+
+func (d *Dashboard) jobRows(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	views, err := d.jobViews(r, s)
+	if err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	d.fragment(w, "jobs", "rows", views)
+}
+
+func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	dl, err := d.svc.Download(r.Context(), s.Caller, r.PathValue("id"))
+	if err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Download", Nav: "jobs", Error: d.message(err)})
+		return
+	}
+	defer dl.Blob.Close()
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": dl.Name}))
+	w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+	http.ServeContent(w, r, "", time.Time{}, dl.Blob)
+}
+
+// ---- API keys ----
+
+type keysData struct {
+	Keys    []account.KeyInfo
+	NewKey  string
+	NewName string
+}
+
+func (d *Dashboard) keysPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	p := page{Title: "API keys", Nav: "keys"}
+	if r.URL.Query().Get("revoked") != "" {
+		p.Notice = "The key was revoked: requests with it now get 403."
+	}
+	d.renderKeys(w, r, s, http.StatusOK, p, keysData{})
+}
+
+func (d *Dashboard) renderKeys(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, kd keysData) {
+	keys, err := d.svc.AccountKeys(r.Context(), s.Caller)
+	if err != nil && p.Error == "" {
+		p.Error = d.message(err)
+	}
+	// Newest first reads better in a list people add to.
+	for i, j := 0, len(keys)-1; i < j; i, j = i+1, j-1 {
+		keys[i], keys[j] = keys[j], keys[i]
+	}
+	kd.Keys = keys
+	p.Data = kd
+	d.render(w, r, status, "keys", s, p)
+}
+
+func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	plain, k, err := d.svc.CreateNamedKey(r.Context(), s.Caller, r.PostFormValue("name"))
+	p := page{Title: "API keys", Nav: "keys"}
+	if err != nil {
+		p.Error = d.message(err)
+		d.renderKeys(w, r, s, statusOf(err), p, keysData{})
+		return
+	}
+	d.renderKeys(w, r, s, http.StatusOK, p, keysData{NewKey: plain, NewName: k.Name})
+}
+
+func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	if err := d.svc.RevokeAccountKey(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+		d.renderKeys(w, r, s, statusOf(err), page{Title: "API keys", Nav: "keys", Error: d.message(err)}, keysData{})
+		return
+	}
+	http.Redirect(w, r, "/keys?revoked=1", http.StatusSeeOther)
+}
+
+// ---- webhooks ----
+
+type webhooksData struct {
+	Hooks     []*webhook.Webhook
+	New       *webhook.Webhook // just registered: its secret is shown once
+	FormURL   string
+	FormEvent []string
+	Events    []string
+}
+
+func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	p := page{Title: "Webhooks", Nav: "webhooks"}
+	if r.URL.Query().Get("deleted") != "" {
+		p.Notice = "The webhook was deleted with its delivery history."
+	}
+	d.renderWebhooks(w, r, s, http.StatusOK, p, webhooksData{FormEvent: []string{webhook.EventJobCompleted, webhook.EventJobFailed}})
+}
+
+func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, wd webhooksData) {
+	hooks, err := d.svc.ListWebhooks(r.Context(), s.Caller)
+	if err != nil && p.Error == "" {
+		p.Error = d.message(err)
+	}
+	wd.Hooks = hooks
+	wd.Events = []string{webhook.EventJobCompleted, webhook.EventJobFailed}
+	p.Data = wd
+	d.render(w, r, status, "webhooks", s, p)
+}
+
+func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	u, events := r.PostFormValue("url"), r.PostForm["events"]
+	hook, err := d.svc.RegisterWebhook(r.Context(), s.Caller, u, events)
+	p := page{Title: "Webhooks", Nav: "webhooks"}
+	if err != nil {
+		p.Error = d.message(err)
+		d.renderWebhooks(w, r, s, statusOf(err), p, webhooksData{FormURL: u, FormEvent: events})
+		return
+	}
+	d.renderWebhooks(w, r, s, http.StatusOK, p, webhooksData{New: hook, FormEvent: []string{webhook.EventJobCompleted, webhook.EventJobFailed}})
+}
+
+type webhookData struct {
+	Hook     *webhook.Webhook
+	Attempts []webhook.Attempt
+}
+
+func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	id := r.PathValue("id")
+	hook, err := d.svc.GetWebhook(r.Context(), s.Caller, id)
+	if err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		return
+	}
+	attempts, err := d.svc.WebhookDeliveries(r.Context(), s.Caller, id, 50)
+	p := page{Title: "Webhook", Nav: "webhooks", Data: webhookData{Hook: hook, Attempts: attempts}}
+	if err != nil {
+		p.Error = d.message(err)
+	}
+	switch {
+	case r.URL.Query().Get("pinged") != "":
+		p.Notice = "Test ping queued: it appears below once your endpoint answers (this page refreshes itself)."
+	case r.URL.Query().Get("saved") != "":
+		p.Notice = "Saved."
+	}
+	d.render(w, r, http.StatusOK, "webhook", s, p)
+}
+
+func (d *Dashboard) testWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	id := r.PathValue("id")
+	if _, err := d.svc.TestWebhook(r.Context(), s.Caller, id); err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		return
+	}
+	http.Redirect(w, r, "/webhooks/"+url.PathEscape(id)+"?pinged=1", http.StatusSeeOther)
+}
+
+func (d *Dashboard) setWebhookActive(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	id := r.PathValue("id")
+	active := r.PostFormValue("active") == "true"
+	if _, err := d.svc.UpdateWebhook(r.Context(), s.Caller, id, service.WebhookUpdate{Active: &active}); err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		return
+	}
+	http.Redirect(w, r, "/webhooks/"+url.PathEscape(id)+"?saved=1", http.StatusSeeOther)
+}
+
+func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	if err := d.svc.DeleteWebhook(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		return
+	}
+	http.Redirect(w, r, "/webhooks?deleted=1", http.StatusSeeOther)
+}
+
+// ---- usage ----
+
+type usageData struct {
+	Used      int64
+	Limit     *int64
+	LimitN    int64
+	Left      int64
+	Percent   int
+	RPM       int
+	Plan      string
+	Period    string
+	Resets    time.Time
+	Unlimited bool
+	Chart     chart
+}
+
+// chart is a small bar chart of words per day, drawn as SVG on the server.
+type chart struct {
+	Width, Height int
+	Bars          []bar
+	First, Last   string
+	Max           int64
+}
+
+type bar struct {
+	X, Y, W, H int
+	Label      string
+	Words      int64
+}
+
+func newChart(days []service.DayWords) chart {
+	c := chart{Width: 620, Height: 120}
+	if len(days) == 0 {
+		return c
+	}
+	for _, d := range days {
+		c.Max = max(c.Max, d.Words)
+	}
+	step := c.Width / 31
+	for i, d := range days {
+		h := 2
+		if c.Max > 0 && d.Words > 0 {
+			h = max(3, int(d.Words*int64(c.Height-4)/c.Max))
+		}
+		c.Bars = append(c.Bars, bar{X: i * step, Y: c.Height - h, W: step - 4, H: h, Label: d.Day.Format("2 Jan"), Words: d.Words})
+	}
+	c.First, c.Last = days[0].Day.Format("2 Jan"), days[len(days)-1].Day.Format("2 Jan")
+	return c
+}
+
+func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	u, err := d.svc.Usage(r.Context(), s.Caller)
+	p := page{Title: "Usage", Nav: "usage"}
+	if err != nil {
+		p.Error = d.message(err)
+	}
+	now := d.svc.Clock.Now().UTC()
+	ud := usageData{Used: u.UsedWords, Limit: u.LimitWords, Plan: u.PlanName, RPM: s.Account.Limits().RequestsPerMinute,
+		Period: now.Format("January 2006"), Resets: time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)}
+	if u.LimitWords == nil {
+		ud.Unlimited = true
+	} else {
+		ud.LimitN = *u.LimitWords
+		ud.Left = max(*u.LimitWords-u.UsedWords, 0)
+		if *u.LimitWords > 0 {
+			ud.Percent = int(min(100, u.UsedWords*100 / *u.LimitWords))
+		} else {
+			ud.Percent = 100
+		}
+	}
+	days, err := d.svc.UsageByDay(r.Context(), s.Caller)
+	if err != nil && p.Error == "" {
+		p.Error = d.message(err)
+	}
+	ud.Chart = newChart(days)
+	p.Data = ud
+	d.render(w, r, http.StatusOK, "usage", s, p)
+}

@@ -1,0 +1,141 @@
+package dashboard
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dragoman-translate/dragoman/core/service"
+)
+
+// page is what every template gets.
+type page struct {
+	Title   string
+	Nav     string // the menu entry to highlight
+	Email   string
+	Account string
+	Plan    string
+	CSRF    string
+	Error   string
+	Notice  string
+	Data    any
+}
+
+var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview"}
+
+var funcs = template.FuncMap{
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2 Jan 2006, 15:04 UTC")
+	},
+	"whenp": func(t *time.Time) string {
+		if t == nil {
+			return "never"
+		}
+		return t.UTC().Format("2 Jan 2006, 15:04 UTC")
+	},
+	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"ms":  func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
+	"num": func(n any) string {
+		s := fmt.Sprint(n)
+		if len(s) <= 3 || strings.HasPrefix(s, "-") {
+			return s
+		}
+		var b strings.Builder
+		for i, c := range s {
+			if i > 0 && (len(s)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		return b.String()
+	},
+	"has": func(list []string, s string) bool {
+		for _, v := range list {
+			if v == s {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+func parsePages() map[string]*template.Template {
+	out := map[string]*template.Template{}
+	for _, n := range pageNames {
+		out[n] = template.Must(template.New(n).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+n+".html"))
+	}
+	return out
+}
+
+// render writes a whole page; s may be nil (signed out).
+func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, name string, s *service.SessionCaller, p page) {
+	if s != nil {
+		p.Email, p.CSRF = s.User.Email, s.Session.CSRF
+		p.Account, p.Plan = s.Account.Name, s.Account.Limits().Name
+	}
+	p.Error = sentence(p.Error)
+	var buf bytes.Buffer
+	if err := d.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
+		d.log.Error("render page", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// fragment writes one named template of a page (live updates).
+func (d *Dashboard) fragment(w http.ResponseWriter, name, tmpl string, data any) {
+	var buf bytes.Buffer
+	if err := d.pages[name].ExecuteTemplate(&buf, tmpl, data); err != nil {
+		d.log.Error("render fragment", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(buf.Bytes())
+}
+
+type jsonError struct {
+	Status     int    `json:"status"`
+	Message    string `json:"message"`
+	RetryAfter int    `json:"retry_after,omitempty"`
+}
+
+func (d *Dashboard) writeJSONError(w http.ResponseWriter, err error) {
+	st := statusOf(err)
+	if ra := retryAfter(err); ra > 0 {
+		w.Header().Set("Retry-After", fmt.Sprint(ra))
+	}
+	writeJSON(w, st, jsonError{Status: st, Message: d.message(err), RetryAfter: retryAfter(err)})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// sentence starts a core message (written lower-case for the API) with a
+// capital and ends it with a full stop, for a page.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return s
+}

@@ -1,0 +1,49 @@
+package dashboard
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/dragoman-translate/dragoman/core/service"
+)
+
+// previewPage shows the original and the translation side by side; the
+// page images are rendered on first request and load lazily.
+func (d *Dashboard) previewPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	j, err := d.svc.Job(r.Context(), s.Caller, r.PathValue("id"))
+	if err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Preview", Nav: "jobs", Error: d.message(err)})
+		return
+	}
+	d.render(w, r, http.StatusOK, "preview", s, page{Title: "Preview", Nav: "jobs", Data: j})
+}
+
+type pagesAnswer struct {
+	Pages int `json:"pages"`
+}
+
+// previewPages renders one side if needed and says how many pages it has.
+func (d *Dashboard) previewPages(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	n, err := d.svc.PreviewPages(r.Context(), s.Caller, r.PathValue("id"), r.PathValue("side"))
+	if err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, pagesAnswer{Pages: n})
+}
+
+func (d *Dashboard) previewImage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 {
+		http.NotFound(w, r)
+		return
+	}
+	b, err := d.svc.PreviewPage(r.Context(), s.Caller, r.PathValue("id"), r.PathValue("side"), n)
+	if err != nil {
+		http.Error(w, d.message(err), statusOf(err))
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "private, max-age=600")
+	_, _ = w.Write(b)
+}

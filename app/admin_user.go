@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/core/service"
+)
+
+// adminUser runs `dragoman admin user create|list|disable`: the people who
+// sign in to an account's dashboard. It goes through the same use cases
+// as the dashboard.
+func adminUser(args []string, stdout io.Writer) error {
+	if len(args) < 1 {
+		return usageError{"usage: dragoman admin user create|list|disable --account ID [flags]"}
+	}
+	verb, rest := args[0], args[1:]
+	f := newFlags("admin user " + verb)
+	dataDir := f.str("data-dir", defaultDataDir, "data directory of the service")
+	dbURL := f.str("database-url", "", "PostgreSQL URL; empty: SQLite in the data dir")
+	acct := f.String("account", "", "account id")
+	email := f.String("email", "", "the user's e-mail address (create)")
+	pwFile := f.String("password-file", "", "file holding the password (create); without it a one-time password is printed")
+	user := f.String("user", "", "user id or e-mail address (disable)")
+	if err := f.parse(rest); err != nil {
+		return err
+	}
+	if *acct == "" {
+		return usageError{"--account is required"}
+	}
+	st, err := openAdminStore(*dataDir, *dbURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc := &service.Service{Accounts: st, Users: st, Limiter: st, Clock: systemClock{}, NewID: newID}
+	ctx := context.Background()
+	out := json.NewEncoder(stdout)
+	switch verb {
+	case "create":
+		if *email == "" {
+			return usageError{"--email is required"}
+		}
+		pw := ""
+		if *pwFile != "" {
+			b, err := os.ReadFile(*pwFile)
+			if err != nil {
+				return err
+			}
+			pw = strings.TrimRight(string(b), "\r\n")
+			if pw == "" {
+				return usageError{"--password-file is empty"}
+			}
+		}
+		u, plain, err := svc.CreateUser(ctx, *acct, *email, pw)
+		if err != nil {
+			return err
+		}
+		res := map[string]any{"user_id": u.ID, "account_id": u.AccountID, "email": u.Email}
+		if *pwFile == "" {
+			res["password"] = plain // shown once; only its hash is kept
+		}
+		return out.Encode(res)
+	case "list":
+		users, err := svc.AccountUsers(ctx, *acct)
+		if err != nil {
+			return err
+		}
+		list := []map[string]any{}
+		for _, u := range users {
+			list = append(list, map[string]any{"user_id": u.ID, "email": u.Email, "disabled": u.Disabled, "created_at": u.CreatedAt.Format(time.RFC3339)})
+		}
+		return out.Encode(map[string]any{"account_id": *acct, "users": list})
+	case "disable":
+		if *user == "" && *email == "" {
+			return usageError{"--user (id or e-mail) is required"}
+		}
+		who := *user
+		if who == "" {
+			who = *email
+		}
+		u, err := svc.DisableUser(ctx, *acct, who)
+		if err != nil {
+			return err
+		}
+		return out.Encode(map[string]any{"user_id": u.ID, "email": u.Email, "disabled": true})
+	}
+	return usageError{"unknown admin user command " + `"` + verb + `"`}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// TestDashboardSignInRules checks, below the browser, what a browser does
+// not show: the cookie flags, the security headers, CSRF refusals and the
+// sign-in throttle with its wait.
+func TestDashboardSignInRules(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	acct := s.admin("account", "create", "--plan", "free")["account_id"].(string)
+	dashUser(t, s, acct, "dee@example.com", "a long enough password")
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Transport: s.client.Transport, CheckRedirect: s.client.CheckRedirect}
+
+	form := func() string {
+		t.Helper()
+		resp, err := c.Get(s.url("/signin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		m := csrfField.FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("no csrf field in the sign-in page")
+		}
+		csp := resp.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || resp.Header.Get("X-Frame-Options") != "DENY" ||
+			resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("Strict-Transport-Security") == "" {
+			t.Fatalf("security headers: %v", resp.Header)
+		}
+		return string(m[1])
+	}
+	post := func(csrf, pw string) *http.Response {
+		t.Helper()
+		resp, err := c.PostForm(s.url("/signin"), url.Values{"csrf": {csrf}, "email": {"dee@example.com"}, "password": {pw}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+
+	// Without the form's token the sign-in is refused even with the right password.
+	form()
+	if r := post("forged", "a long enough password"); r.StatusCode != 403 {
+		t.Fatalf("forged csrf: %d", r.StatusCode)
+	}
+	// The right password gives a Secure, HttpOnly, SameSite=Lax session cookie.
+	r := post(form(), "a long enough password")
+	if r.StatusCode != 303 || r.Header.Get("Location") != "/translate" {
+		t.Fatalf("sign-in: %d %s", r.StatusCode, r.Header.Get("Location"))
+	}
+	var cookie string
+	for _, h := range r.Header.Values("Set-Cookie") {
+		if strings.HasPrefix(h, "dragoman_session=") {
+			cookie = h
+		}
+	}
+	for _, flag := range []string{"Secure", "HttpOnly", "SameSite=Lax"} {
+		if !strings.Contains(cookie, flag) {
+			t.Errorf("session cookie %q lacks %s", cookie, flag)
+		}
+	}
+	// Signed in, a form without the session's token is refused.
+	resp, err := c.PostForm(s.url("/keys"), url.Values{"name": {"no token"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Fatalf("POST /keys without csrf: %d", resp.StatusCode)
+	}
+	// Over plain HTTP the dashboard redirects to HTTPS like the API.
+	plain, err := s.client.Get("http://" + s.http + "/translate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Body.Close()
+	if plain.StatusCode != 308 || !strings.HasPrefix(plain.Header.Get("Location"), "https://") {
+		t.Fatalf("plain http: %d %s", plain.StatusCode, plain.Header.Get("Location"))
+	}
+
+	// Five attempts a minute per address: then every attempt waits, the
+	// right password too, and is told how long.
+	c.Jar, _ = cookiejar.New(nil) // signed out again
+	var last *http.Response
+	for i := 0; i < 12; i++ {
+		if last = post(form(), "wrong password"); last.StatusCode == 429 {
+			break
+		}
+		if last.StatusCode != 401 {
+			t.Fatalf("wrong password: %d", last.StatusCode)
+		}
+	}
+	wait, _ := strconv.Atoi(last.Header.Get("Retry-After"))
+	if last.StatusCode != 429 || wait < 1 {
+		t.Fatalf("throttled sign-in: %d, Retry-After %q", last.StatusCode, last.Header.Get("Retry-After"))
+	}
+	if wait > 2 {
+		if r := post(form(), "a long enough password"); r.StatusCode != 429 {
+			t.Fatalf("right password while throttled: %d", r.StatusCode)
+		}
+	}
+}
