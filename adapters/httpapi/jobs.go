@@ -15,6 +15,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -90,13 +91,14 @@ func fidelityOut(f *job.Fidelity) *RtlFidelity {
 }
 
 func statusOf(j *job.Job) JobStatus {
-	src := j.SourceLang
+	// The job stores codes; the API shows names ("auto" stays "auto").
+	src := language.NameOf(j.SourceLang)
 	if j.DetectedLang != "" {
-		src = j.DetectedLang
+		src = language.NameOf(j.DetectedLang)
 	}
 	created := j.CreatedAt
 	out := JobStatus{
-		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(j.TargetLang),
+		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(language.NameOf(j.TargetLang)),
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: fidelityOut(j.RTL),
 		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: j.Words,
 		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.Structure),

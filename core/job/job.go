@@ -89,9 +89,9 @@ type Job struct {
 	AccountID    string
 	Status       Status
 	Stage        Stage
-	SourceLang   string // as requested: a language name or "auto"
-	DetectedLang string // detected or confirmed source language, once known
-	TargetLang   string
+	SourceLang   string // as requested: an ISO code (core/language) or "auto"
+	DetectedLang string // ISO code of the detected or confirmed source language, once known
+	TargetLang   string // ISO code; names are for the API edge only
 	Mode         Mode
 	OriginalName string
 	Format       string // docx, doc, odt, rtf (from content sniffing)

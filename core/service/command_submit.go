@@ -67,10 +67,10 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 
 	now := s.Clock.Now()
 	j := job.New(up.ID, c.Account.ID, now)
-	j.TargetLang = opts.Target.Name
+	j.TargetLang = opts.Target.Code
 	j.SourceLang = "auto"
 	if opts.Source != nil {
-		j.SourceLang = opts.Source.Name
+		j.SourceLang = opts.Source.Code
 	}
 	j.Mode = opts.Mode
 	j.Format = string(format)
