@@ -69,7 +69,7 @@ type JobStatus struct {
 	Engine          *string  `json:"engine" nullable:"true" doc:"Translation engine used"`
 	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
 	Metrics         Metrics  `json:"metrics"`
-	Fidelity        *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
+	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
 }
 
 func strp(s string) *string {
@@ -79,7 +79,7 @@ func strp(s string) *string {
 	return &s
 }
 
-func fidelityOut(f *job.Fidelity) *RtlFidelity {
+func rtlReportOut(f *job.RTLReport) *RtlFidelity {
 	if f == nil {
 		return nil
 	}
@@ -99,9 +99,9 @@ func statusOf(j *job.Job) JobStatus {
 	created := j.CreatedAt
 	out := JobStatus{
 		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(language.NameOf(j.TargetLang)),
-		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: fidelityOut(j.RTL),
+		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: j.Words,
-		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.Structure),
+		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
@@ -224,7 +224,7 @@ func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
 	j := acc.Job
 	poll := Prefix + "/jobs/" + j.ID
 	return &acceptedOutput{Location: poll, Body: JobAccepted{
-		JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: poll, RtlFidelity: fidelityOut(acc.RTL),
+		JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: poll, RtlFidelity: rtlReportOut(acc.RTL),
 	}}
 }
 

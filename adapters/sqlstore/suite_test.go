@@ -182,7 +182,7 @@ func fullJob(id, acct string, created time.Time) *job.Job {
 	j.Mode, j.OriginalName, j.Format = job.Literal, "דוח שנתי.docx", "docx"
 	j.Words, j.Engine, j.Structure, j.Attempts = 1234, "apertium", "3 tables, 2 images", 2
 	j.Warnings = []string{"font Calibri has no Hebrew glyphs", "footnote kept in English"}
-	j.RTL = &job.Fidelity{Status: "partial", Warnings: []string{"text box direction"}}
+	j.RTL = &job.RTLReport{Status: "partial", Warnings: []string{"text box direction"}}
 	j.Metrics = job.Metrics{EngineCalls: 3, CharsSent: 9000, CacheHits: 5, Segments: 77}
 	return j
 }
@@ -235,7 +235,7 @@ func testUpdateJob(t *testing.T, b backend) {
 	now := t0.Add(time.Minute)
 	got, err := s.UpdateJob(ctx, "j1", func(j *job.Job) error {
 		j.Warn("w1")
-		j.RTL = &job.Fidelity{Status: "full", Warnings: []string{}}
+		j.RTL = &job.RTLReport{Status: "full", Warnings: []string{}}
 		return j.Start(now)
 	})
 	if err != nil {

@@ -69,8 +69,9 @@ func ParseMode(s string) (Mode, error) {
 	return "", errors.New("translation_mode is not one of professional, full, literal, extreme")
 }
 
-// Fidelity is the RTL-layout quality report of a job.
-type Fidelity struct {
+// RTLReport is the RTL-layout quality report of a job (rtl_fidelity in the
+// API): full, partial or degraded, with warnings.
+type RTLReport struct {
 	Status   string   `json:"status"` // full, partial, degraded
 	Warnings []string `json:"warnings"`
 }
@@ -98,7 +99,7 @@ type Job struct {
 	Words        int
 	Engine       string
 	Warnings     []string
-	RTL          *Fidelity
+	RTL          *RTLReport
 	Metrics      Metrics
 	Structure    string // what the structure check (source against output) found
 	Error        string

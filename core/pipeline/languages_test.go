@@ -43,12 +43,12 @@ func (accounts) RevokeKey(context.Context, string, time.Time) error      { retur
 
 type layout struct{ got []ports.LayoutRequest }
 
-func (l *layout) Estimate(context.Context, ports.Blob, ports.LayoutRequest) (*job.Fidelity, error) {
+func (l *layout) Estimate(context.Context, ports.Blob, ports.LayoutRequest) (*job.RTLReport, error) {
 	return nil, nil
 }
-func (l *layout) Apply(_ context.Context, _ ports.Blob, req ports.LayoutRequest, _ io.Writer) (*job.Fidelity, error) {
+func (l *layout) Apply(_ context.Context, _ ports.Blob, req ports.LayoutRequest, _ io.Writer) (*job.RTLReport, error) {
 	l.got = append(l.got, req)
-	return &job.Fidelity{Status: "full"}, nil
+	return &job.RTLReport{Status: "full"}, nil
 }
 
 func TestExtractRecordsTheDetectedLanguageAsACode(t *testing.T) {

@@ -221,7 +221,7 @@ func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), erro
 		return nil, err
 	}
 	defer in.Close()
-	var fid *job.Fidelity
+	var fid *job.RTLReport
 	if p.Layout != nil && (src.IsRTL() || tgt.IsRTL()) {
 		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
 			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}, w)

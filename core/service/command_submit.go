@@ -25,7 +25,7 @@ type SubmitRequest struct {
 // Accepted is what a submission returns.
 type Accepted struct {
 	Job *job.Job
-	RTL *job.Fidelity // estimate from a pre-scan; nil where direction is irrelevant
+	RTL *job.RTLReport // estimate from a pre-scan; nil where direction is irrelevant
 }
 
 // submit stores and queues a request whose options are validated.
@@ -76,7 +76,7 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	j.Format = string(format)
 	j.OriginalName = cleanName(r.name(), string(format))
 
-	var est *job.Fidelity
+	var est *job.RTLReport
 	if s.Layout != nil && format == docformat.DOCX && directionMatters(opts) {
 		if est, err = s.Layout.Estimate(ctx, blob, layoutRequest(opts)); err != nil {
 			est = nil // an estimate is advice; the job still runs

@@ -12,7 +12,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/language"
 )
 
-// Payload is the body of every delivery (specification §6.3). Its id is
+// Payload is the body of every delivery (README "Webhooks"). Its id is
 // stable per event, so receivers de-duplicate retries by it.
 type Payload struct {
 	ID        string `json:"id"`
