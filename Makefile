@@ -67,7 +67,10 @@ run: deps build
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -F file=@testdata/e2e/english.docx -F target_lang=Spanish https://localhost:8443/v1/translate"; \
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" https://localhost:8443/v1/jobs/<job_id>"; \
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -OJ https://localhost:8443/v1/jobs/<job_id>/download"; \
-	echo "Docs: https://localhost:8443/v1/docs"; echo
+	echo "Docs: https://localhost:8443/v1/docs"; echo; \
+	echo "Or with the client: DRAGOMAN_CA=$(DATA_DIR)/tls/cert.pem $(BIN)/dragoman translate testdata/e2e/english.docx --to Spanish"; echo; \
+	echo "Language pairs of the installed engines (DRAGOMAN_ENGINES=$${DRAGOMAN_ENGINES:-apertium}):"; \
+	$(BIN)/dragoman pairs --plugin-dir $(PLUGINS) --engines "$${DRAGOMAN_ENGINES:-apertium}" | sed 's/^/  /'; echo
 	DRAGOMAN_DATA_DIR=$(DATA_DIR) DRAGOMAN_ALLOW_PRIVATE_URLS=$${DRAGOMAN_ALLOW_PRIVATE_URLS:-0} $(BIN)/dragoman serve
 
 ## test: every test (binaries are built first: the end-to-end tests run them)
@@ -85,10 +88,17 @@ bench: build
 proto:
 	./plugins/sdk/gen.sh
 
-## openapi: regenerate the committed contract from the code
+## openapi: regenerate the committed contract from the code, and the Go SDK's
+## generated layer from it (oapi-codegen reads OpenAPI 3.0: the contract is
+## downgraded into a temporary file)
+OAPI_CODEGEN := github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
 openapi: build
 	$(BIN)/dragoman openapi > openapi/openapi.json
 	$(BIN)/dragoman openapi --yaml > openapi/openapi.yaml
+	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	$(BIN)/dragoman openapi --openapi-3.0 > $$tmp/openapi-3.0.json && \
+	echo "$(GO) run $(OAPI_CODEGEN) -config openapi/client/oapi-codegen.yaml <contract 3.0>" && \
+	$(GO) run $(OAPI_CODEGEN) -config openapi/client/oapi-codegen.yaml $$tmp/openapi-3.0.json
 
 fmt:
 	gofmt -w $$(git ls-files '*.go' | grep -v '\.pb\.go$$')

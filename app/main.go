@@ -20,7 +20,16 @@ Usage:
   dragoman admin key create --account ID
   dragoman admin key revoke --key KEY_ID
   dragoman fidelity SRC OUT               compare a source and a translated .docx
-  dragoman openapi [--yaml]               print the OpenAPI contract
+  dragoman openapi [--yaml|--openapi-3.0] print the OpenAPI contract
+  dragoman pairs [--engines LIST]         the language pairs the installed engines serve
+
+Client commands (server and key from --server/--key or DRAGOMAN_URL/DRAGOMAN_KEY; --json for scripts):
+  dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--out DIR] [--url URL] [--local]
+  dragoman jobs [list|get|download|cancel] [JOB_ID...] [--status S] [--all]
+  dragoman usage
+  dragoman languages [--from LANG]
+  dragoman webhooks [add URL|list|test ID|deliveries ID|delete ID]
+  dragoman verify-signature --secret S [--signature SIG] < body
 
 Every command takes --data-dir DIR (or DRAGOMAN_DATA_DIR); run a command with -h for its flags.
 `
@@ -44,6 +53,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fidelityCmd(args[1:], stdout, stderr)
 	case "openapi":
 		err = printOpenAPI(args[1:], stdout)
+	case "pairs":
+		err = pairsCmd(args[1:], stdout)
+	case "translate":
+		return translateCmd(args[1:], stdout, stderr)
+	case "jobs":
+		err = jobsCmd(args[1:], stdout)
+	case "usage":
+		err = usageCmd(args[1:], stdout)
+	case "languages":
+		err = languagesCmd(args[1:], stdout)
+	case "webhooks":
+		err = webhooksCmd(args[1:], stdout)
+	case "verify-signature":
+		err = verifySignatureCmd(args[1:], os.Stdin, stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -52,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "dragoman:", err)
+		fmt.Fprintln(stderr, "dragoman:", clientErrorText(err))
 		var ue usageError
 		if asUsage(err, &ue) {
 			return 2

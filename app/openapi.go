@@ -12,10 +12,20 @@ import (
 func printOpenAPI(args []string, stdout io.Writer) error {
 	f := newFlags("openapi")
 	asYAML := f.Bool("yaml", false, "YAML instead of JSON")
+	v30 := f.Bool("openapi-3.0", false, "downgraded to OpenAPI 3.0.3 (JSON), for code generators")
 	if err := f.parse(args); err != nil {
 		return err
 	}
-	b, err := httpapi.Contract(httpapi.New(&service.Service{}, nil).OpenAPI(), *asYAML)
+	o := httpapi.New(&service.Service{}, nil).OpenAPI()
+	if *v30 {
+		b, err := httpapi.Contract30(o)
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(b)
+		return err
+	}
+	b, err := httpapi.Contract(o, *asYAML)
 	if err != nil {
 		return err
 	}

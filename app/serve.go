@@ -289,14 +289,14 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) 
 		OnStart: func(context.Context) error {
 			ln, err := listen(c.HTTPSAddr)
 			if err != nil {
-				return err
+				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
 			}
 			go func() { _ = https.ServeTLS(ln, "", "") }()
 			if plain != nil {
 				pl, err := listen(c.HTTPAddr)
 				if err != nil {
 					ln.Close()
-					return err
+					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)
 				}
 				go func() { _ = plain.Serve(pl) }()
 			}
@@ -315,6 +315,12 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, log *slog.Logger) 
 
 // modules is the whole service graph.
 func modules(c *Config, stderr io.Writer) fx.Option {
+	return fx.Options(pipelineModules(c, stderr), fx.Invoke(runServers))
+}
+
+// pipelineModules is the service and its running pipeline without the
+// HTTP servers (translate --local runs it in-process).
+func pipelineModules(c *Config, stderr io.Writer) fx.Option {
 	return fx.Options(
 		fx.Supply(c),
 		fx.Provide(
@@ -330,7 +336,7 @@ func modules(c *Config, stderr io.Writer) fx.Option {
 			newPipeline,
 			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
 		),
-		fx.Invoke(runPipeline, runServers),
+		fx.Invoke(runPipeline),
 	)
 }
 

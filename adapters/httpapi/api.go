@@ -71,6 +71,8 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerMeta()
 	a.registerJobs()
 	a.registerWebhooks()
+	a.registerJobCatalog()
+	a.webhooksUnderPrefix()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())
 

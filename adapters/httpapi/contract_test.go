@@ -32,7 +32,7 @@ func TestContractDeclaresEveryEndpointAndTheErrorBody(t *testing.T) {
 	want := map[string][]string{
 		"/health": {"get"}, "/languages": {"get"}, "/usage": {"get"}, "/translate": {"post"},
 		"/translate-url": {"post"}, "/jobs/{job_id}": {"get"}, "/jobs/{job_id}/download": {"get"},
-		"/webhooks": {"post"}, "/api/webhooks": {"post"},
+		"/webhooks": {"post"}, "/api/webhooks": {"post"}, "/jobs": {"get"},
 	}
 	for path, methods := range want {
 		item := o.Paths[path]
@@ -66,6 +66,9 @@ func TestContractDeclaresEveryEndpointAndTheErrorBody(t *testing.T) {
 	}
 	if tr.RequestBody == nil || tr.RequestBody.Content["multipart/form-data"] == nil {
 		t.Error("POST /translate does not declare its multipart body")
+	}
+	if d := o.Paths["/jobs/{job_id}"].Delete; d == nil || d.Responses["200"] == nil || d.Responses["204"] == nil {
+		t.Error("DELETE /jobs/{job_id} must declare 200 (cancelled) and 204 (deleted)")
 	}
 	if o.Paths["/api/webhooks"].Post.Servers[0].URL != "/" {
 		t.Error("/api/webhooks must declare that it lies outside /v1")

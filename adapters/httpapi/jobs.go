@@ -64,6 +64,7 @@ type JobStatus struct {
 
 	// Beyond the specification's fields.
 	OriginalName    string   `json:"original_name" doc:"File name as uploaded"`
+	Stage           string   `json:"stage" enum:"accepted,converted,extracted,translated,assembled,laid_out,finished" doc:"Last pipeline stage the job finished, for progress displays"`
 	TranslationMode string   `json:"translation_mode"`
 	TotalWords      int      `json:"total_words" doc:"Words counted in the document (charged on completion)"`
 	Engine          *string  `json:"engine" nullable:"true" doc:"Translation engine used"`
@@ -100,7 +101,7 @@ func statusOf(j *job.Job) JobStatus {
 	out := JobStatus{
 		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(language.NameOf(j.TargetLang)),
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
-		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: j.Words,
+		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
 		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
 	}
 	if out.Warnings == nil {

@@ -35,6 +35,11 @@ type authInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 }
 
+type languagesInput struct {
+	APIKey     string `header:"X-API-Key" required:"false" doc:"API key"`
+	SourceLang string `query:"source_lang" maxLength:"64" doc:"Only the languages some engine translates this source language into (directly or through English)"`
+}
+
 func (a *API) registerMeta() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "health", Method: http.MethodGet, Path: "/health", Tags: []string{"Service"},
@@ -51,9 +56,9 @@ func (a *API) registerMeta() {
 		Description: "Language names the configured engines can translate into, accepted as `target_lang`. " +
 			"`source_lang` accepts the same names (or `auto`); whether a given pair is served is checked at submission " +
 			"(422 when no configured engine serves it). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.",
-		Security: security, Errors: []int{401, 403, 429, 503},
-	}, func(ctx context.Context, _ *authInput) (*languagesOutput, error) {
-		names, err := a.svc.Languages(ctx)
+		Security: security, Errors: []int{401, 403, 422, 429, 503},
+	}, func(ctx context.Context, in *languagesInput) (*languagesOutput, error) {
+		names, err := a.svc.LanguagesFrom(ctx, in.SourceLang)
 		if err != nil {
 			return nil, a.fail(err)
 		}

@@ -130,7 +130,7 @@ func (a *API) registerWebhooks() {
 	alias := humago.New(a.mux, cfg)
 	alias.UseMiddleware(a.authenticate)
 	tags := []string{"Webhooks"}
-	mirrored := " Also served at `" + WebhooksPath + "…` (the specification's path, outside /v1)."
+	mirrored := " Also served at `" + WebhooksPath + "…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `" + Prefix + WebhooksPath + "…`."
 
 	both(a, alias, huma.Operation{
 		OperationID: "registerWebhook", Method: http.MethodPost, Path: "/webhooks", Tags: tags,

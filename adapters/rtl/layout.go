@@ -38,6 +38,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
@@ -157,7 +159,7 @@ func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequ
 	if err := ps.convert(pk, f); err != nil {
 		return nil, err
 	}
-	for name := range ps.substituted {
+	for _, name := range slices.Sorted(maps.Keys(ps.substituted)) { // the same warning on every run
 		f.addName(kindSubstitution, fmt.Sprintf("%s → %s", name, ps.csFont))
 	}
 	if err := pk.write(out); err != nil {

@@ -36,6 +36,7 @@ func runSuite(t *testing.T, b backend) {
 		{"UpdateJob", testUpdateJob},
 		{"UpdateJobConcurrent", testUpdateJobConcurrent},
 		{"JobQueries", testJobQueries},
+		{"JobCatalog", testJobCatalog},
 		{"Accounts", testAccounts},
 		{"Keys", testKeys},
 		{"Usage", testUsage},

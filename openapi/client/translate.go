@@ -1,0 +1,305 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/openapi/client/gen"
+)
+
+// Options say how to translate a document.
+type Options struct {
+	To   string // target language name or ISO code; "" is the server's default (Arabic)
+	From string // source language; "" detects it
+	Mode string // professional (default), full, literal, extreme
+	// OutDir receives NAME.<code>.docx; "" is the input's folder.
+	OutDir string
+	// Progress, if set, is told of every step.
+	Progress func(Progress)
+	// KeepOnCancel leaves the job running when ctx is cancelled; by
+	// default TranslateFile cancels the job it started.
+	KeepOnCancel bool
+}
+
+// Phase is a step of TranslateFile.
+type Phase string
+
+const (
+	PhaseUpload   Phase = "upload"   // Done/Total are bytes sent
+	PhaseWaiting  Phase = "waiting"  // rate limited: Wait is how long
+	PhaseProcess  Phase = "process"  // Stage is the pipeline's last finished stage
+	PhaseDownload Phase = "download" // Done/Total are bytes received (Total 0 if unknown)
+	PhaseDone     Phase = "done"
+)
+
+// Progress is one step of a translation.
+type Progress struct {
+	Phase       Phase
+	JobID       string
+	Stage       string // pipeline stage (accepted, converted, extracted, translated, assembled, laid_out, finished)
+	Done, Total int64
+	Wait        time.Duration
+}
+
+// Stages are the pipeline's stages in order, for progress displays.
+var Stages = []string{"accepted", "converted", "extracted", "translated", "assembled", "laid_out", "finished"}
+
+// Result is a finished translation.
+type Result struct {
+	Job  *Job
+	Path string // the translated document written
+}
+
+// TranslateFile uploads the document at path (streamed, never held in
+// memory), polls the job every 2 to 5 seconds, and downloads the result to
+// opts.OutDir as NAME.<code>.docx. 429 answers are waited out as their
+// Retry-After says. A job that fails returns a *JobFailedError together
+// with the Result holding the job. When ctx ends before the job does, the
+// job is cancelled unless opts.KeepOnCancel.
+func (c *Client) TranslateFile(ctx context.Context, path string, opts Options) (*Result, error) {
+	acc, err := c.Submit(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	id := acc.JobId.String()
+	return c.finish(ctx, id, filepath.Dir(path), opts)
+}
+
+// TranslateURL is TranslateFile for a document the server fetches from an
+// HTTPS URL.
+func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*Result, error) {
+	body := gen.TranslateURLInputBody{Url: url}
+	if opts.To != "" {
+		body.TargetLang = &opts.To
+	}
+	if opts.From != "" {
+		body.SourceLang = &opts.From
+	}
+	if opts.Mode != "" {
+		m := gen.TranslateURLInputBodyTranslationMode(opts.Mode)
+		body.TranslationMode = &m
+	}
+	r, err := c.API.TranslateUrlWithResponse(ctx, body)
+	if err := result(r, err); err != nil {
+		return nil, err
+	}
+	dir := opts.OutDir
+	if dir == "" {
+		dir = "."
+	}
+	return c.finish(ctx, r.JSON202.JobId.String(), dir, opts)
+}
+
+func (c *Client) finish(ctx context.Context, id, dir string, opts Options) (*Result, error) {
+	j, err := c.Wait(ctx, id, opts.Progress)
+	if err != nil {
+		if ctx.Err() != nil && !opts.KeepOnCancel {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			_, _ = c.Cancel(cctx, id)
+			cancel()
+		}
+		return nil, err
+	}
+	res := &Result{Job: j}
+	if j.Status == gen.JobStatusStatusFailed {
+		msg := ""
+		if j.Error != nil {
+			msg = *j.Error
+		}
+		return res, &JobFailedError{JobID: id, Message: msg}
+	}
+	if opts.OutDir != "" {
+		dir = opts.OutDir
+	}
+	res.Path, err = c.Download(ctx, id, dir, opts.Progress)
+	if err != nil {
+		return res, err
+	}
+	report(opts.Progress, Progress{Phase: PhaseDone, JobID: id, Stage: "finished"})
+	return res, nil
+}
+
+func report(fn func(Progress), p Progress) {
+	if fn != nil {
+		fn(p)
+	}
+}
+
+// Submit uploads the document at path and returns the accepted job. The
+// body is streamed; a 429 is waited out and the file sent again.
+func (c *Client) Submit(ctx context.Context, path string, opts Options) (*gen.JobAccepted, error) {
+	max := c.MaxRateLimitWaits
+	if max <= 0 {
+		max = 10
+	}
+	for i := 0; ; i++ {
+		acc, err := c.submitOnce(ctx, path, opts)
+		var ae *APIError
+		if err == nil || !errors.As(err, &ae) || ae.Status != http.StatusTooManyRequests || i >= max {
+			return acc, err
+		}
+		report(opts.Progress, Progress{Phase: PhaseWaiting, Wait: max1(ae.RetryAfter)})
+		if err := c.sleep(ctx, ae.RetryAfter); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func max1(d time.Duration) time.Duration { return max(d, time.Second) }
+
+func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*gen.JobAccepted, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	total := st.Size()
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		fields := [][2]string{{"target_lang", opts.To}, {"source_lang", opts.From}, {"translation_mode", opts.Mode}}
+		for _, kv := range fields {
+			if kv[1] != "" {
+				if err := mw.WriteField(kv[0], kv[1]); err != nil {
+					pw.CloseWithError(err)
+					return
+				}
+			}
+		}
+		fw, err := mw.CreateFormFile("file", filepath.Base(path))
+		if err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		cw := &counter{w: fw, total: total, fn: opts.Progress}
+		if _, err := io.Copy(cw, f); err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		pw.CloseWithError(mw.Close())
+	}()
+	report(opts.Progress, Progress{Phase: PhaseUpload, Total: total})
+	resp, err := c.API.TranslateWithBody(ctx, mw.FormDataContentType(), pr)
+	pr.CloseWithError(errors.New("request finished")) // stop the writer if the server answered early
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b := readAll(resp.Body)
+	if err := apiError(resp.StatusCode, resp.Header, b); err != nil {
+		return nil, err
+	}
+	var acc gen.JobAccepted
+	if err := json.Unmarshal(b, &acc); err != nil {
+		return nil, fmt.Errorf("dragoman: reading the accepted job: %w", err)
+	}
+	return &acc, nil
+}
+
+// counter reports upload progress as bytes pass.
+type counter struct {
+	w           io.Writer
+	done, total int64
+	fn          func(Progress)
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.done += int64(n)
+	report(c.fn, Progress{Phase: PhaseUpload, Done: c.done, Total: c.total})
+	return n, err
+}
+
+// Wait polls a job until it is completed or failed: first after
+// PollInterval (2 s), then a second longer each time up to 5 s.
+func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (*Job, error) {
+	interval := c.PollInterval
+	if interval <= 0 {
+		interval = 2 * time.Second
+	}
+	for {
+		j, err := c.Job(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		stage := ""
+		if j.Stage != "" {
+			stage = string(j.Stage)
+		}
+		report(progress, Progress{Phase: PhaseProcess, JobID: id, Stage: stage})
+		if j.Status == gen.JobStatusStatusCompleted || j.Status == gen.JobStatusStatusFailed {
+			return j, nil
+		}
+		t := time.NewTimer(interval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		interval = min(interval+time.Second, 5*time.Second)
+	}
+}
+
+// Download writes a completed job's document into dir under the name the
+// server gives it (NAME.<code>.docx) and returns its path.
+func (c *Client) Download(ctx context.Context, id, dir string, progress func(Progress)) (string, error) {
+	u, err := jobID(id)
+	if err != nil {
+		return "", err
+	}
+	resp, err := c.API.DownloadJob(ctx, u)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", apiError(resp.StatusCode, resp.Header, readAll(resp.Body))
+	}
+	name := "translated-" + id + ".docx"
+	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
+		if n := filepath.Base(strings.ReplaceAll(params["filename"], "\\", "/")); n != "" && n != "." && n != "/" && n != ".." {
+			name = n
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, ".dragoman-*.part")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	total := max(resp.ContentLength, 0)
+	report(progress, Progress{Phase: PhaseDownload, JobID: id, Total: total})
+	cw := &counter{w: tmp, total: total, fn: func(p Progress) {
+		p.Phase, p.JobID = PhaseDownload, id
+		report(progress, p)
+	}}
+	if _, err := io.Copy(cw, resp.Body); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, name)
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return "", err
+	}
+	return out, nil
+}
