@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
+	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
 	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
@@ -452,7 +452,7 @@ func reportConversionLoss(t *testing.T, results []apiResult) {
 			if hasWord.MatchString(convText) && outText == convText {
 				t.Errorf("%s: the output's text is the source's: not translated", rel)
 			}
-			rep, err := fidelity.CompareReaders(bytes.NewReader(conv.Bytes()), int64(conv.Len()), bytes.NewReader(r.output), int64(len(r.output)))
+			rep, err := structure.CompareReaders(bytes.NewReader(conv.Bytes()), int64(conv.Len()), bytes.NewReader(r.output), int64(len(r.output)))
 			if err != nil {
 				t.Errorf("%s: fidelity: %v", rel, err)
 				return

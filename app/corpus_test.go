@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
+	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
 )
 
@@ -295,7 +295,7 @@ func checkJob(t *testing.T, j *corpusJob) bool {
 	if f, _ := j.status["fidelity"].(string); !strings.HasPrefix(f, "fidelity: no loss") {
 		t.Errorf("%s: job fidelity summary = %q", j.label(), f)
 	}
-	rep, err := fidelity.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(j.out), int64(len(j.out)))
+	rep, err := structure.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(j.out), int64(len(j.out)))
 	if err != nil {
 		t.Errorf("%s: fidelity check: %v", j.label(), err)
 		return false
@@ -352,7 +352,7 @@ func rtlContent(t *testing.T, docx []byte) bool {
 	return false
 }
 
-// checkLayoutXML runs the brief's §5.1 assertions on one output.
+// checkLayoutXML runs rtltest's XML assertions on one output.
 func checkLayoutXML(t *testing.T, j *corpusJob, fc *rtltest.Fontconfig) rtltest.Stats {
 	t.Helper()
 	src, err := os.ReadFile(j.src)
@@ -538,7 +538,7 @@ func pickJob(jobs []*corpusJob, name, to string) *corpusJob {
 var defaultCSFont = regexp.MustCompile(`(?s)<w:rPrDefault>.*?<w:rFonts [^>]*w:cs="([^"]+)"`)
 
 // checkRenders lays the outputs out with LibreOffice and applies the
-// brief's §5.2 checks: lines of the target direction start at its edge
+// render checks of rtltest: lines of the target direction start at its edge
 // (end-aligned paragraphs excepted), and the complex-script font of an RTL
 // output is really used.
 func checkRenders(t *testing.T, stats map[*corpusJob]rtltest.Stats, jobs ...*corpusJob) {

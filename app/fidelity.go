@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
+	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 )
 
 // fidelityCmd compares a source and a translated package, prints the
@@ -14,7 +14,7 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: dragoman fidelity SRC OUT")
 		return 2
 	}
-	r, err := fidelity.Compare(args[0], args[1])
+	r, err := structure.Compare(args[0], args[1])
 	if err != nil {
 		fmt.Fprintln(stderr, "dragoman fidelity:", err)
 		return 2

@@ -15,6 +15,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/openapi/client"
 	"github.com/dragoman-translate/dragoman/openapi/client/gen"
@@ -174,11 +175,12 @@ func localJob(j *job.Job) *client.Job {
 		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: int64(j.Words),
 		Warnings: &warnings, CreatedAt: &j.CreatedAt, CompletedAt: j.CompletedAt,
 	}
-	src := j.SourceLang
+	// The job stores codes; the API shows names ("auto" stays "auto").
+	src := language.NameOf(j.SourceLang)
 	if j.DetectedLang != "" {
-		src = j.DetectedLang
+		src = language.NameOf(j.DetectedLang)
 	}
-	out.SourceLang, out.TargetLang = strOrNil(src), strOrNil(j.TargetLang)
+	out.SourceLang, out.TargetLang = strOrNil(src), strOrNil(language.NameOf(j.TargetLang))
 	out.Engine, out.Error, out.Fidelity = strOrNil(j.Engine), strOrNil(j.Error), strOrNil(j.Structure)
 	if j.RTL != nil {
 		w := append([]string{}, j.RTL.Warnings...)

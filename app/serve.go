@@ -25,7 +25,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/dashboard"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
+	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
@@ -187,7 +187,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 	}
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(), Layout: layout, Detector: detector, Structure: fidelity.Checker{},
+		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
 		Translator: &translate.Translator{
 			Engines: plugins, TM: st, Routes: routes,
 			// Plugins retry their vendor's errors themselves; only a crashed

@@ -184,6 +184,20 @@ func (s *S3) Open(ctx context.Context, key string) (ports.Blob, error) {
 	if err != nil {
 		return nil, err
 	}
+	// minio-go reads an object in requests pinned to the ETag the first one
+	// saw; a blob replaced meanwhile fails them with PreconditionFailed.
+	// Reading again gets the new blob whole, as a local Open would.
+	for try := 1; ; try++ {
+		b, err := s.open(ctx, key, name)
+		var resp minio.ErrorResponse
+		if try < 10 && errors.As(err, &resp) && resp.Code == "PreconditionFailed" {
+			continue
+		}
+		return b, err
+	}
+}
+
+func (s *S3) open(ctx context.Context, key, name string) (ports.Blob, error) {
 	obj, err := s.client.GetObject(ctx, s.bucket, name, minio.GetObjectOptions{})
 	if err != nil {
 		return nil, s.openErr(key, err)

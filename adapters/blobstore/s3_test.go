@@ -21,6 +21,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 
+	"github.com/dragoman-translate/dragoman/adapters/blobstore/blobstoretest"
 	"github.com/dragoman-translate/dragoman/adapters/blobstore/s3test"
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
@@ -96,19 +97,34 @@ func freeAddrForTest(t testing.TB) string {
 
 func readBlob(t testing.TB, s ports.BlobStore, key string) []byte {
 	t.Helper()
-	b, err := s.Open(ctx, key)
-	if err != nil {
-		t.Fatalf("open %s: %v", key, err)
+	return blobstoretest.Read(t, s, key)
+}
+
+// TestS3 runs the blob store conformance suite on the S3 store, each test
+// on its own bucket of one versitygw.
+func TestS3(t *testing.T) {
+	blobstoretest.Suite{
+		New: func(t *testing.T) blobstoretest.Store {
+			s := newS3(t, s3Config(t))
+			return blobstoretest.Store{BlobStore: s, Stored: func(t testing.TB) []string { return stored(t, s) }}
+		},
+		BadKey: ErrBadKey,
+	}.Run(t)
+}
+
+// stored is every object of the bucket and every unfinished multipart
+// upload (as "upload:" and its key).
+func stored(t testing.TB, s *S3) []string {
+	t.Helper()
+	out := objects(t, s)
+	for u := range s.client.ListIncompleteUploads(ctx, s.bucket, "", true) {
+		if u.Err != nil {
+			t.Fatal(u.Err)
+		}
+		out = append(out, "upload:"+u.Key)
 	}
-	defer b.Close()
-	data, err := io.ReadAll(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if int64(len(data)) != b.Size() {
-		t.Fatalf("size %d, read %d", b.Size(), len(data))
-	}
-	return data
+	sort.Strings(out)
+	return out
 }
 
 // objects lists the bucket's object names.
@@ -186,89 +202,6 @@ func (f readerFunc) Read(p []byte) (int, error) {
 	return f(p)
 }
 
-// TestS3BehavesLikeLocal runs the same operations on both stores and
-// compares what each one then holds.
-func TestS3BehavesLikeLocal(t *testing.T) {
-	stores := map[string]ports.BlobStore{"local": newLocal(t), "s3": newS3(t, s3Config(t))}
-	keys := []string{"jobs/1/input", "jobs/1/output.docx", "jobs/12/input", "jobs/2/input", "other/1"}
-	state := map[string]map[string]string{}
-	for name, s := range stores {
-		for _, k := range keys {
-			if _, err := s.Put(ctx, k, strings.NewReader("v1 "+k)); err != nil {
-				t.Fatal(name, err)
-			}
-		}
-		// Replace, delete (twice: missing is fine), prefix without slash.
-		if _, err := s.Put(ctx, "jobs/2/input", strings.NewReader("v2")); err != nil {
-			t.Fatal(name, err)
-		}
-		for range 2 {
-			if err := s.Delete(ctx, "other/1"); err != nil {
-				t.Fatal(name, err)
-			}
-		}
-		if err := s.DeletePrefix(ctx, "jobs/1"); err != nil {
-			t.Fatal(name, err)
-		}
-		if err := s.DeletePrefix(ctx, "nothing/here/"); err != nil {
-			t.Fatal(name, err)
-		}
-		state[name] = map[string]string{}
-		for _, k := range keys {
-			b, err := s.Open(ctx, k)
-			if errors.Is(err, ports.ErrNotFound) {
-				state[name][k] = "missing"
-				continue
-			}
-			if err != nil {
-				t.Fatal(name, k, err)
-			}
-			data, _ := io.ReadAll(b)
-			b.Close()
-			state[name][k] = string(data)
-		}
-	}
-	want := map[string]string{"jobs/1/input": "missing", "jobs/1/output.docx": "missing", "jobs/12/input": "missing",
-		"jobs/2/input": "v2", "other/1": "missing"}
-	for name, got := range state {
-		for k, v := range want {
-			if got[k] != v {
-				t.Errorf("%s: %s = %q, want %q", name, k, got[k], v)
-			}
-		}
-	}
-}
-
-func TestS3BadKeysRejected(t *testing.T) {
-	s := newS3(t, s3Config(t))
-	for _, k := range []string{"", "/abs", "a/../b", "a//b", "./a", "a/", `a\b`, "a\x00b", "jobs/.tmp-x", ".."} {
-		if _, err := s.Put(ctx, k, strings.NewReader("x")); !errors.Is(err, ErrBadKey) {
-			t.Errorf("Put(%q): %v", k, err)
-		}
-		if _, err := s.Open(ctx, k); !errors.Is(err, ErrBadKey) {
-			t.Errorf("Open(%q): %v", k, err)
-		}
-		if err := s.Delete(ctx, k); !errors.Is(err, ErrBadKey) {
-			t.Errorf("Delete(%q): %v", k, err)
-		}
-	}
-	for _, p := range []string{"/jobs", "../x/", "a/../b/c", `a\b`} {
-		if err := s.DeletePrefix(ctx, p); !errors.Is(err, ErrBadKey) {
-			t.Errorf("DeletePrefix(%q): %v", p, err)
-		}
-	}
-	if got := objects(t, s); len(got) != 0 {
-		t.Errorf("bad keys stored objects: %v", got)
-	}
-}
-
-func TestS3OpenMissingIsNotFound(t *testing.T) {
-	s := newS3(t, s3Config(t))
-	if _, err := s.Open(ctx, "jobs/none/input"); !errors.Is(err, ports.ErrNotFound) {
-		t.Fatalf("got %v", err)
-	}
-}
-
 // TestS3FailedPutKeepsOldBlob: a body that breaks off (a dropped upload)
 // leaves the previous blob and no unfinished multipart upload.
 func TestS3FailedPutKeepsOldBlob(t *testing.T) {
@@ -279,7 +212,7 @@ func TestS3FailedPutKeepsOldBlob(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, after := range []int{1000, singlePutMax + 1000, 2*(5<<20) + 1000} {
-		_, err := s.Put(ctx, "jobs/f/input", io.MultiReader(bytes.NewReader(randomBytes(after)), &failingReader{}))
+		_, err := s.Put(ctx, "jobs/f/input", io.MultiReader(bytes.NewReader(randomBytes(after)), &blobstoretest.FailingReader{}))
 		if err == nil {
 			t.Fatalf("failure after %d bytes: Put succeeded", after)
 		}
@@ -310,26 +243,6 @@ func TestS3CancelledPutStops(t *testing.T) {
 	}
 	if _, err := s.Open(ctx, "jobs/c/input"); !errors.Is(err, ports.ErrNotFound) {
 		t.Fatalf("cancelled upload is visible: %v", err)
-	}
-}
-
-// TestS3OpenIsSnapshot: an opened blob keeps reading what was stored when
-// it was opened, as a Local blob does, while another process replaces or
-// deletes it.
-func TestS3OpenIsSnapshot(t *testing.T) {
-	s := newS3(t, s3Config(t))
-	old := randomBytes(200 << 10)
-	s.Put(ctx, "jobs/s/input", bytes.NewReader(old))
-	b, err := s.Open(ctx, "jobs/s/input")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	s.Put(ctx, "jobs/s/input", strings.NewReader("new"))
-	s.Delete(ctx, "jobs/s/input")
-	got, _ := io.ReadAll(b)
-	if !bytes.Equal(got, old) {
-		t.Fatal("open blob changed")
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/core/webhook"
 )
@@ -233,7 +234,8 @@ type jobView struct {
 	Ready       bool
 	Expired     bool
 	TimeLeft    string
-	Source      string
+	Source      string // language names: jobs store codes
+	Target      string
 }
 
 var stepOf = map[job.Stage]int{
@@ -249,9 +251,9 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 	now := d.svc.Clock.Now()
 	out := make([]jobView, 0, len(jobs))
 	for _, j := range jobs {
-		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: j.SourceLang}
+		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: language.NameOf(j.SourceLang), Target: language.NameOf(j.TargetLang)}
 		if j.DetectedLang != "" && (j.SourceLang == "auto" || j.SourceLang == "") {
-			v.Source = j.DetectedLang + " (detected)"
+			v.Source = language.NameOf(j.DetectedLang) + " (detected)"
 		}
 		switch j.Download(now, d.svc.Config.DownloadTTL) {
 		case job.DownloadReady:

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
+	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -130,7 +130,7 @@ func TestPseudoTranslationKeepsFidelity(t *testing.T) {
 					t.Errorf("warning: %s", w)
 				}
 			}
-			rep, err := fidelity.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(out), int64(len(out)))
+			rep, err := structure.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(out), int64(len(out)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestDroppedCodesAreRepaired(t *testing.T) {
 		if len(warns) == 0 {
 			t.Errorf("%s: no repair warnings", name)
 		}
-		rep, err := fidelity.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(out), int64(len(out)))
+		rep, err := structure.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(out), int64(len(out)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -69,7 +70,7 @@ type JobStatus struct {
 	Engine          *string  `json:"engine" nullable:"true" doc:"Translation engine used"`
 	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
 	Metrics         Metrics  `json:"metrics"`
-	Fidelity        *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
+	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
 }
 
 func strp(s string) *string {
@@ -79,7 +80,7 @@ func strp(s string) *string {
 	return &s
 }
 
-func fidelityOut(f *job.Fidelity) *RtlFidelity {
+func rtlReportOut(f *job.RTLReport) *RtlFidelity {
 	if f == nil {
 		return nil
 	}
@@ -91,16 +92,17 @@ func fidelityOut(f *job.Fidelity) *RtlFidelity {
 }
 
 func statusOf(j *job.Job) JobStatus {
-	src := j.SourceLang
+	// The job stores codes; the API shows names ("auto" stays "auto").
+	src := language.NameOf(j.SourceLang)
 	if j.DetectedLang != "" {
-		src = j.DetectedLang
+		src = language.NameOf(j.DetectedLang)
 	}
 	created := j.CreatedAt
 	out := JobStatus{
-		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(j.TargetLang),
-		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: fidelityOut(j.RTL),
+		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(language.NameOf(j.TargetLang)),
+		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
-		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Fidelity: strp(j.Structure),
+		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
@@ -223,7 +225,7 @@ func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
 	j := acc.Job
 	poll := Prefix + "/jobs/" + j.ID
 	return &acceptedOutput{Location: poll, Body: JobAccepted{
-		JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: poll, RtlFidelity: fidelityOut(acc.RTL),
+		JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: poll, RtlFidelity: rtlReportOut(acc.RTL),
 	}}
 }
 

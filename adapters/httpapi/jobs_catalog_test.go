@@ -83,7 +83,7 @@ func TestListJobsPaginates(t *testing.T) {
 	var want []string
 	for i := 0; i < 25; i++ {
 		j := job.New(uuid.NewString(), "alice", base.Add(time.Duration(i)*time.Second))
-		j.OriginalName, j.TargetLang = fmt.Sprintf("doc%d.docx", i), "Spanish"
+		j.OriginalName, j.TargetLang = fmt.Sprintf("doc%d.docx", i), "es" // jobs store codes; the API shows the name
 		if i%5 == 0 {
 			_ = j.Fail("x", base)
 		}

@@ -219,8 +219,12 @@ func (n *Node) Child(local string) *Node {
 	return nil
 }
 
-// ChildrenW lists the WordprocessingML children named local.
+// ChildrenW lists the WordprocessingML children named local; none for a
+// nil node, as Child, so chains over optional elements need no checks.
 func (n *Node) ChildrenW(local string) []*Node {
+	if n == nil {
+		return nil
+	}
 	var out []*Node
 	for _, c := range n.Children {
 		if c.IsW(local) {

@@ -21,7 +21,7 @@ func layoutDoc(t testing.TB, l *Layout, src []byte, from, to string) (in, out []
 	return in, buf.Bytes()
 }
 
-// TestCorpusXML runs the brief's §5.1 assertions over every corpus
+// TestCorpusXML runs the XML assertions of rtltest over every corpus
 // document: LTR documents to Arabic and Hebrew, RTL documents to English.
 func TestCorpusXML(t *testing.T) {
 	l := New(Options{})

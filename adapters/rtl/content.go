@@ -87,7 +87,7 @@ func (ps *pass) paragraph(p *node) {
 	rtlText, latin := hasRTL(s), hasLatinLetter(s)
 	var want bool
 	if ps.m.targetRTL {
-		want = rtlText || !latin // Latin-only paragraphs stay LTR (brief §3)
+		want = rtlText || !latin // Latin-only paragraphs stay LTR (README "Right-to-left layout")
 	} else {
 		want = rtlText && !latin // untranslated RTL quotations keep RTL
 	}

@@ -13,7 +13,7 @@ type FontCoverage interface {
 }
 
 // KnownFonts is coverage by a fixed table of fonts known to cover each
-// RTL language (Windows/Office fonts and the free fonts of the brief's §6).
+// RTL language (Windows/Office fonts and free Noto fonts).
 type KnownFonts struct{}
 
 var knownCoverage = map[string][]string{

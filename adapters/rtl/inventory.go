@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Warning kinds, from the brief's §4 lists. Kinds of list A make the
+// Warning kinds, the lists of README "Right-to-left layout". Kinds of list A make the
 // status partial, kinds of list B degraded.
 type kind int
 
@@ -186,7 +186,7 @@ func narrowTable(t *node, g pageGeom) bool {
 }
 
 // fidelity turns findings into the API's report.
-func (f *findings) fidelity(rtlTarget bool) *job.Fidelity {
+func (f *findings) fidelity(rtlTarget bool) *job.RTLReport {
 	dir := "right-to-left"
 	if !rtlTarget {
 		dir = "left-to-right"
@@ -212,7 +212,7 @@ func (f *findings) fidelity(rtlTarget bool) *job.Fidelity {
 	if warnings == nil {
 		warnings = []string{}
 	}
-	return &job.Fidelity{Status: status, Warnings: warnings}
+	return &job.RTLReport{Status: status, Warnings: warnings}
 }
 
 func message(k kind, n int, dir string, names []string) string {

@@ -24,8 +24,8 @@
 // namespace declarations and mc:Ignorable are kept and new elements are
 // inserted at their schema position.
 //
-// Fidelity: Estimate (pre-scan of the source) and Apply return full,
-// partial or degraded with warnings (the brief's §4 lists A and B). They
+// The RTL report: Estimate (pre-scan of the source) and Apply return full,
+// partial or degraded with warnings (lists A and B: README "Right-to-left layout"). They
 // return nil only where direction is irrelevant: an LTR→LTR job whose
 // document contains no right-to-left text. For same-direction jobs with
 // RTL text (RTL→RTL, or LTR→LTR quoting Hebrew) only font coverage is
@@ -51,7 +51,7 @@ import (
 // Options tune the layout pass.
 type Options struct {
 	// NativeDigits writes Arabic-Indic (ar) or Persian (fa) digits in RTL
-	// paragraphs instead of 0–9. No docx property can do this (brief row 16).
+	// paragraphs instead of 0–9. No docx property can do this (README "Right-to-left layout").
 	NativeDigits bool
 	// Coverage decides whether a font has the target's glyphs; nil means
 	// the installed fonts (fontconfig) when fc-list exists, else KnownFonts.
@@ -152,7 +152,7 @@ type pass struct {
 }
 
 // Estimate pre-scans a source document for what the output would lose.
-func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutRequest) (*job.Fidelity, error) {
+func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutRequest) (*job.RTLReport, error) {
 	pk, ps, err := l.prepare(src, req)
 	if err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutR
 }
 
 // Apply converts an assembled document and writes the laid-out .docx.
-func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequest, out io.Writer) (*job.Fidelity, error) {
+func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error) {
 	pk, ps, err := l.prepare(src, req)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 )
 
 // TestRender lays out a few corpus documents per direction and checks
-// the LibreOffice rendering (brief §5.2): RTL lines start at the right
+// the LibreOffice rendering (rtltest.CheckRender): RTL lines start at the right
 // edge, the first logical cell is rightmost, columns flow from the right,
 // and the complex-script font is really used. Set DRAGOMAN_RTL_PNG to a
 // directory to keep before/after page images (pdftoppm -png -r 50).

@@ -86,7 +86,7 @@ func sameAttrs(a, b *node) bool {
 	return va == vb
 }
 
-// fonts gives complex-script text a font that covers the script (§6):
+// fonts gives complex-script text a font that covers the script:
 // theme references are replaced by an explicit @cs, and a @cs without
 // coverage is substituted; substitutions are reported.
 func (ps *pass) fonts(rpr *node) {

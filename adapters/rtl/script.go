@@ -39,7 +39,7 @@ func classOf(r rune) strength {
 }
 
 // hasRTL reports whether s contains a character of an RTL block (the
-// check of the brief's §5.1: U+0590–08FF, FB1D–FDFF, FE70–FEFF).
+// check of README "How the RTL output is checked": U+0590–08FF, FB1D–FDFF, FE70–FEFF).
 func hasRTL(s string) bool {
 	for _, r := range s {
 		if inRTLBlock(r) {

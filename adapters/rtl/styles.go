@@ -91,7 +91,7 @@ func (s *styleSheet) effectiveBidi(p *node) bool {
 }
 
 // layoutStyles sets the document's base direction once, in docDefaults
-// (the brief's row 1: through styles and defaults where possible), and
+// (through styles and defaults where possible: README "Right-to-left layout"), and
 // removes style-level values that would contradict it. Run-level
 // direction flags leave the styles: they are set per run, so Latin text
 // never inherits w:rtl.

@@ -37,7 +37,7 @@ func kindsOf(t *testing.T, l *Layout, doc []byte, from, to string) map[kind]int 
 	return f.count
 }
 
-// TestEveryWarningKind: each warning kind of the brief's lists A and B is
+// TestEveryWarningKind: each warning kind of lists A and B is
 // produced by at least one test document, and each status is reached.
 func TestEveryWarningKind(t *testing.T) {
 	l := New(Options{})
@@ -100,7 +100,7 @@ func TestFidelityStatus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, f := range map[string]*job.Fidelity{"Estimate": est, "Apply": got} {
+		for name, f := range map[string]*job.RTLReport{"Estimate": est, "Apply": got} {
 			switch {
 			case c.want == "" && f != nil:
 				t.Errorf("%s %s %s→%s: want nil, got %+v", name, c.doc, c.from, c.to, *f)

@@ -71,7 +71,7 @@ func (r *jobRow) job() (*job.Job, error) {
 		return nil, fmt.Errorf("job %s metrics: %w", r.ID, err)
 	}
 	if r.RTL.Valid {
-		j.RTL = new(job.Fidelity)
+		j.RTL = new(job.RTLReport)
 		if err := json.Unmarshal([]byte(r.RTL.String), j.RTL); err != nil {
 			return nil, fmt.Errorf("job %s rtl: %w", r.ID, err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/webhook"
@@ -29,6 +30,7 @@ func runSuite(t *testing.T, b backend) {
 		fn   func(t *testing.T, b backend)
 	}{
 		{"MigrationsIdempotent", testMigrationsIdempotent},
+		{"LanguageNamesMigratedToCodes", testLanguageNamesMigratedToCodes},
 		{"TimeRoundTrip", testTimeRoundTrip},
 		{"JobRoundTrip", testJobRoundTrip},
 		{"UpdateJob", testUpdateJob},
@@ -86,6 +88,63 @@ func testMigrationsIdempotent(t *testing.T, b backend) {
 	}
 }
 
+// Jobs stored English language names before 0006_language_codes; that
+// migration turns every registry name into its code and leaves "auto",
+// "" and codes alone.
+func testLanguageNamesMigratedToCodes(t *testing.T, b backend) {
+	target := b.target(t)
+	s, err := b.open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := language.All()
+	for i, l := range all {
+		// Rows as the code before the migration wrote them.
+		src, det := "auto", l.Name
+		if i%2 == 1 {
+			src, det = l.Name, ""
+		}
+		if _, err := s.w.Exec(s.w.Rebind(`INSERT INTO jobs (id, account_id, status, stage, source_lang, detected_lang, target_lang, created_at, updated_at)
+			VALUES (?, 'acc', 'completed', 'finished', ?, ?, ?, ?, ?)`), fmt.Sprintf("old%d", i), src, det, l.Name, ts(t0), ts(t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.w.Exec(`INSERT INTO jobs (id, account_id, status, stage, source_lang, detected_lang, target_lang, created_at, updated_at)
+		VALUES ('new', 'acc', 'completed', 'finished', 'auto', 'en', 'ar', '` + ts(t0) + `', '` + ts(t0) + `')`); err != nil {
+		t.Fatal(err)
+	}
+	// Forget the migration, as a database made before it would not have it.
+	if _, err := s.w.Exec(`DELETE FROM schema_migrations WHERE version = '0006_language_codes'`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = b.open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, l := range all {
+		j, err := s.GetJob(ctx, fmt.Sprintf("old%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, det := "auto", l.Code
+		if i%2 == 1 {
+			src, det = l.Code, ""
+		}
+		if j.SourceLang != src || j.DetectedLang != det || j.TargetLang != l.Code {
+			t.Errorf("%s: source %q detected %q target %q, want %q %q %q", l.Name, j.SourceLang, j.DetectedLang, j.TargetLang, src, det, l.Code)
+		}
+	}
+	j, err := s.GetJob(ctx, "new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.SourceLang != "auto" || j.DetectedLang != "en" || j.TargetLang != "ar" {
+		t.Errorf("a row with codes changed: %q %q %q", j.SourceLang, j.DetectedLang, j.TargetLang)
+	}
+}
+
 func testTimeRoundTrip(t *testing.T, b backend) {
 	s := newStore(t, b)
 	times := []time.Time{
@@ -121,11 +180,11 @@ func testTimeRoundTrip(t *testing.T, b backend) {
 
 func fullJob(id, acct string, created time.Time) *job.Job {
 	j := job.New(id, acct, created)
-	j.SourceLang, j.DetectedLang, j.TargetLang = "auto", "en", "Hebrew"
+	j.SourceLang, j.DetectedLang, j.TargetLang = "auto", "en", "he"
 	j.Mode, j.OriginalName, j.Format = job.Literal, "דוח שנתי.docx", "docx"
 	j.Words, j.Engine, j.Structure, j.Attempts = 1234, "apertium", "3 tables, 2 images", 2
 	j.Warnings = []string{"font Calibri has no Hebrew glyphs", "footnote kept in English"}
-	j.RTL = &job.Fidelity{Status: "partial", Warnings: []string{"text box direction"}}
+	j.RTL = &job.RTLReport{Status: "partial", Warnings: []string{"text box direction"}}
 	j.Metrics = job.Metrics{EngineCalls: 3, CharsSent: 9000, CacheHits: 5, Segments: 77}
 	return j
 }
@@ -178,7 +237,7 @@ func testUpdateJob(t *testing.T, b backend) {
 	now := t0.Add(time.Minute)
 	got, err := s.UpdateJob(ctx, "j1", func(j *job.Job) error {
 		j.Warn("w1")
-		j.RTL = &job.Fidelity{Status: "full", Warnings: []string{}}
+		j.RTL = &job.RTLReport{Status: "full", Warnings: []string{}}
 		return j.Start(now)
 	})
 	if err != nil {

@@ -73,7 +73,7 @@ func addWebhook(t testing.TB, s corewebhook.Store, id, url string, events ...str
 
 func completedJob(id string) *job.Job {
 	done := t0
-	return &job.Job{ID: id, AccountID: "acct-1", Status: job.Completed, Stage: job.StageFinished, TargetLang: "Arabic",
+	return &job.Job{ID: id, AccountID: "acct-1", Status: job.Completed, Stage: job.StageFinished, TargetLang: "ar",
 		OriginalName: "report.docx", Words: 1234, CreatedAt: t0.Add(-time.Minute), UpdatedAt: t0, CompletedAt: &done}
 }
 

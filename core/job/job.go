@@ -69,8 +69,9 @@ func ParseMode(s string) (Mode, error) {
 	return "", errors.New("translation_mode is not one of professional, full, literal, extreme")
 }
 
-// Fidelity is the RTL-layout quality report of a job.
-type Fidelity struct {
+// RTLReport is the RTL-layout quality report of a job (rtl_fidelity in the
+// API): full, partial or degraded, with warnings.
+type RTLReport struct {
 	Status   string   `json:"status"` // full, partial, degraded
 	Warnings []string `json:"warnings"`
 }
@@ -89,16 +90,16 @@ type Job struct {
 	AccountID    string
 	Status       Status
 	Stage        Stage
-	SourceLang   string // as requested: a language name or "auto"
-	DetectedLang string // detected or confirmed source language, once known
-	TargetLang   string
+	SourceLang   string // as requested: an ISO code (core/language) or "auto"
+	DetectedLang string // ISO code of the detected or confirmed source language, once known
+	TargetLang   string // ISO code; names are for the API edge only
 	Mode         Mode
 	OriginalName string
 	Format       string // docx, doc, odt, rtf (from content sniffing)
 	Words        int
 	Engine       string
 	Warnings     []string
-	RTL          *Fidelity
+	RTL          *RTLReport
 	Metrics      Metrics
 	Structure    string // what the structure check (source against output) found
 	Error        string

@@ -146,3 +146,13 @@ func ByCode(code string) (Language, bool) {
 	l, ok := index[strings.ToLower(code)]
 	return l, ok
 }
+
+// NameOf is the API name of the language with the registry code code (jobs
+// store codes; the API and webhooks show names). A code the registry does
+// not know, such as "auto" or "", is returned as it is.
+func NameOf(code string) string {
+	if l, ok := ByCode(code); ok && strings.EqualFold(l.Code, code) {
+		return l.Name
+	}
+	return code
+}

@@ -62,9 +62,9 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 	}
 	text := doc.PlainText()
 
-	target, err := language.Lookup(j.TargetLang)
-	if err != nil {
-		return nil, &Failure{Msg: err.Error()}
+	target, ok := language.ByCode(j.TargetLang)
+	if !ok {
+		return nil, failf("unknown target language code %q", j.TargetLang)
 	}
 	var warnings []string
 	source, warn, err := p.sourceLanguage(j, text)
@@ -100,7 +100,7 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 	}
 	return func(j *job.Job) {
 		j.Words = words
-		j.DetectedLang = source.Name
+		j.DetectedLang = source.Code
 		for _, w := range warnings {
 			j.Warn(w)
 		}
@@ -169,9 +169,9 @@ func detectedOrGiven(j *job.Job) string {
 // sourceLanguage is the given source, or the detected one.
 func (p *Pipeline) sourceLanguage(j *job.Job, text string) (language.Language, string, error) {
 	if j.SourceLang != "" && j.SourceLang != "auto" {
-		l, err := language.Lookup(j.SourceLang)
-		if err != nil {
-			return l, "", &Failure{Msg: err.Error()}
+		l, ok := language.ByCode(j.SourceLang)
+		if !ok {
+			return l, "", failf("unknown source language code %q", j.SourceLang)
 		}
 		return l, "", nil
 	}
@@ -186,7 +186,7 @@ func (p *Pipeline) sourceLanguage(j *job.Job, text string) (language.Language, s
 	code, conf := p.Detector.Detect(sample)
 	if code == "" {
 		if strings.TrimSpace(text) == "" {
-			l, _ := language.Lookup("English") // nothing to translate; any source will do
+			l, _ := language.ByCode("en") // nothing to translate; any source will do
 			return l, "", nil
 		}
 		return language.Language{}, "", failf("the source language could not be detected: give source_lang")
@@ -238,10 +238,9 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	if err != nil {
 		return nil, err
 	}
-	src, _ := language.Lookup(j.DetectedLang)
-	tgt, _ := language.Lookup(j.TargetLang)
+	src, tgt := j.DetectedLang, j.TargetLang // codes, as the engines take them
 	var res translate.Result
-	if src.Code == tgt.Code || j.Words == 0 {
+	if src == tgt || j.Words == 0 {
 		doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) { s.Target = s.Source })
 		res.Engine = "none"
 	} else {
@@ -249,13 +248,13 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		if err != nil {
 			return nil, err
 		}
-		res, err = p.Translator.TranslateWith(ctx, doc, src.Code, tgt.Code, j.Mode, translate.Options{DoNotTranslate: a.DoNotTranslate})
+		res, err = p.Translator.TranslateWith(ctx, doc, src, tgt, j.Mode, translate.Options{DoNotTranslate: a.DoNotTranslate})
 		var ee *translate.EngineError
 		switch {
 		case errors.As(err, &ee):
 			return nil, &Failure{Msg: ee.Error()}
 		case errors.Is(err, translate.ErrNoRoute):
-			return nil, failf("no configured engine translates %s to %s", src.Name, tgt.Name)
+			return nil, failf("no configured engine translates %s to %s", language.NameOf(src), language.NameOf(tgt))
 		case err != nil:
 			return nil, err
 		}
@@ -302,20 +301,18 @@ func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), er
 // right-to-left content, and checks the output's structure against the
 // source.
 func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	src, _ := language.Lookup(j.DetectedLang)
-	tgt, _ := language.Lookup(j.TargetLang)
 	in, err := p.Blobs.Open(ctx, key(j, "assembled.docx"))
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	var fid *job.Fidelity
+	var fid *job.RTLReport
 	// The layout decides from the document too (RTL paragraphs, tables or
 	// letters in a document detected as an LTR language), so it sees every
 	// job; it copies a document with nothing right to left unchanged.
 	if p.Layout != nil {
 		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
-			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: src.Code, TargetLang: tgt.Code}, w)
+			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}, w)
 			return err
 		})
 	} else {

@@ -26,6 +26,6 @@ type LayoutRequest struct {
 // RTLLayout fixes the direction of an assembled document.
 type RTLLayout interface {
 	// Estimate pre-scans a source document for what RTL output would lose.
-	Estimate(ctx context.Context, src Blob, req LayoutRequest) (*job.Fidelity, error)
-	Apply(ctx context.Context, src Blob, req LayoutRequest, out io.Writer) (*job.Fidelity, error)
+	Estimate(ctx context.Context, src Blob, req LayoutRequest) (*job.RTLReport, error)
+	Apply(ctx context.Context, src Blob, req LayoutRequest, out io.Writer) (*job.RTLReport, error)
 }

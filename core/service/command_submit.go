@@ -27,7 +27,7 @@ type SubmitRequest struct {
 // Accepted is what a submission returns.
 type Accepted struct {
 	Job *job.Job
-	RTL *job.Fidelity // estimate from a pre-scan; nil where direction is irrelevant
+	RTL *job.RTLReport // estimate from a pre-scan; nil where direction is irrelevant
 }
 
 // submit stores and queues a request whose options are validated.
@@ -74,16 +74,16 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 
 	now := s.Clock.Now()
 	j := job.New(up.ID, c.Account.ID, now)
-	j.TargetLang = opts.Target.Name
+	j.TargetLang = opts.Target.Code
 	j.SourceLang = "auto"
 	if opts.Source != nil {
-		j.SourceLang = opts.Source.Name
+		j.SourceLang = opts.Source.Code
 	}
 	j.Mode = opts.Mode
 	j.Format = string(format)
 	j.OriginalName = cleanName(r.name(), string(format))
 
-	var est *job.Fidelity
+	var est *job.RTLReport
 	// The layout estimates from the document's own direction and script
 	// as well as the pair (source auto included); it returns nil where
 	// nothing is right to left.

@@ -9,9 +9,10 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/eventid"
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/language"
 )
 
-// Payload is the body of every delivery (specification §6.3). Its id is
+// Payload is the body of every delivery (README "Webhooks"). Its id is
 // stable per event, so receivers de-duplicate retries by it.
 type Payload struct {
 	ID        string `json:"id"`
@@ -56,7 +57,8 @@ func EventID(jobID, event string) string {
 // JobPayload is the exact body announcing event for j. Its timestamp is
 // the job's completion time, so announcing twice gives the same bytes.
 // docx_url is publicURL + /v1/jobs/<id>/download for a completed job.
-// target_language is the language's name, as the API shows it.
+// target_language is the language's name, as the API shows it (the job
+// stores its code).
 func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 	at := j.UpdatedAt
 	if j.CompletedAt != nil {
@@ -64,7 +66,7 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 	}
 	d := JobEventData{
 		JobID: j.ID, UserID: j.AccountID, Status: string(j.Status), OriginalName: j.OriginalName,
-		TotalWords: j.Words, TargetLanguage: j.TargetLang,
+		TotalWords: j.Words, TargetLanguage: language.NameOf(j.TargetLang),
 	}
 	if event == EventJobCompleted {
 		u := strings.TrimRight(publicURL, "/") + "/v1/jobs/" + j.ID + "/download"

@@ -127,6 +127,6 @@ type Notifier interface {
 	Notify(ctx context.Context, j *job.Job, event string) error
 }
 
-// DefaultDelays are the specification's retry delays (§6.5): the wait
+// DefaultDelays are the retry delays of README "Webhooks": the wait
 // before each attempt, so their number is the number of attempts.
 var DefaultDelays = []time.Duration{0, 2 * time.Second, 4 * time.Second}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/adapters/docx/fidelity"
+	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
@@ -48,7 +48,7 @@ func TestDocumentsKeepFormattingThroughApertium(t *testing.T) {
 			if _, err := docx.AssembleReader(ctx, bytes.NewReader(src), int64(len(src)), doc, &out); err != nil {
 				t.Fatal(err)
 			}
-			r, err := fidelity.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(out.Bytes()), int64(out.Len()))
+			r, err := structure.CompareReaders(bytes.NewReader(src), int64(len(src)), bytes.NewReader(out.Bytes()), int64(out.Len()))
 			if err != nil {
 				t.Fatal(err)
 			}

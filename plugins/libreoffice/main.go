@@ -13,7 +13,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,7 +22,9 @@ import (
 )
 
 func main() {
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// The pool's warnings (instances crashed, restarted) reach the host's
+	// log at their level through the SDK's logger.
+	logger := sdk.Logger()
 	cfg, err := pool.ConfigFromEnv()
 	if err == nil {
 		var p *pool.Pool

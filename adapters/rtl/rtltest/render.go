@@ -156,7 +156,8 @@ type RenderTarget struct {
 
 const tol = 3.0
 
-// CheckRender applies the §5.2 checks to a rendering.
+// CheckRender applies the render checks (README "How the RTL output is
+// checked") to a rendering.
 func CheckRender(pages []Page, fonts []string, t RenderTarget) []Finding {
 	var fs []Finding
 	fail := func(rule, format string, a ...any) {

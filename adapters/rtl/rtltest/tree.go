@@ -1,7 +1,8 @@
 // Package rtltest verifies a laid-out .docx independently of the
-// adapter that produced it: the XML assertions of the RTL brief's §5.1
-// (effective values resolved through styles and defaults) and a render
-// check through LibreOffice, pdftotext and pdffonts (§5.2).
+// adapter that produced it: the XML assertions (effective values resolved
+// through styles and defaults) and a render check through LibreOffice,
+// pdftotext and pdffonts, both listed in README "How the RTL output is
+// checked".
 //
 // It is test support, a test oracle: it reads packages with its own small
 // reader on purpose, not through adapters/ooxml, so a bug in the shared

@@ -42,7 +42,8 @@ var (
 	arabicNum   = regexp.MustCompile("[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF][^0-9A-Za-z\u200E\u0600-\u06FF]*[0-9]+[-/.][0-9]")
 )
 
-// CheckXML runs the §5.1 assertions on out; src is the same document
+// CheckXML runs the XML assertions (numbered as in README "How the RTL
+// output is checked") on out; src is the same document
 // before layout (rule 6 compares logical values between the two).
 func CheckXML(src, out []byte, t Target) ([]Finding, Stats, error) {
 	var fs []Finding

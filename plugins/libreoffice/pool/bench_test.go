@@ -54,7 +54,7 @@ func BenchmarkCold(b *testing.B) {
 		}
 		b.Run(filepath.Base(f.path), func(b *testing.B) {
 			for b.Loop() {
-				if err := ColdConvert(context.Background(), Config{TempDir: b.TempDir()}, f.k, bytes.NewReader(data), new(bytes.Buffer)); err != nil {
+				if err := coldConvertDoc(context.Background(), Config{TempDir: b.TempDir()}, f.k, bytes.NewReader(data), new(bytes.Buffer)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,9 +1,6 @@
 package pool
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Reason classifies why a conversion failed.
 type Reason int
@@ -46,13 +43,4 @@ func (e *Error) Format(f fmt.State, verb rune) {
 	if verb == 'v' && f.Flag('+') && e.Detail != "" {
 		fmt.Fprintf(f, " (%s)", e.Detail)
 	}
-}
-
-// ReasonOf returns the Reason of a conversion error, 0 if it is not one.
-func ReasonOf(err error) Reason {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Reason
-	}
-	return 0
 }

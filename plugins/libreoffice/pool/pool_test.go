@@ -143,7 +143,7 @@ func TestRefusesContentReadAsAnotherFormat(t *testing.T) {
 	p := newTestPool(t, Config{Size: 1})
 	// 24 bytes of text named .odt: LibreOffice would happily open it as plain text.
 	_, err := convertFile(t, p, context.Background(), ODT, filepath.Join(corpus, "bad/tika-testODTnotaZipFile.odt"))
-	if r := ReasonOf(err); r != Unsupported && r != Corrupt {
+	if r := reasonOf(err); r != Unsupported && r != Corrupt {
 		t.Fatalf("got %v (reason %d), want a refusal", err, r)
 	}
 	t.Logf("not a zip: %v (%s)", err, err.(*Error).Detail)
@@ -169,7 +169,7 @@ func TestEncryptedFailsFastAndKeepsTheInstance(t *testing.T) {
 	} {
 		start := time.Now()
 		_, err := convertFile(t, p, context.Background(), c.k, filepath.Join(corpus, c.path))
-		if r := ReasonOf(err); r != PasswordProtected && r != Corrupt {
+		if r := reasonOf(err); r != PasswordProtected && r != Corrupt {
 			t.Errorf("%s: got %+v, want password-protected or corrupt", c.path, err)
 		}
 		if d := time.Since(start); d > 10*time.Second {
@@ -214,7 +214,7 @@ func TestTimeoutKillsAndReplacesTheInstance(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err := convertFile(t, p, ctx, ODT, filepath.Join(corpus, "odt/odftoolkit-Text1.odt"))
-	if ReasonOf(err) != TimedOut {
+	if reasonOf(err) != TimedOut {
 		t.Fatalf("got %v, want a timeout", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -244,7 +244,7 @@ func TestCrashedInstanceIsReplacedAndColdRetried(t *testing.T) {
 				t.Fatalf("with cold retry: %v (%+v)", err, err)
 			}
 			assertDocx(t, crasher, b)
-		} else if ReasonOf(err) != Crashed {
+		} else if reasonOf(err) != Crashed {
 			t.Fatalf("without cold retry: got %v, want a crash", err)
 		}
 		assertGone(t, []trace{before}, t.TempDir())
@@ -283,4 +283,13 @@ func TestConfigFromEnv(t *testing.T) {
 	if _, err := ConfigFromEnv(); err == nil {
 		t.Fatal("bad timeout accepted")
 	}
+}
+
+// reasonOf returns the Reason of a conversion error, 0 if it is not one.
+func reasonOf(err error) Reason {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Reason
+	}
+	return 0
 }

@@ -269,7 +269,7 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 				tr.check(t, d.name+" warm", d.readsFile)
 				// Cold, as the retry after a crash runs it.
 				var cold bytes.Buffer
-				if err := ColdConvert(context.Background(), p.cfg, d.k, bytes.NewReader(d.b), &cold); err != nil {
+				if err := coldConvertDoc(context.Background(), p.cfg, d.k, bytes.NewReader(d.b), &cold); err != nil {
 					t.Fatalf("%s cold: %+v", d.name, err)
 				}
 				if s := docxText(t, cold.Bytes()); !strings.Contains(s, d.link) {

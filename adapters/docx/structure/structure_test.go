@@ -1,4 +1,4 @@
-package fidelity
+package structure
 
 import (
 	"archive/zip"

@@ -3,45 +3,18 @@ package pool
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// ColdConvert converts one document with a one-shot `soffice --convert-to`
-// and a fresh profile: the slow path the pool exists to avoid, kept for
-// comparison and as the retry after a warm crash. It cannot check which
-// import filter LibreOffice picked, so callers sniff the content first.
-func ColdConvert(ctx context.Context, cfg Config, k Kind, src io.Reader, dst io.Writer) error {
-	cfg, err := cfg.withDefaults()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
-	work, err := newWorkDir(cfg.TempDir)
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-	in := filepath.Join(work, "in."+k.Ext)
-	if err := writeFile(in, src); err != nil {
-		return err
-	}
-	out := filepath.Join(work, "in.docx")
-	if err := coldConvert(ctx, cfg, work, in, out); err != nil {
-		if ctx.Err() != nil {
-			return &Error{Reason: TimedOut, Detail: err.Error()}
-		}
-		return &Error{Reason: Corrupt, Detail: err.Error()}
-	}
-	return copyFile(dst, out)
-}
-
-// coldConvert runs soffice --convert-to on src, with its profile in a new
-// directory under work, and moves the result to dst.
+// coldConvert is the cold path: a one-shot `soffice --convert-to` on src,
+// with a fresh profile in a new directory under work, moving the result to
+// dst. It is the slow path the pool exists to avoid, kept as the retry
+// after a warm instance crashed (Config.NoColdRetry turns it off). It
+// cannot check which import filter LibreOffice picked, so callers sniff the
+// content first.
 func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
 	dir, err := os.MkdirTemp(work, "cold-")
 	if err != nil {

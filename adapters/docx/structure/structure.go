@@ -1,10 +1,10 @@
-// Package fidelity compares a source .docx with its translation and reports
-// what the translation lost: paragraphs, tables (and their nesting), rows,
+// Package structure is the structure check: it compares a source .docx
+// with its translation and reports what the translation lost: paragraphs, tables (and their nesting), rows,
 // cells, hyperlinks (with identical targets), images, notes, comments,
 // sections, text boxes, and, paragraph by paragraph, formatting spans: every
 // kind of formatting that covered a word in the source must cover a word in
 // the output. Words themselves are expected to change.
-package fidelity
+package structure
 
 import (
 	"fmt"
