@@ -194,7 +194,7 @@ func TestConversionTimeout(t *testing.T) {
 	err := p.Convert(context.Background(), ODT, bytes.NewReader(pooltest.SlowODT(2000)), &out)
 	d := time.Since(start)
 	t.Logf("timed out after %s: %v", d.Round(time.Millisecond), err)
-	if ReasonOf(err) != TimedOut {
+	if reasonOf(err) != TimedOut {
 		t.Fatalf("got %v after %s, want a timeout", err, d)
 	}
 	if d < limit || d > limit+5*time.Second {
