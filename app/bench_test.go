@@ -174,9 +174,9 @@ func peakRSS(pid int) (float64, error) {
 
 // BenchmarkPeakRSS measures the server's peak RSS while one job runs, on a
 // pro account with the pseudo engine: a 200,000-word document that
-// completes, and the largest accepted shape, a document.xml just under the
-// 32 MB XML part limit (about 3 million words), which the pro plan's
-// per-document cap stops at extraction. The goal (issue 15): under 512 MB
+// completes, and a 31 MB document.xml (about 3 million words; the XML part
+// limit is 128 MB), which the pro plan's per-document cap stops at
+// extraction. The goal (issue 15): under 512 MB
 // for any accepted upload; the benchmark fails above it.
 // DRAGOMAN_BENCH_WORDS replaces the two cases with one of that many words.
 func BenchmarkPeakRSS(b *testing.B) {

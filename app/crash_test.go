@@ -74,7 +74,7 @@ func TestKillDuringProcessingStillCompletes(t *testing.T) {
 	if j["status"] != "completed" || j["error"] != nil {
 		t.Fatalf("after restart: %v", j)
 	}
-	d := s.do("GET", "/v1/jobs/"+id+"/download", key, nil, "")
+	d := s.getPatiently("/v1/jobs/"+id+"/download", key)
 	if d.status != 200 {
 		t.Fatalf("download: %d", d.status)
 	}
@@ -84,11 +84,11 @@ func TestKillDuringProcessingStillCompletes(t *testing.T) {
 	}
 	// It stays completed: a redelivered event must not move it again.
 	time.Sleep(2 * time.Second)
-	if j2 := s.do("GET", "/v1/jobs/"+id, key, nil, "").json(t); j2["status"] != "completed" || j2["completed_at"] != j["completed_at"] {
+	if j2 := s.getPatiently("/v1/jobs/"+id, key).json(t); j2["status"] != "completed" || j2["completed_at"] != j["completed_at"] {
 		t.Errorf("job changed after completion: %v", j2)
 	}
 	// Words are charged once.
-	u := s.do("GET", "/v1/usage", key, nil, "").json(t)
+	u := s.getPatiently("/v1/usage", key).json(t)
 	if int(u["used_words"].(float64)) != int(j["total_words"].(float64)) {
 		t.Errorf("used_words %v, job words %v", u["used_words"], j["total_words"])
 	}

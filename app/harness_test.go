@@ -268,6 +268,20 @@ func (s *server) uploadFile(key, path string, fields map[string]string) response
 	return s.upload(key, filepath.Base(path), f, fields)
 }
 
+// getPatiently GETs path, waiting out 429s as their Retry-After asks (the
+// per-minute limit counts a test's fast polling too).
+func (s *server) getPatiently(path, key string) response {
+	s.t.Helper()
+	for i := 0; ; i++ {
+		r := s.do("GET", path, key, nil, "")
+		if r.status != http.StatusTooManyRequests || i == 5 {
+			return r
+		}
+		wait, _ := strconv.Atoi(r.header.Get("Retry-After"))
+		time.Sleep(time.Duration(max(wait, 1)) * time.Second)
+	}
+}
+
 // waitJob polls a job until it is terminal.
 func (s *server) waitJob(key, id string, timeout time.Duration) map[string]any {
 	s.t.Helper()

@@ -15,8 +15,8 @@ import (
 // adapters, so an agreement test keeps the two equal.
 const (
 	MaxEntries  = 10000       // entries in the zip directory
-	MaxUnpacked = 200 << 20   // uncompressed total of all entries: 4× the 50 MB input
-	MaxXMLPart  = 32 << 20    // one XML part (.xml, .rels): what is parsed and held in memory
+	MaxUnpacked = 512 << 20   // uncompressed total of all entries: a 50 MB input of text at about 10:1
+	MaxXMLPart  = 128 << 20   // one XML part (.xml, .rels): a real 1 MB .odt converts to a 66 MB document.xml
 	MaxRatio    = 200         // uncompressed/compressed of one large entry (XML: 5-30)
 	RatioFloor  = 4 << 20     // entries smaller than this are not ratio-checked
 	MaxPartSize = MaxUnpacked // one other part read (media entries are copied, not read)

@@ -60,7 +60,13 @@ func (s *jobStore) UpdateJob(ctx context.Context, id string, fn func(*job.Job) e
 		s.m.jobsCompleted.WithLabelValues(label(j.Format), label(j.Engine)).Inc()
 		s.m.words.Add(float64(j.Words))
 	case job.Failed:
-		s.m.jobsFailed.WithLabelValues(label(j.Format), label(j.Engine), FailureReason(j.Error)).Inc()
+		reason := FailureReason(j.Error)
+		s.m.jobsFailed.WithLabelValues(label(j.Format), label(j.Engine), reason).Inc()
+		if reason == "quota" {
+			// Counted on the job, not on Reserve: extraction stops counting
+			// at the words left and fails before it reserves anything.
+			s.m.refusals.WithLabelValues("quota", "extract").Inc()
+		}
 	}
 	return j, err
 }
@@ -194,11 +200,7 @@ type usage struct {
 }
 
 func (u *usage) Reserve(ctx context.Context, accountID, period, jobID string, words int64, limit *int64) error {
-	err := u.Store.Reserve(ctx, accountID, period, jobID, words, limit)
-	if errors.Is(err, quota.ErrExceeded) {
-		u.m.refusals.WithLabelValues("quota", "extract").Inc()
-	}
-	return err
+	return u.Store.Reserve(ctx, accountID, period, jobID, words, limit)
 }
 
 // Limiter counts requests refused by the per-minute rate limit.

@@ -25,8 +25,8 @@ type Limits struct {
 // The package model the adapters read with (adapters/ooxml) holds the same
 // numbers; core cannot import it, so a test there keeps the two equal.
 var DefaultLimits = Limits{
-	MaxUnpacked: 200 << 20,
-	MaxXMLPart:  32 << 20,
+	MaxUnpacked: 512 << 20,
+	MaxXMLPart:  128 << 20,
 	MaxEntries:  10000,
 	MaxRatio:    200,
 	RatioFloor:  4 << 20,

@@ -20,8 +20,8 @@ type Limits struct {
 // accepted upload can expand to: no XML part over 32 MB, no more than
 // 200 MB unpacked in all (the host's limits, see core/docformat).
 var DefaultLimits = Limits{
-	MaxUnpacked: 200 << 20,
-	MaxXMLPart:  32 << 20,
+	MaxUnpacked: 512 << 20,
+	MaxXMLPart:  128 << 20,
 	MaxEntries:  10000,
 	MaxRatio:    200,
 	RatioFloor:  4 << 20,
