@@ -2,200 +2,74 @@
 -- Names are for the API edge only (adapters/httpapi, the webhook payload).
 -- Values that are no registry name ("auto", "", codes) stay as they are.
 
-UPDATE jobs SET source_lang = CASE source_lang
-    WHEN 'Afrikaans' THEN 'af'
-    WHEN 'Albanian' THEN 'sq'
-    WHEN 'Arabic' THEN 'ar'
-    WHEN 'Armenian' THEN 'hy'
-    WHEN 'Basque' THEN 'eu'
-    WHEN 'Bengali' THEN 'bn'
-    WHEN 'Bulgarian' THEN 'bg'
-    WHEN 'Catalan' THEN 'ca'
-    WHEN 'Chinese (Simplified)' THEN 'zh-Hans'
-    WHEN 'Chinese (Traditional)' THEN 'zh-Hant'
-    WHEN 'Croatian' THEN 'hr'
-    WHEN 'Czech' THEN 'cs'
-    WHEN 'Danish' THEN 'da'
-    WHEN 'Dutch' THEN 'nl'
-    WHEN 'English' THEN 'en'
-    WHEN 'Esperanto' THEN 'eo'
-    WHEN 'Estonian' THEN 'et'
-    WHEN 'Finnish' THEN 'fi'
-    WHEN 'French' THEN 'fr'
-    WHEN 'Galician' THEN 'gl'
-    WHEN 'Georgian' THEN 'ka'
-    WHEN 'German' THEN 'de'
-    WHEN 'Greek' THEN 'el'
-    WHEN 'Gujarati' THEN 'gu'
-    WHEN 'Hebrew' THEN 'he'
-    WHEN 'Hindi' THEN 'hi'
-    WHEN 'Hungarian' THEN 'hu'
-    WHEN 'Icelandic' THEN 'is'
-    WHEN 'Indonesian' THEN 'id'
-    WHEN 'Irish' THEN 'ga'
-    WHEN 'Italian' THEN 'it'
-    WHEN 'Japanese' THEN 'ja'
-    WHEN 'Kazakh' THEN 'kk'
-    WHEN 'Korean' THEN 'ko'
-    WHEN 'Latvian' THEN 'lv'
-    WHEN 'Lithuanian' THEN 'lt'
-    WHEN 'Macedonian' THEN 'mk'
-    WHEN 'Malay' THEN 'ms'
-    WHEN 'Marathi' THEN 'mr'
-    WHEN 'Norwegian Bokmål' THEN 'nb'
-    WHEN 'Norwegian Nynorsk' THEN 'nn'
-    WHEN 'Occitan' THEN 'oc'
-    WHEN 'Persian' THEN 'fa'
-    WHEN 'Polish' THEN 'pl'
-    WHEN 'Portuguese' THEN 'pt'
-    WHEN 'Punjabi' THEN 'pa'
-    WHEN 'Romanian' THEN 'ro'
-    WHEN 'Russian' THEN 'ru'
-    WHEN 'Serbian' THEN 'sr'
-    WHEN 'Slovak' THEN 'sk'
-    WHEN 'Slovenian' THEN 'sl'
-    WHEN 'Spanish' THEN 'es'
-    WHEN 'Swahili' THEN 'sw'
-    WHEN 'Swedish' THEN 'sv'
-    WHEN 'Tagalog' THEN 'tl'
-    WHEN 'Tamil' THEN 'ta'
-    WHEN 'Telugu' THEN 'te'
-    WHEN 'Thai' THEN 'th'
-    WHEN 'Turkish' THEN 'tr'
-    WHEN 'Ukrainian' THEN 'uk'
-    WHEN 'Urdu' THEN 'ur'
-    WHEN 'Vietnamese' THEN 'vi'
-    WHEN 'Welsh' THEN 'cy'
-    ELSE source_lang END;
+CREATE TEMPORARY TABLE language_codes (name TEXT PRIMARY KEY, code TEXT NOT NULL);
+INSERT INTO language_codes (name, code) VALUES
+    ('Afrikaans', 'af'),
+    ('Albanian', 'sq'),
+    ('Arabic', 'ar'),
+    ('Armenian', 'hy'),
+    ('Basque', 'eu'),
+    ('Bengali', 'bn'),
+    ('Bulgarian', 'bg'),
+    ('Catalan', 'ca'),
+    ('Chinese (Simplified)', 'zh-Hans'),
+    ('Chinese (Traditional)', 'zh-Hant'),
+    ('Croatian', 'hr'),
+    ('Czech', 'cs'),
+    ('Danish', 'da'),
+    ('Dutch', 'nl'),
+    ('English', 'en'),
+    ('Esperanto', 'eo'),
+    ('Estonian', 'et'),
+    ('Finnish', 'fi'),
+    ('French', 'fr'),
+    ('Galician', 'gl'),
+    ('Georgian', 'ka'),
+    ('German', 'de'),
+    ('Greek', 'el'),
+    ('Gujarati', 'gu'),
+    ('Hebrew', 'he'),
+    ('Hindi', 'hi'),
+    ('Hungarian', 'hu'),
+    ('Icelandic', 'is'),
+    ('Indonesian', 'id'),
+    ('Irish', 'ga'),
+    ('Italian', 'it'),
+    ('Japanese', 'ja'),
+    ('Kazakh', 'kk'),
+    ('Korean', 'ko'),
+    ('Latvian', 'lv'),
+    ('Lithuanian', 'lt'),
+    ('Macedonian', 'mk'),
+    ('Malay', 'ms'),
+    ('Marathi', 'mr'),
+    ('Norwegian Bokmål', 'nb'),
+    ('Norwegian Nynorsk', 'nn'),
+    ('Occitan', 'oc'),
+    ('Persian', 'fa'),
+    ('Polish', 'pl'),
+    ('Portuguese', 'pt'),
+    ('Punjabi', 'pa'),
+    ('Romanian', 'ro'),
+    ('Russian', 'ru'),
+    ('Serbian', 'sr'),
+    ('Slovak', 'sk'),
+    ('Slovenian', 'sl'),
+    ('Spanish', 'es'),
+    ('Swahili', 'sw'),
+    ('Swedish', 'sv'),
+    ('Tagalog', 'tl'),
+    ('Tamil', 'ta'),
+    ('Telugu', 'te'),
+    ('Thai', 'th'),
+    ('Turkish', 'tr'),
+    ('Ukrainian', 'uk'),
+    ('Urdu', 'ur'),
+    ('Vietnamese', 'vi'),
+    ('Welsh', 'cy');
 
-UPDATE jobs SET detected_lang = CASE detected_lang
-    WHEN 'Afrikaans' THEN 'af'
-    WHEN 'Albanian' THEN 'sq'
-    WHEN 'Arabic' THEN 'ar'
-    WHEN 'Armenian' THEN 'hy'
-    WHEN 'Basque' THEN 'eu'
-    WHEN 'Bengali' THEN 'bn'
-    WHEN 'Bulgarian' THEN 'bg'
-    WHEN 'Catalan' THEN 'ca'
-    WHEN 'Chinese (Simplified)' THEN 'zh-Hans'
-    WHEN 'Chinese (Traditional)' THEN 'zh-Hant'
-    WHEN 'Croatian' THEN 'hr'
-    WHEN 'Czech' THEN 'cs'
-    WHEN 'Danish' THEN 'da'
-    WHEN 'Dutch' THEN 'nl'
-    WHEN 'English' THEN 'en'
-    WHEN 'Esperanto' THEN 'eo'
-    WHEN 'Estonian' THEN 'et'
-    WHEN 'Finnish' THEN 'fi'
-    WHEN 'French' THEN 'fr'
-    WHEN 'Galician' THEN 'gl'
-    WHEN 'Georgian' THEN 'ka'
-    WHEN 'German' THEN 'de'
-    WHEN 'Greek' THEN 'el'
-    WHEN 'Gujarati' THEN 'gu'
-    WHEN 'Hebrew' THEN 'he'
-    WHEN 'Hindi' THEN 'hi'
-    WHEN 'Hungarian' THEN 'hu'
-    WHEN 'Icelandic' THEN 'is'
-    WHEN 'Indonesian' THEN 'id'
-    WHEN 'Irish' THEN 'ga'
-    WHEN 'Italian' THEN 'it'
-    WHEN 'Japanese' THEN 'ja'
-    WHEN 'Kazakh' THEN 'kk'
-    WHEN 'Korean' THEN 'ko'
-    WHEN 'Latvian' THEN 'lv'
-    WHEN 'Lithuanian' THEN 'lt'
-    WHEN 'Macedonian' THEN 'mk'
-    WHEN 'Malay' THEN 'ms'
-    WHEN 'Marathi' THEN 'mr'
-    WHEN 'Norwegian Bokmål' THEN 'nb'
-    WHEN 'Norwegian Nynorsk' THEN 'nn'
-    WHEN 'Occitan' THEN 'oc'
-    WHEN 'Persian' THEN 'fa'
-    WHEN 'Polish' THEN 'pl'
-    WHEN 'Portuguese' THEN 'pt'
-    WHEN 'Punjabi' THEN 'pa'
-    WHEN 'Romanian' THEN 'ro'
-    WHEN 'Russian' THEN 'ru'
-    WHEN 'Serbian' THEN 'sr'
-    WHEN 'Slovak' THEN 'sk'
-    WHEN 'Slovenian' THEN 'sl'
-    WHEN 'Spanish' THEN 'es'
-    WHEN 'Swahili' THEN 'sw'
-    WHEN 'Swedish' THEN 'sv'
-    WHEN 'Tagalog' THEN 'tl'
-    WHEN 'Tamil' THEN 'ta'
-    WHEN 'Telugu' THEN 'te'
-    WHEN 'Thai' THEN 'th'
-    WHEN 'Turkish' THEN 'tr'
-    WHEN 'Ukrainian' THEN 'uk'
-    WHEN 'Urdu' THEN 'ur'
-    WHEN 'Vietnamese' THEN 'vi'
-    WHEN 'Welsh' THEN 'cy'
-    ELSE detected_lang END;
+UPDATE jobs SET source_lang = COALESCE((SELECT code FROM language_codes WHERE name = jobs.source_lang), source_lang);
+UPDATE jobs SET detected_lang = COALESCE((SELECT code FROM language_codes WHERE name = jobs.detected_lang), detected_lang);
+UPDATE jobs SET target_lang = COALESCE((SELECT code FROM language_codes WHERE name = jobs.target_lang), target_lang);
 
-UPDATE jobs SET target_lang = CASE target_lang
-    WHEN 'Afrikaans' THEN 'af'
-    WHEN 'Albanian' THEN 'sq'
-    WHEN 'Arabic' THEN 'ar'
-    WHEN 'Armenian' THEN 'hy'
-    WHEN 'Basque' THEN 'eu'
-    WHEN 'Bengali' THEN 'bn'
-    WHEN 'Bulgarian' THEN 'bg'
-    WHEN 'Catalan' THEN 'ca'
-    WHEN 'Chinese (Simplified)' THEN 'zh-Hans'
-    WHEN 'Chinese (Traditional)' THEN 'zh-Hant'
-    WHEN 'Croatian' THEN 'hr'
-    WHEN 'Czech' THEN 'cs'
-    WHEN 'Danish' THEN 'da'
-    WHEN 'Dutch' THEN 'nl'
-    WHEN 'English' THEN 'en'
-    WHEN 'Esperanto' THEN 'eo'
-    WHEN 'Estonian' THEN 'et'
-    WHEN 'Finnish' THEN 'fi'
-    WHEN 'French' THEN 'fr'
-    WHEN 'Galician' THEN 'gl'
-    WHEN 'Georgian' THEN 'ka'
-    WHEN 'German' THEN 'de'
-    WHEN 'Greek' THEN 'el'
-    WHEN 'Gujarati' THEN 'gu'
-    WHEN 'Hebrew' THEN 'he'
-    WHEN 'Hindi' THEN 'hi'
-    WHEN 'Hungarian' THEN 'hu'
-    WHEN 'Icelandic' THEN 'is'
-    WHEN 'Indonesian' THEN 'id'
-    WHEN 'Irish' THEN 'ga'
-    WHEN 'Italian' THEN 'it'
-    WHEN 'Japanese' THEN 'ja'
-    WHEN 'Kazakh' THEN 'kk'
-    WHEN 'Korean' THEN 'ko'
-    WHEN 'Latvian' THEN 'lv'
-    WHEN 'Lithuanian' THEN 'lt'
-    WHEN 'Macedonian' THEN 'mk'
-    WHEN 'Malay' THEN 'ms'
-    WHEN 'Marathi' THEN 'mr'
-    WHEN 'Norwegian Bokmål' THEN 'nb'
-    WHEN 'Norwegian Nynorsk' THEN 'nn'
-    WHEN 'Occitan' THEN 'oc'
-    WHEN 'Persian' THEN 'fa'
-    WHEN 'Polish' THEN 'pl'
-    WHEN 'Portuguese' THEN 'pt'
-    WHEN 'Punjabi' THEN 'pa'
-    WHEN 'Romanian' THEN 'ro'
-    WHEN 'Russian' THEN 'ru'
-    WHEN 'Serbian' THEN 'sr'
-    WHEN 'Slovak' THEN 'sk'
-    WHEN 'Slovenian' THEN 'sl'
-    WHEN 'Spanish' THEN 'es'
-    WHEN 'Swahili' THEN 'sw'
-    WHEN 'Swedish' THEN 'sv'
-    WHEN 'Tagalog' THEN 'tl'
-    WHEN 'Tamil' THEN 'ta'
-    WHEN 'Telugu' THEN 'te'
-    WHEN 'Thai' THEN 'th'
-    WHEN 'Turkish' THEN 'tr'
-    WHEN 'Ukrainian' THEN 'uk'
-    WHEN 'Urdu' THEN 'ur'
-    WHEN 'Vietnamese' THEN 'vi'
-    WHEN 'Welsh' THEN 'cy'
-    ELSE target_lang END;
+DROP TABLE language_codes;
