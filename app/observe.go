@@ -78,7 +78,6 @@ func instrumentService(s *service.Service, m *telemetry.Metrics) *service.Servic
 // pipeline's ports.
 func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry.Tracing, wh *telemetry.Webhooks) *pipeline.Pipeline {
 	p.Jobs = m.Jobs(p.Jobs)
-	p.Quota = m.Usage(p.Quota)
 	p.Bus = m.Bus(p.Bus, t.Tracer())
 	if p.Converter != nil {
 		p.Converter = m.Converter(p.Converter)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/quota"
 )
 
 // Jobs counts jobs as they are accepted, complete and fail. A store that
@@ -189,18 +188,6 @@ func (t *tm) GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []
 		t.m.tmMisses.Add(float64(max(len(hashes)-len(got), 0)))
 	}
 	return got, err
-}
-
-// Usage counts jobs refused at extraction for want of quota.
-func (m *Metrics) Usage(inner quota.Store) quota.Store { return &usage{inner, m} }
-
-type usage struct {
-	quota.Store
-	m *Metrics
-}
-
-func (u *usage) Reserve(ctx context.Context, accountID, period, jobID string, words int64, limit *int64) error {
-	return u.Store.Reserve(ctx, accountID, period, jobID, words, limit)
 }
 
 // Limiter counts requests refused by the per-minute rate limit.
