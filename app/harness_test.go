@@ -75,6 +75,26 @@ func freePort(t testing.TB) string {
 	return ln.Addr().String()
 }
 
+// syncBuffer collects a process's output while tests read it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func (b *syncBuffer) Bytes() []byte { return []byte(b.String()) }
+
 // server is a running `dragoman serve` process.
 type server struct {
 	t       testing.TB
@@ -85,7 +105,7 @@ type server struct {
 	args    []string
 	env     []string
 	cmd     *exec.Cmd
-	logs    *bytes.Buffer
+	logs    *syncBuffer
 	client  *http.Client
 }
 
@@ -113,9 +133,38 @@ func startServer(t testing.TB, extraArgs []string, env ...string) *server {
 	return s
 }
 
+// start runs the server until it is healthy. freePort releases its port
+// before the server binds it, so on a busy machine another process (an
+// outgoing connection takes ports from the same range) may take it first:
+// a server that exits with "address already in use" gets fresh ports and
+// starts again.
 func (s *server) start() {
 	s.t.Helper()
-	s.logs = &bytes.Buffer{}
+	for attempt := 1; ; attempt++ {
+		if s.startOnce() {
+			return
+		}
+		if attempt == 5 || !strings.Contains(s.logs.String(), "address already in use") {
+			s.t.Fatalf("server did not become healthy; logs:\n%s", s.logs)
+		}
+		s.t.Logf("a port was taken before the server bound it; new ports:\n%s", s.logs)
+		s.https, s.http, s.metrics = freePort(s.t), freePort(s.t), freePort(s.t)
+		for i := 0; i+1 < len(s.args); i++ {
+			switch s.args[i] {
+			case "--https-addr":
+				s.args[i+1] = s.https
+			case "--http-addr":
+				s.args[i+1] = s.http
+			case "--metrics-addr":
+				s.args[i+1] = s.metrics
+			}
+		}
+	}
+}
+
+// startOnce starts the process and reports whether it became healthy.
+func (s *server) startOnce() bool {
+	s.logs = &syncBuffer{}
 	s.cmd = exec.Command(filepath.Join(binaries(s.t), "dragoman"), s.args...)
 	s.cmd.Env = s.env
 	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
@@ -129,15 +178,16 @@ func (s *server) start() {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return
+				return true
 			}
 		}
-		if s.cmd.ProcessState != nil {
+		if strings.Contains(s.logs.String(), "address already in use") {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	s.t.Fatalf("server did not become healthy; logs:\n%s", s.logs)
+	s.kill()
+	return false
 }
 
 // kill sends SIGKILL to the server and its plugins (the process group).
