@@ -163,3 +163,30 @@ func pdfText(t *testing.T, pdf []byte) string {
 	}
 	return string(out)
 }
+
+// dragoman translate --pdf writes the PDF beside the .docx, and the PDF
+// holds the translation.
+func TestCLITranslatePDF(t *testing.T) {
+	s := startServer(t, []string{"--plugin-dir", converterPlugins(t)}, "DRAGOMAN_ENGINES=pseudo", "TMPDIR="+t.TempDir(), "DRAGOMAN_LIBREOFFICE_POOL_SIZE=1")
+	_, key, _ := s.account("pro")
+	out := t.TempDir()
+	stdout, stderr, code := s.cli(key, "translate", englishDocx, "--to", "German", "--from", "English", "--pdf", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	docx, err := os.ReadFile(filepath.Join(out, "english.de.docx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := os.ReadFile(filepath.Join(out, "english.de.pdf"))
+	if err != nil {
+		t.Fatalf("%v\nstdout:\n%s", err, stdout)
+	}
+	if !strings.Contains(stdout, "english.docx → "+filepath.Join(out, "english.de.pdf")) {
+		t.Errorf("no result line for the PDF:\n%s", stdout)
+	}
+	words, text := docxWords(t, docx), pdfText(t, pdf)
+	if len(words) < 10 || !strings.Contains(text, words[0]) || !strings.Contains(text, words[len(words)-1]) {
+		t.Errorf("the PDF's text %q lacks the translation's words %q", text, words)
+	}
+}
