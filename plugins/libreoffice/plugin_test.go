@@ -288,8 +288,10 @@ func TestRendersPDFThroughTheHost(t *testing.T) {
 			t.Fatal(err)
 		}
 		var pdf bytes.Buffer
+		began := time.Now()
 		err = r.RenderPDF(ctx, tc.format, f, &pdf)
 		f.Close()
+		t.Logf("%s rendered to a %d-byte PDF in %s", filepath.Base(tc.path), pdf.Len(), time.Since(began))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
