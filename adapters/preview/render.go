@@ -19,9 +19,9 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-// Renderer renders to PDF on PDF when set (the converter plugin's warm
-// LibreOffice pool); otherwise it runs one LibreOffice at a time, each
-// with its own throwaway profile. A document whose ext is "pdf" is
+// Renderer makes the PDF of a document with its PDF renderer when set
+// (the converter plugin's warm LibreOffice pool); otherwise it runs one
+// LibreOffice at a time, each with its own throwaway profile. A document whose ext is "pdf" is
 // already rendered and goes straight to pdftoppm.
 type Renderer struct {
 	PDF      ports.PDFRenderer // nil: a fresh soffice per render

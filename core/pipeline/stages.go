@@ -349,7 +349,8 @@ func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), erro
 // carry its pdf_url. A rendition that fails does not fail the
 // translation: the job completes with a warning and no pdf_url, and GET
 // .../download?format=pdf tries again on demand. Only a cancelled context
-// is returned, for the stage to run again.
+// or an output that cannot be read is returned, for the stage to run
+// again.
 func (p *Pipeline) renderPDF(ctx context.Context, j *job.Job) (job.PDFState, string, error) {
 	if j.PDF != job.PDFRequested {
 		return "", "", nil
