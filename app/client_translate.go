@@ -37,6 +37,7 @@ func translateCmd(args []string, stdout, stderr io.Writer) int {
 	to := cf.fs.String("to", "", "target language name or ISO code (required)")
 	from := cf.fs.String("from", "", "source language; default: detected")
 	mode := cf.fs.String("mode", "", "professional (default), full, literal or extreme")
+	pdf := cf.fs.Bool("pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
 	out := cf.fs.String("out", "", "folder for the translations; default: beside each file (the working folder for --url)")
 	local := cf.fs.Bool("local", false, "run the pipeline in this process with the installed plugins: no server, no key")
 	pluginDir := cf.fs.String("plugin-dir", defaultPluginDir(), "--local: plugin binaries")
@@ -55,7 +56,7 @@ func translateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dragoman translate:", err)
-		fmt.Fprintln(stderr, "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--out DIR] [--url URL] [--server URL] [--key KEY] [--local] [--json]")
+		fmt.Fprintln(stderr, "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--pdf] [--out DIR] [--url URL] [--server URL] [--key KEY] [--local] [--json]")
 		return 2
 	}
 	ctx, cancel := interruptible()
@@ -82,7 +83,7 @@ func translateCmd(args []string, stdout, stderr io.Writer) int {
 		tr = c
 		clientOf = c
 	}
-	return runTranslations(ctx, tr, clientOf, files, urls, client.Options{To: *to, From: *from, Mode: *mode, OutDir: *out}, *cf.json, stdout, stderr)
+	return runTranslations(ctx, tr, clientOf, files, urls, client.Options{To: *to, From: *from, Mode: *mode, PDF: *pdf, OutDir: *out}, *cf.json, stdout, stderr)
 }
 
 func envOr(k, def string) string {
@@ -96,6 +97,7 @@ func envOr(k, def string) string {
 type outcome struct {
 	Input  string      `json:"input"`
 	Output string      `json:"output,omitempty"`
+	PDF    string      `json:"pdf,omitempty"`
 	Job    *client.Job `json:"job,omitempty"`
 	Error  string      `json:"error,omitempty"`
 }
@@ -142,7 +144,7 @@ func runTranslations(ctx context.Context, tr translator, c *client.Client, files
 			}
 			outcomes[i] = outcome{Input: it.input}
 			if res != nil {
-				outcomes[i].Output, outcomes[i].Job = res.Path, res.Job
+				outcomes[i].Output, outcomes[i].Job, outcomes[i].PDF = res.Path, res.Job, res.PDFPath
 			}
 			if err != nil {
 				outcomes[i].Error = err.Error()
@@ -166,6 +168,9 @@ func runTranslations(ctx context.Context, tr translator, c *client.Client, files
 			fmt.Fprintf(stdout, "%s: failed: %s\n", items[i].name, errorText(errs[i]))
 		} else {
 			fmt.Fprintf(stdout, "%s → %s\n", items[i].name, o.Output)
+			if o.PDF != "" {
+				fmt.Fprintf(stdout, "%s → %s\n", items[i].name, o.PDF)
+			}
 		}
 		if o.Job != nil {
 			printFidelity(stdout, "  ", o.Job)

@@ -101,7 +101,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 		return nil, err
 	}
 	acc, err := l.svc.Queue(ctx, l.caller, up, service.SubmitRequest{
-		Name: filepath.Base(path), TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode,
+		Name: filepath.Base(path), TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode, PDF: opts.PDF,
 	})
 	if err != nil {
 		return nil, err
@@ -146,6 +146,17 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 		return res, err
 	}
 	res.Path = out
+	if opts.PDF {
+		p, err := l.svc.DownloadPDF(ctx, l.caller, id)
+		if err != nil {
+			return res, err
+		}
+		defer p.Blob.Close()
+		res.PDFPath = filepath.Join(dir, p.Name)
+		if err := writeFile(res.PDFPath, p.Blob); err != nil {
+			return res, err
+		}
+	}
 	report(client.Progress{Phase: client.PhaseDone, JobID: id, Stage: "finished"})
 	return res, nil
 }

@@ -176,8 +176,17 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Docs: docx.New(), Detector: detector,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
-		Users: st, KeyCatalog: st, JobList: st, Pages: preview.New(), History: st,
+		Users: st, KeyCatalog: st, JobList: st, Pages: previewRenderer(plugins), History: st,
+		PDF: plugins.PDFRenderer(),
 	}
+}
+
+// previewRenderer renders previews on the converter plugin's warm
+// LibreOffice pool when there is one, else with a fresh soffice each.
+func previewRenderer(plugins *pluginhost.Host) *preview.Renderer {
+	r := preview.New()
+	r.PDF = plugins.PDFRenderer()
+	return r
 }
 
 func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *abandonedEvents, hooks *webhook.Worker) (*pipeline.Pipeline, error) {
@@ -201,6 +210,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 	if conv := plugins.Converter(); conv != nil {
 		p.Converter = conv
 	}
+	p.PDF = plugins.PDFRenderer()
 	g.p.Store(p)
 	return p, nil
 }

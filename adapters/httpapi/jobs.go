@@ -71,6 +71,7 @@ type JobStatus struct {
 	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
 	Metrics         Metrics  `json:"metrics"`
 	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
+	PdfURL          *string  `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
 }
 
 func strp(s string) *string {
@@ -109,6 +110,9 @@ func statusOf(j *job.Job) JobStatus {
 	}
 	if j.Status == job.Completed && j.ExpiredAt == nil {
 		out.DownloadURL = strp(Prefix + "/jobs/" + j.ID + "/download")
+		if j.PDF == job.PDFReady {
+			out.PdfURL = strp(Prefix + "/jobs/" + j.ID + "/download?format=pdf")
+		}
 	}
 	return out
 }
@@ -117,6 +121,12 @@ const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail ad
 	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
 	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
 	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
+
+// pdfDoc documents the pdf request field and what it costs.
+const pdfDoc = "Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). " +
+	"The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). " +
+	"When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. " +
+	"A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download."
 
 // uploadInput takes the raw request: the multipart body is streamed part
 // by part, never parsed into memory or a temporary file by the framework.
@@ -147,6 +157,7 @@ type translateURLInput struct {
 		TargetLang      string `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
 		SourceLang      string `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
 		TranslationMode string `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
+		PDF             bool   `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
 	}
 }
 
@@ -157,13 +168,24 @@ type jobInput struct {
 
 type jobOutput struct{ Body JobStatus }
 
+type downloadInput struct {
+	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
+	JobID  string `path:"job_id" format:"uuid" doc:"Job identifier"`
+	Format string `query:"format" enum:"docx,pdf" default:"docx" doc:"docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds)"`
+}
+
+const pdfType = "application/pdf"
+
+const downloadDoc = "The translated .docx (or, with ?format=pdf, its PDF rendition), for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted. " +
+	"A PDF of a job submitted without pdf=true is rendered on demand at its first download (a few seconds) and kept beside the .docx; a server without the LibreOffice converter plugin answers 404 for it, and 503 when rendering failed."
+
 const docxType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 func (a *API) registerJobs() {
 	op := huma.Operation{
 		OperationID: "translate", Method: http.MethodPost, Path: "/translate", Tags: []string{"Jobs"},
 		Summary:       "Translate an uploaded document",
-		Description:   "Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto) and `translation_mode` (default professional). " + modeDoc + " The answer is 202 with a job id to poll.",
+		Description:   "Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). " + modeDoc + " " + pdfDoc + " The answer is 202 with a job id to poll.",
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1, MaxBodyBytes: -1,
 		Errors: []int{401, 402, 403, 413, 422, 429, 503},
 	}
@@ -188,13 +210,14 @@ func (a *API) registerJobs() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "downloadJob", Method: http.MethodGet, Path: "/jobs/{job_id}/download", Tags: []string{"Jobs"},
 		Summary:     "Download the translated document",
-		Description: "The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.",
-		Security:    security, Errors: []int{401, 403, 404, 410, 429},
+		Description: downloadDoc,
+		Security:    security, Errors: []int{401, 403, 404, 410, 429, 503},
 		Responses: map[string]*huma.Response{"200": {
 			Description: "The translated document",
 			Headers:     map[string]*huma.Param{"Content-Disposition": {Description: "attachment; filename derived from the original name and the target language", Schema: &huma.Schema{Type: "string"}}},
 			Content: map[string]*huma.MediaType{
 				docxType: {Schema: &huma.Schema{Type: "string", Format: "binary"}},
+				pdfType:  {Schema: &huma.Schema{Type: "string", Format: "binary"}},
 			},
 		}},
 	}, a.download)
@@ -216,6 +239,7 @@ func (a *API) documentUpload() {
 				"target_lang":      str("Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)", "Arabic"),
 				"source_lang":      str("Source language name, or auto for detection", "auto"),
 				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
+				"pdf":              {Type: "boolean", Description: pdfDoc, Default: false},
 			},
 		}},
 	}}
@@ -317,7 +341,7 @@ func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader)
 			if err := file(req.Name, part); err != nil {
 				return req, err
 			}
-		case name == "target_lang" || name == "source_lang" || name == "translation_mode":
+		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf":
 			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
 			if err != nil {
 				return req, &formReadError{err}
@@ -328,6 +352,10 @@ func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader)
 				req.TargetLang = s
 			case "source_lang":
 				req.SourceLang = s
+			case "pdf":
+				if req.PDF, err = parseFormBool(s); err != nil {
+					return req, newProblem(http.StatusUnprocessableEntity, "pdf: "+err.Error(), &huma.ErrorDetail{Location: "body.pdf", Message: err.Error(), Value: s})
+				}
 			default:
 				req.Mode = s
 			}
@@ -338,6 +366,18 @@ func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader)
 		}
 		part.Close()
 	}
+}
+
+// parseFormBool reads a boolean form field: true/false, 1/0, yes/no,
+// on/off (an HTML checkbox), case-insensitive; empty is false.
+func parseFormBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "", "false", "0", "no", "off":
+		return false, nil
+	case "true", "1", "yes", "on":
+		return true, nil
+	}
+	return false, errors.New("not a boolean (true or false)")
 }
 
 // countingReader counts what was read through it and keeps the read
@@ -387,7 +427,9 @@ func (a *API) bodyError(err error) error {
 }
 
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
-	acc, err := a.svc.SubmitURL(ctx, caller(ctx), in.Body.URL, in.Body.TargetLang, in.Body.SourceLang, in.Body.TranslationMode)
+	acc, err := a.svc.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{
+		TargetLang: in.Body.TargetLang, SourceLang: in.Body.SourceLang, Mode: in.Body.TranslationMode, PDF: in.Body.PDF,
+	})
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -405,8 +447,12 @@ func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
 	return &jobOutput{Body: statusOf(j)}, nil
 }
 
-func (a *API) download(ctx context.Context, in *jobInput) (*huma.StreamResponse, error) {
-	d, err := a.svc.Download(ctx, caller(ctx), in.JobID)
+func (a *API) download(ctx context.Context, in *downloadInput) (*huma.StreamResponse, error) {
+	get, ctype := a.svc.Download, docxType
+	if in.Format == "pdf" {
+		get, ctype = a.svc.DownloadPDF, pdfType
+	}
+	d, err := get(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -415,7 +461,7 @@ func (a *API) download(ctx context.Context, in *jobInput) (*huma.StreamResponse,
 		r, w := humago.Unwrap(hctx)
 		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": d.Name}))
 		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Content-Type", docxType)
+		w.Header().Set("Content-Type", ctype)
 		http.ServeContent(w, r, "", time.Time{}, contentTyped{d.Blob})
 	}}, nil
 }

@@ -2,6 +2,7 @@ package pluginhost
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -47,3 +48,40 @@ func (c *converter) Convert(ctx context.Context, format string, in io.Reader, ou
 	}
 	return fmt.Errorf("no converter plugin handles .%s (have: %s)", format, strings.Join(c.Formats(), ", "))
 }
+
+// RenderPDF renders a document (docx, or a source format) to PDF through
+// the first converter plugin that renders PDFs (the LibreOffice plugin's
+// warm pool). Without one it fails with ErrNoPDFRenderer.
+func (c *converter) RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error {
+	format = strings.ToLower(strings.TrimPrefix(format, "."))
+	for _, p := range c.procs {
+		p.mu.Lock()
+		ok := slices.Contains(p.targets, sdk.TargetPDF) && (format == "docx" || slices.Contains(p.formats, format))
+		p.mu.Unlock()
+		if !ok {
+			continue
+		}
+		raw, gen, err := p.get()
+		if err != nil {
+			return err
+		}
+		return p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).RenderPDF(ctx, format, in, out)))
+	}
+	return fmt.Errorf("%w (.%s)", ErrNoPDFRenderer, format)
+}
+
+// RendersPDF reports whether a converter plugin renders PDFs.
+func (c *converter) RendersPDF() bool {
+	for _, p := range c.procs {
+		p.mu.Lock()
+		ok := slices.Contains(p.targets, sdk.TargetPDF)
+		p.mu.Unlock()
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNoPDFRenderer: no converter plugin renders PDFs.
+var ErrNoPDFRenderer = errors.New("no converter plugin renders PDFs (install dragoman-converter-libreoffice)")

@@ -159,6 +159,15 @@ func (h *Host) Converter() ports.Converter {
 	return &converter{procs: h.converters}
 }
 
+// PDFRenderer renders documents to PDF through the converter plugins that
+// can (the LibreOffice one); nil without any converter plugin.
+func (h *Host) PDFRenderer() ports.PDFRenderer {
+	if len(h.converters) == 0 {
+		return nil
+	}
+	return &converter{procs: h.converters}
+}
+
 // Close stops the health checks and kills every plugin process; it waits
 // until they are gone.
 func (h *Host) Close() error {

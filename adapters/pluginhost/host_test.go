@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -315,5 +316,22 @@ func TestParseEngines(t *testing.T) {
 	}
 	if got := strings.Join(ParseEngines(" Pseudo, apertium,,pseudo "), ","); got != "pseudo,apertium" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// A converter that renders no PDF (it lists no "pdf" target) is never
+// asked for one: the host says no plugin renders PDFs.
+func TestPDFOnlyFromConvertersThatRenderThem(t *testing.T) {
+	h := newHost(t, pluginDir, []string{"pseudo"})
+	r := h.PDFRenderer()
+	if r == nil {
+		t.Fatal("no PDF renderer handle beside a converter plugin")
+	}
+	if _, _, err := h.converters[0].get(); err != nil { // started, so its targets are known
+		t.Fatal(err)
+	}
+	err := r.RenderPDF(context.Background(), "txt", strings.NewReader("abc"), io.Discard)
+	if !errors.Is(err, ErrNoPDFRenderer) {
+		t.Errorf("RenderPDF through a converter without PDF: %v", err)
 	}
 }

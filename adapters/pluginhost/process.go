@@ -38,6 +38,7 @@ type process struct {
 	closed   bool
 	caps     ports.Capabilities // providers
 	formats  []string           // converters
+	targets  []string           // converters: output formats besides docx ("pdf")
 	starting sync.Mutex         // one eager restart at a time
 }
 
@@ -99,7 +100,7 @@ func (p *process) startLocked() error {
 			client.Kill()
 			return p.startError(fmt.Errorf("formats: %w", err))
 		}
-		p.formats = c.Formats()
+		p.formats, p.targets = c.Formats(), c.Targets()
 	}
 	p.client, p.raw = client, raw
 	p.gen++

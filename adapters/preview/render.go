@@ -19,13 +19,16 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-// Renderer runs one LibreOffice at a time, each with its own throwaway
-// profile, so renders never share state with the converter plugin.
+// Renderer makes the PDF of a document with its PDF renderer when set
+// (the converter plugin's warm LibreOffice pool); otherwise it runs one
+// LibreOffice at a time, each with its own throwaway profile. A document whose ext is "pdf" is
+// already rendered and goes straight to pdftoppm.
 type Renderer struct {
-	Office   string        // soffice binary
-	PDFToPPM string        // pdftoppm binary
-	DPI      int           // page image resolution
-	Timeout  time.Duration // per render
+	PDF      ports.PDFRenderer // nil: a fresh soffice per render
+	Office   string            // soffice binary
+	PDFToPPM string            // pdftoppm binary
+	DPI      int               // page image resolution
+	Timeout  time.Duration     // per render
 	slot     chan struct{}
 }
 
@@ -50,7 +53,11 @@ var ErrUnavailable = errors.New("page previews need LibreOffice and poppler-util
 
 // RenderPages renders doc to PNG pages.
 func (r *Renderer) RenderPages(ctx context.Context, doc io.Reader, ext string, max int) ([][]byte, error) {
-	if r.Office == "" || r.PDFToPPM == "" {
+	ext = strings.Trim(strings.ToLower(ext), ".")
+	if ext == "" || strings.ContainsAny(ext, `/\`) {
+		ext = "docx"
+	}
+	if r.PDFToPPM == "" || r.Office == "" && r.PDF == nil && ext != "pdf" {
 		return nil, ErrUnavailable
 	}
 	select {
@@ -66,9 +73,20 @@ func (r *Renderer) RenderPages(ctx context.Context, doc io.Reader, ext string, m
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	ext = strings.Trim(strings.ToLower(ext), ".")
-	if ext == "" || strings.ContainsAny(ext, `/\`) {
-		ext = "docx"
+	pdf := filepath.Join(dir, "document.pdf")
+	if ext != "pdf" && r.PDF != nil {
+		if err := r.renderPooled(ctx, doc, ext, pdf); err != nil {
+			return nil, err
+		}
+		ext, doc = "pdf", nil
+	}
+	if ext == "pdf" {
+		if doc != nil {
+			if err := writeFile(pdf, doc); err != nil {
+				return nil, err
+			}
+		}
+		return r.pages(ctx, dir, pdf, max)
 	}
 	in := filepath.Join(dir, "document."+ext)
 	f, err := os.Create(in)
@@ -88,10 +106,42 @@ func (r *Renderer) RenderPages(ctx context.Context, doc io.Reader, ext string, m
 	if out, err := office.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("render to PDF: %v: %s", err, bytes.TrimSpace(out))
 	}
-	pdf := filepath.Join(dir, "document.pdf")
 	if _, err := os.Stat(pdf); err != nil {
 		return nil, fmt.Errorf("render to PDF: LibreOffice wrote no PDF")
 	}
+	return r.pages(ctx, dir, pdf, max)
+}
+
+// renderPooled renders doc to the file pdf on the warm pool.
+func (r *Renderer) renderPooled(ctx context.Context, doc io.Reader, ext, pdf string) error {
+	f, err := os.Create(pdf)
+	if err != nil {
+		return err
+	}
+	err = r.PDF.RenderPDF(ctx, ext, doc, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("render to PDF: %w", err)
+	}
+	return nil
+}
+
+func writeFile(path string, r io.Reader) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// pages turns the PDF into PNG pages with pdftoppm.
+func (r *Renderer) pages(ctx context.Context, dir, pdf string, max int) ([][]byte, error) {
 	ppm := exec.CommandContext(ctx, r.PDFToPPM, "-png", "-r", fmt.Sprint(r.DPI), "-f", "1", "-l", fmt.Sprint(max), pdf, filepath.Join(dir, "page"))
 	if out, err := ppm.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("render pages: %v: %s", err, bytes.TrimSpace(out))

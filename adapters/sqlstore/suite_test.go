@@ -186,6 +186,7 @@ func fullJob(id, acct string, created time.Time) *job.Job {
 	j.Warnings = []string{"font Calibri has no Hebrew glyphs", "footnote kept in English"}
 	j.RTL = &job.RTLReport{Status: "partial", Warnings: []string{"text box direction"}}
 	j.Metrics = job.Metrics{EngineCalls: 3, CharsSent: 9000, CacheHits: 5, Segments: 77}
+	j.PDF = job.PDFReady
 	return j
 }
 

@@ -76,6 +76,16 @@ type RTLReport struct {
 	Warnings []string `json:"warnings"`
 }
 
+// PDFState is where a job's PDF rendition is: the empty state when the
+// job did not ask for one.
+type PDFState string
+
+const (
+	PDFRequested PDFState = "requested" // asked for at submission, not yet rendered
+	PDFReady     PDFState = "ready"     // rendered and stored beside the output
+	PDFFailed    PDFState = "failed"    // rendering failed; the job's warnings say why
+)
+
 // Metrics counts what a job cost the engines.
 type Metrics struct {
 	EngineCalls int `json:"engine_calls"`
@@ -102,6 +112,7 @@ type Job struct {
 	RTL          *RTLReport
 	Metrics      Metrics
 	Structure    string // what the structure check (source against output) found
+	PDF          PDFState
 	Error        string
 	Attempts     int
 	CreatedAt    time.Time

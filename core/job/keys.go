@@ -11,3 +11,7 @@ func InputKey(id string) string { return Prefix(id) + "input" }
 
 // OutputKey is the translated document offered for download.
 func OutputKey(id string) string { return Prefix(id) + "output.docx" }
+
+// PDFKey is the PDF rendition of the output, stored beside it and deleted
+// with it at the end of the download window.
+func PDFKey(id string) string { return Prefix(id) + "output.pdf" }

@@ -12,3 +12,12 @@ type PageRenderer interface {
 	// rtf), to PNG images of at most max pages, first page first.
 	RenderPages(ctx context.Context, doc io.Reader, ext string, max int) ([][]byte, error)
 }
+
+// PDFRenderer renders a document to PDF: the PDF downloads of translated
+// documents, and the first step of a preview. The LibreOffice converter
+// plugin does it on its warm pool.
+type PDFRenderer interface {
+	// RenderPDF reads a document whose format format names (docx, doc,
+	// odt, rtf) from in and writes its PDF rendition to out.
+	RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error
+}

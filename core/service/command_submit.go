@@ -22,6 +22,7 @@ type SubmitRequest struct {
 	SourceLang string        // name, code or "auto"; "" means auto
 	Mode       string        // "" means professional
 	FromURL    bool          // format errors are 400 instead of 422
+	PDF        bool          // also render the translation to PDF (pdf_url in job.completed)
 }
 
 // Accepted is what a submission returns.
@@ -82,6 +83,9 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	j.Mode = opts.Mode
 	j.Format = string(format)
 	j.OriginalName = cleanName(r.name(), string(format))
+	if r.PDF {
+		j.PDF = job.PDFRequested
+	}
 
 	var est *job.RTLReport
 	// The layout estimates from the document's own direction and script

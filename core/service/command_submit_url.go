@@ -15,6 +15,13 @@ type TooLarge interface{ TooLarge() bool }
 // SubmitURL fetches a document through the SSRF-safe fetcher and submits
 // it. The download streams straight into the blob store.
 func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, source, mode string) (*Accepted, error) {
+	return s.SubmitURLRequest(ctx, c, rawURL, SubmitRequest{TargetLang: target, SourceLang: source, Mode: mode})
+}
+
+// SubmitURLRequest is SubmitURL with the options of r (target, source,
+// mode, pdf); r's name and body come from the fetch.
+func (s *Service) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Accepted, error) {
+	target, source, mode := r.TargetLang, r.SourceLang, r.Mode
 	if s.Fetcher == nil {
 		return nil, fail(KindUnavailable, "translate-url is not available on this server")
 	}
@@ -49,7 +56,7 @@ func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, sour
 		pw.CloseWithError(err)
 	}()
 	acc, err := s.submit(ctx, c, SubmitRequest{
-		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true,
+		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true, PDF: r.PDF,
 		NameFn: func() string { mu.Lock(); defer mu.Unlock(); return name },
 	}, opts)
 	pr.CloseWithError(errSubmissionEnded)

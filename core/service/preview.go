@@ -44,7 +44,15 @@ func (s *Service) PreviewPages(ctx context.Context, c *Caller, id, side string) 
 	if side == PreviewOriginal {
 		src, ext = job.InputKey(id), j.Format
 	}
-	b, err := s.Blobs.Open(ctx, src)
+	var b ports.Blob
+	if side == PreviewTranslation && s.PDF != nil {
+		// The translation's pages come from its PDF download, rendered
+		// once for both.
+		b, err = s.TranslationPDF(ctx, j)
+		ext = "pdf"
+	} else {
+		b, err = s.Blobs.Open(ctx, src)
+	}
 	if errors.Is(err, ports.ErrNotFound) {
 		return 0, fail(KindGone, "the %s of job %s is no longer stored", side, id)
 	}

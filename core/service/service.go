@@ -47,4 +47,7 @@ type Service struct {
 	JobList    ports.JobLister
 	Pages      ports.PageRenderer // nil: no previews
 	History    ports.UsageHistory // nil: no words-per-day chart
+	// PDF renders the PDF of a translation downloaded as PDF when the
+	// pipeline made none (the job did not ask for one); nil: such downloads are 404.
+	PDF ports.PDFRenderer
 }

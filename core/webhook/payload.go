@@ -56,7 +56,9 @@ func EventID(jobID, event string) string {
 
 // JobPayload is the exact body announcing event for j. Its timestamp is
 // the job's completion time, so announcing twice gives the same bytes.
-// docx_url is publicURL + /v1/jobs/<id>/download for a completed job.
+// docx_url is publicURL + /v1/jobs/<id>/download for a completed job;
+// pdf_url is that + ?format=pdf when the job asked for a PDF and it was
+// rendered, null otherwise.
 // target_language is the language's name, as the API shows it (the job
 // stores its code).
 func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
@@ -71,6 +73,10 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 	if event == EventJobCompleted {
 		u := strings.TrimRight(publicURL, "/") + "/v1/jobs/" + j.ID + "/download"
 		d.DocxURL = &u
+		if j.PDF == job.PDFReady {
+			p := u + "?format=pdf"
+			d.PdfURL = &p
+		}
 	}
 	if event == EventJobFailed {
 		msg := j.Error

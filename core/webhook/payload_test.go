@@ -1,8 +1,11 @@
 package webhook
 
 import (
+	"encoding/json"
 	"testing"
+	"time"
 
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
@@ -18,5 +21,35 @@ func TestEventIDsAreStable(t *testing.T) {
 	}
 	if EventID("job-1", EventJobFailed) == EventID("job-1", EventJobCompleted) {
 		t.Error("two events of one job share an id")
+	}
+}
+
+// pdf_url is the PDF download address only for a completed job whose PDF
+// was rendered; null when the job did not ask, or its rendition failed.
+func TestPayloadPDFURL(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		pdf   job.PDFState
+		event string
+		want  any
+	}{
+		{"", EventJobCompleted, nil},
+		{job.PDFReady, EventJobCompleted, "https://dragoman.example/v1/jobs/j1/download?format=pdf"},
+		{job.PDFFailed, EventJobCompleted, nil},
+		{job.PDFRequested, EventJobFailed, nil},
+	} {
+		j := &job.Job{ID: "j1", AccountID: "a", Status: job.Completed, CompletedAt: &now, PDF: tc.pdf}
+		raw, err := JobPayload(j, tc.event, "https://dragoman.example/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct{ Data map[string]any }
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		got, present := p.Data["pdf_url"]
+		if !present || got != tc.want {
+			t.Errorf("pdf %q, %s: pdf_url %v (present %v), want %v", tc.pdf, tc.event, got, present, tc.want)
+		}
 	}
 }

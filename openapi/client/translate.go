@@ -22,6 +22,10 @@ type Options struct {
 	To   string // target language name or ISO code; "" is the server's default (Arabic)
 	From string // source language; "" detects it
 	Mode string // professional (default), full, literal, extreme
+	// PDF asks the server for a PDF rendition too (the pdf field), which
+	// TranslateFile and TranslateURL write beside the .docx as
+	// NAME.<code>.pdf. It adds a few seconds per job; no words.
+	PDF bool
 	// OutDir receives NAME.<code>.docx; "" is the input's folder.
 	OutDir string
 	// Progress, if set, is told of every step.
@@ -56,8 +60,9 @@ var Stages = []string{"accepted", "converted", "extracted", "translated", "assem
 
 // Result is a finished translation.
 type Result struct {
-	Job  *Job
-	Path string // the translated document written
+	Job     *Job
+	Path    string // the translated document written
+	PDFPath string // its PDF rendition, with Options.PDF
 }
 
 // TranslateFile uploads the document at path (streamed, never held in
@@ -88,6 +93,9 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 	if opts.Mode != "" {
 		m := gen.TranslateURLInputBodyTranslationMode(opts.Mode)
 		body.TranslationMode = &m
+	}
+	if opts.PDF {
+		body.Pdf = &opts.PDF
 	}
 	r, err := c.API.TranslateUrlWithResponse(ctx, body)
 	if err := result(r, err); err != nil {
@@ -124,6 +132,11 @@ func (c *Client) finish(ctx context.Context, id, dir string, opts Options) (*Res
 	res.Path, err = c.Download(ctx, id, dir, opts.Progress)
 	if err != nil {
 		return res, err
+	}
+	if opts.PDF {
+		if res.PDFPath, err = c.DownloadPDF(ctx, id, dir, opts.Progress); err != nil {
+			return res, err
+		}
 	}
 	report(opts.Progress, Progress{Phase: PhaseDone, JobID: id, Stage: "finished"})
 	return res, nil
@@ -172,6 +185,9 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 	mw := multipart.NewWriter(pw)
 	go func() {
 		fields := [][2]string{{"target_lang", opts.To}, {"source_lang", opts.From}, {"translation_mode", opts.Mode}}
+		if opts.PDF {
+			fields = append(fields, [2]string{"pdf", "true"})
+		}
 		for _, kv := range fields {
 			if kv[1] != "" {
 				if err := mw.WriteField(kv[0], kv[1]); err != nil {
@@ -258,11 +274,22 @@ func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (
 // Download writes a completed job's document into dir under the name the
 // server gives it (NAME.<code>.docx) and returns its path.
 func (c *Client) Download(ctx context.Context, id, dir string, progress func(Progress)) (string, error) {
+	return c.download(ctx, id, dir, gen.Docx, progress)
+}
+
+// DownloadPDF writes the PDF rendition of a completed job's document into
+// dir (NAME.<code>.pdf) and returns its path. A job submitted without
+// PDF has it rendered on demand by the server, which takes a few seconds.
+func (c *Client) DownloadPDF(ctx context.Context, id, dir string, progress func(Progress)) (string, error) {
+	return c.download(ctx, id, dir, gen.Pdf, progress)
+}
+
+func (c *Client) download(ctx context.Context, id, dir string, format gen.DownloadJobParamsFormat, progress func(Progress)) (string, error) {
 	u, err := jobID(id)
 	if err != nil {
 		return "", err
 	}
-	resp, err := c.API.DownloadJob(ctx, u)
+	resp, err := c.API.DownloadJob(ctx, u, &gen.DownloadJobParams{Format: &format})
 	if err != nil {
 		return "", err
 	}
@@ -270,7 +297,7 @@ func (c *Client) Download(ctx context.Context, id, dir string, progress func(Pro
 	if resp.StatusCode != http.StatusOK {
 		return "", apiError(resp.StatusCode, resp.Header, readAll(resp.Body))
 	}
-	name := "translated-" + id + ".docx"
+	name := "translated-" + id + "." + string(format)
 	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
 		if n := filepath.Base(strings.ReplaceAll(params["filename"], "\\", "/")); n != "" && n != "." && n != "/" && n != ".." {
 			name = n

@@ -41,6 +41,20 @@ func (c *converter) Health(context.Context) error { return c.pool.Health() }
 // LibreOffice) for the rest; failures of this process's own are gRPC
 // Internal.
 func (c *converter) Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error {
+	return c.run(ctx, in, out, false)
+}
+
+var _ sdk.PDFRenderer = (*converter)(nil)
+
+// RenderPDF renders a .docx (the translated output) or any of the source
+// formats to PDF on the same warm pool, for previews and PDF downloads.
+// The content decides the format, as for Convert.
+func (c *converter) RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error {
+	return c.run(ctx, in, out, true)
+}
+
+// run spools in, sniffs it and converts it to .docx, or renders it to PDF.
+func (c *converter) run(ctx context.Context, in io.Reader, out io.Writer, pdf bool) error {
 	f, err := os.CreateTemp(c.tempDir, "dragoman-convert-*")
 	if err != nil {
 		return status.Error(codes.Internal, err.Error())
@@ -54,18 +68,22 @@ func (c *converter) Convert(ctx context.Context, format string, in io.Reader, ou
 	if n > maxInput {
 		return status.Error(codes.InvalidArgument, fmt.Sprintf("the document is larger than %d MB", maxInput>>20))
 	}
-	kind, err := sniff(f, n)
+	kind, err := sniff(f, n, pdf)
 	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
-	if err == nil {
+	switch {
+	case err == nil && pdf:
+		err = c.pool.RenderPDF(ctx, kind, f, out)
+	case err == nil:
 		err = c.pool.Convert(ctx, kind, f, out)
 	}
 	return asStatus(err)
 }
 
-// sniff maps the verified content to what LibreOffice must read it as.
-func sniff(r io.ReaderAt, size int64) (pool.Kind, error) {
+// sniff maps the verified content to what LibreOffice must read it as; a
+// .docx is accepted only for a PDF rendition (it needs no conversion).
+func sniff(r io.ReaderAt, size int64, pdf bool) (pool.Kind, error) {
 	if size == 0 {
 		return pool.Kind{}, &pool.Error{Reason: pool.Empty}
 	}
@@ -87,6 +105,10 @@ func sniff(r io.ReaderAt, size int64) (pool.Kind, error) {
 		return pool.RTF, nil
 	case docformat.WordML:
 		return pool.WordML, nil
+	case docformat.DOCX:
+		if pdf {
+			return pool.DOCX, nil
+		}
 	}
 	return pool.Kind{}, &pool.Error{Reason: pool.Unsupported, Detail: fmt.Sprintf("%s needs no conversion", f)}
 }

@@ -267,3 +267,55 @@ func TestBadFilesFailCleanly(t *testing.T) {
 	}
 	closeAndCheck()
 }
+
+// The plugin renders a .docx (the pipeline's output) and a source format
+// to PDF on its warm pool, through the host, and the PDF holds the text;
+// Convert still refuses a .docx, which needs no conversion.
+func TestRendersPDFThroughTheHost(t *testing.T) {
+	c, _ := startHost(t)
+	r, ok := c.(ports.PDFRenderer)
+	if !ok {
+		t.Fatalf("the host's converter %T renders no PDF", c)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	for _, tc := range []struct{ path, format, want string }{
+		{corpus + "/docx/oxpt-WC043-Nested-Table.docx", "docx", "Nested"},
+		{corpus + "/rtf/pandoc-footnote.rtf", "rtf", "landmark study"},
+	} {
+		f, err := os.Open(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pdf bytes.Buffer
+		began := time.Now()
+		err = r.RenderPDF(ctx, tc.format, f, &pdf)
+		f.Close()
+		t.Logf("%s rendered to a %d-byte PDF in %s", filepath.Base(tc.path), pdf.Len(), time.Since(began))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")) {
+			t.Fatalf("%s: not a PDF: %q", tc.path, pdf.Bytes()[:min(pdf.Len(), 16)])
+		}
+		in := filepath.Join(t.TempDir(), "out.pdf")
+		if err := os.WriteFile(in, pdf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		text, err := exec.Command("pdftotext", in, "-").Output()
+		if err != nil {
+			t.Fatalf("pdftotext: %v", err)
+		}
+		if !strings.Contains(string(text), tc.want) {
+			t.Errorf("%s: the PDF's text lacks %q: %q", tc.path, tc.want, text)
+		}
+	}
+	f, err := os.Open(corpus + "/docx/oxpt-WC043-Nested-Table.docx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := c.Convert(ctx, "doc", f, io.Discard); err == nil {
+		t.Error("a .docx was converted to .docx")
+	}
+}

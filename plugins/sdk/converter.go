@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	pb "github.com/dragoman-translate/dragoman/plugins/sdk/pluginpb/dragoman/plugin/v1"
 )
@@ -40,7 +42,11 @@ type converterServer struct {
 }
 
 func (s *converterServer) Formats(context.Context, *pb.FormatsRequest) (*pb.FormatsResponse, error) {
-	return &pb.FormatsResponse{Formats: s.impl.Formats(), ProtocolVersion: ProtocolVersion}, nil
+	resp := &pb.FormatsResponse{Formats: s.impl.Formats(), ProtocolVersion: ProtocolVersion}
+	if _, ok := s.impl.(PDFRenderer); ok {
+		resp.Targets = []string{TargetPDF}
+	}
+	return resp, nil
 }
 
 func (s *converterServer) Health(ctx context.Context, _ *pb.HealthRequest) (*pb.HealthResponse, error) {
@@ -57,7 +63,19 @@ func (s *converterServer) Convert(stream pb.Converter_ConvertServer) error {
 	}
 	in := &chunkReader{recv: stream.Recv, buf: first.Data}
 	out := &chunkWriter{send: func(b []byte) error { return stream.Send(&pb.Chunk{Data: b}) }}
-	if err := s.impl.Convert(stream.Context(), first.Format, in, out); err != nil {
+	convert := s.impl.Convert
+	switch first.Target {
+	case "", "docx":
+	case TargetPDF:
+		r, ok := s.impl.(PDFRenderer)
+		if !ok {
+			return status.Error(codes.Unimplemented, "convert: this converter renders no PDF")
+		}
+		convert = r.RenderPDF
+	default:
+		return status.Errorf(codes.InvalidArgument, "convert: unknown target format %q", first.Target)
+	}
+	if err := convert(stream.Context(), first.Format, in, out); err != nil {
 		return err
 	}
 	return out.Flush()
@@ -69,6 +87,7 @@ func (s *converterServer) Convert(stream pb.Converter_ConvertServer) error {
 type ConverterClient struct {
 	rpc     pb.ConverterClient
 	formats []string
+	targets []string
 }
 
 var (
@@ -86,9 +105,12 @@ func (c *ConverterClient) Load(ctx context.Context) error {
 	if resp.ProtocolVersion != ProtocolVersion {
 		return &VersionError{Plugin: "converter", PluginVersion: int(resp.ProtocolVersion)}
 	}
-	c.formats = resp.Formats
+	c.formats, c.targets = resp.Formats, resp.Targets
 	return nil
 }
+
+// Targets lists the output formats besides docx ("pdf"), as loaded by Load.
+func (c *ConverterClient) Targets() []string { return c.targets }
 
 // Formats lists the source formats, as loaded by Load.
 func (c *ConverterClient) Formats() []string { return c.formats }
@@ -108,6 +130,16 @@ func (c *ConverterClient) Health(ctx context.Context) error {
 // Convert streams in to the plugin and its .docx to out, both at once, so
 // neither side has to hold a whole document.
 func (c *ConverterClient) Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error {
+	return c.convert(ctx, format, "", in, out)
+}
+
+// RenderPDF streams in to the plugin and its PDF rendition to out; only
+// for a plugin whose Targets include "pdf".
+func (c *ConverterClient) RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error {
+	return c.convert(ctx, format, TargetPDF, in, out)
+}
+
+func (c *ConverterClient) convert(ctx context.Context, format, target string, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.rpc.Convert(ctx)
@@ -116,7 +148,7 @@ func (c *ConverterClient) Convert(ctx context.Context, format string, in io.Read
 	}
 	sendErr := make(chan error, 1)
 	go func() {
-		err := sendAll(stream, format, in)
+		err := sendAll(stream, format, target, in)
 		if err != nil && !errors.Is(err, io.EOF) {
 			cancel() // the plugin would wait for the rest forever
 		}
@@ -138,8 +170,8 @@ func (c *ConverterClient) Convert(ctx context.Context, format string, in io.Read
 // ErrBadDocument); anything else (a crash) may be retried.
 func documentError(err error) error { return fromStatus(err) }
 
-func sendAll(stream pb.Converter_ConvertClient, format string, in io.Reader) error {
-	if err := stream.Send(&pb.Chunk{Format: format}); err != nil {
+func sendAll(stream pb.Converter_ConvertClient, format, target string, in io.Reader) error {
+	if err := stream.Send(&pb.Chunk{Format: format, Target: target}); err != nil {
 		return err
 	}
 	for {

@@ -69,6 +69,17 @@ type Converter interface {
 	Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error
 }
 
+// PDFRenderer is optionally implemented by a Converter that also renders
+// documents to PDF (the LibreOffice converter does, from its warm pool).
+// RenderPDF reads a document of the given format ("docx" or one of
+// Formats) from in and writes its PDF rendition to out.
+type PDFRenderer interface {
+	RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error
+}
+
+// TargetPDF is the output format a PDF rendition is asked with.
+const TargetPDF = "pdf"
+
 // HealthChecker is optionally implemented by a Provider or Converter whose
 // health is more than "the process answers" (a model loaded, a tool found).
 type HealthChecker interface {

@@ -285,6 +285,24 @@ func (e ListJobsParamsStatus) Valid() bool {
 	}
 }
 
+// Defines values for DownloadJobParamsFormat.
+const (
+	Docx DownloadJobParamsFormat = "docx"
+	Pdf  DownloadJobParamsFormat = "pdf"
+)
+
+// Valid indicates whether the value is a known member of the DownloadJobParamsFormat enum.
+func (e DownloadJobParamsFormat) Valid() bool {
+	switch e {
+	case Docx:
+		return true
+	case Pdf:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TranslateMultipartBodyTranslationMode.
 const (
 	TranslateMultipartBodyTranslationModeExtreme      TranslateMultipartBodyTranslationMode = "extreme"
@@ -376,6 +394,9 @@ type JobStatus struct {
 
 	// OriginalName File name as uploaded
 	OriginalName string `json:"original_name"`
+
+	// PdfUrl Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf
+	PdfUrl *string `json:"pdf_url"`
 
 	// RtlFidelity null where direction is irrelevant (left-to-right source and target)
 	RtlFidelity RtlFidelity `json:"rtl_fidelity"`
@@ -488,6 +509,9 @@ type RtlFidelityStatus string
 
 // TranslateURLInputBody defines model for TranslateURLInputBody.
 type TranslateURLInputBody struct {
+	// Pdf Also render the translation to PDF; see POST /translate's pdf field
+	Pdf *bool `json:"pdf,omitempty"`
+
 	// SourceLang Source language name, or auto
 	SourceLang *string `json:"source_lang,omitempty"`
 
@@ -638,6 +662,15 @@ type ListJobsParams struct {
 // ListJobsParamsStatus defines parameters for ListJobs.
 type ListJobsParamsStatus string
 
+// DownloadJobParams defines parameters for DownloadJob.
+type DownloadJobParams struct {
+	// Format docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds)
+	Format *DownloadJobParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// DownloadJobParamsFormat defines parameters for DownloadJob.
+type DownloadJobParamsFormat string
+
 // LanguagesParams defines parameters for Languages.
 type LanguagesParams struct {
 	// SourceLang Only the languages some engine translates this source language into (directly or through English)
@@ -651,6 +684,9 @@ type LanguagesParams struct {
 type TranslateMultipartBody struct {
 	// File .docx, .doc, .odt or .rtf; max 50 MB
 	File openapi_types.File `json:"file"`
+
+	// Pdf Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download.
+	Pdf *bool `json:"pdf,omitempty"`
 
 	// SourceLang Source language name, or auto for detection
 	SourceLang *string `json:"source_lang,omitempty"`
@@ -864,10 +900,10 @@ type ClientInterface interface {
 
 	// DownloadJob Download the translated document
 	//
-	// The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.
+	// The translated .docx (or, with ?format=pdf, its PDF rendition), for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted. A PDF of a job submitted without pdf=true is rendered on demand at its first download (a few seconds) and kept beside the .docx; a server without the LibreOffice converter plugin answers 404 for it, and 503 when rendering failed.
 	//
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-	DownloadJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DownloadJob(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Languages Languages
 	//
@@ -892,7 +928,7 @@ type ClientInterface interface {
 
 	// TranslateWithBody Translate an uploaded document
 	//
-	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto) and `translation_mode` (default professional). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. The answer is 202 with a job id to poll.
+	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1227,11 +1263,11 @@ func (c *Client) GetJob(ctx context.Context, jobId openapi_types.UUID, reqEditor
 
 // DownloadJob Download the translated document
 //
-// The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.
+// The translated .docx (or, with ?format=pdf, its PDF rendition), for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted. A PDF of a job submitted without pdf=true is rendered on demand at its first download (a few seconds) and kept beside the .docx; a server without the LibreOffice converter plugin answers 404 for it, and 503 when rendering failed.
 //
 // Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDownloadJobRequest(c.Server, jobId)
+func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDownloadJobRequest(c.Server, jobId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1295,7 +1331,7 @@ func (c *Client) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 
 // TranslateWithBody Translate an uploaded document
 //
-// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto) and `translation_mode` (default professional). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. The answer is 202 with a job id to poll.
+// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1979,7 +2015,7 @@ func NewGetJobRequest(server string, jobId openapi_types.UUID) (*http.Request, e
 }
 
 // NewDownloadJobRequest constructs an http.Request for the DownloadJob method
-func NewDownloadJobRequest(server string, jobId openapi_types.UUID) (*http.Request, error) {
+func NewDownloadJobRequest(server string, jobId openapi_types.UUID, params *DownloadJobParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2002,6 +2038,33 @@ func NewDownloadJobRequest(server string, jobId openapi_types.UUID) (*http.Reque
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -2668,12 +2731,12 @@ type ClientWithResponsesInterface interface {
 
 	// DownloadJobWithResponse Download the translated document
 	//
-	// The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.
+	// The translated .docx (or, with ?format=pdf, its PDF rendition), for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted. A PDF of a job submitted without pdf=true is rendered on demand at its first download (a few seconds) and kept beside the .docx; a server without the LibreOffice converter plugin answers 404 for it, and 503 when rendering failed.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-	DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error)
+	DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error)
 
 	// LanguagesWithResponse Languages
 	//
@@ -2704,7 +2767,7 @@ type ClientWithResponsesInterface interface {
 
 	// TranslateWithBodyWithResponse Translate an uploaded document
 	//
-	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto) and `translation_mode` (default professional). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. The answer is 202 with a job id to poll.
+	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3781,6 +3844,8 @@ type DownloadJobResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DownloadJobResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -3820,6 +3885,11 @@ func (r DownloadJobResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DownloadJobResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DownloadJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5218,13 +5288,13 @@ func (c *ClientWithResponses) GetJobWithResponse(ctx context.Context, jobId open
 
 // DownloadJobWithResponse Download the translated document
 //
-// The translated .docx, for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted.
+// The translated .docx (or, with ?format=pdf, its PDF rendition), for 10 minutes (configurable) after completion; 404 before completion, 410 once the file has expired and been deleted. A PDF of a job submitted without pdf=true is rendered on demand at its first download (a few seconds) and kept beside the .docx; a server without the LibreOffice converter plugin answers 404 for it, and 503 when rendering failed.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
-func (c *ClientWithResponses) DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error) {
-	rsp, err := c.DownloadJob(ctx, jobId, reqEditors...)
+func (c *ClientWithResponses) DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error) {
+	rsp, err := c.DownloadJob(ctx, jobId, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5278,7 +5348,7 @@ func (c *ClientWithResponses) ReadyWithResponse(ctx context.Context, reqEditors 
 
 // TranslateWithBodyWithResponse Translate an uploaded document
 //
-// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto) and `translation_mode` (default professional). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. The answer is 202 with a job id to poll.
+// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6374,6 +6444,13 @@ func ParseDownloadJobResponse(rsp *http.Response) (*DownloadJobResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
 
 	}
 

@@ -1,6 +1,7 @@
 # Drives one listening soffice over UNO for the Go pool. One JSON request
 # per stdin line, one JSON answer per stdout line, one conversion at a time.
-# Request: {"in": path, "out": path, "filters": [allowed import filters]}
+# Request: {"in": path, "out": path, "filters": [allowed import filters],
+#           "export": export filter (optional; default .docx, "writer_pdf_Export" for PDF)}
 # Answer:  {"ok": bool, "kind": "load"|"refused"|"password"|"store"|"crash", "error": str, "filter": str}
 import json
 import sys
@@ -104,7 +105,8 @@ def convert(desktop, req):
                     "error": "LibreOffice read the file as %r, not as one of %s" % (used, req["filters"])}
         try:
             doc.storeToURL(uno.systemPathToFileUrl(req["out"]),
-                           (prop("FilterName", "MS Word 2007 XML"), prop("Overwrite", True)))
+                           (prop("FilterName", req.get("export", "MS Word 2007 XML")),
+                            prop("Overwrite", True)))
         except Exception as e:
             return failure("store", e)
         return {"ok": True, "filter": used}

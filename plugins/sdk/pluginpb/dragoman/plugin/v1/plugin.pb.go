@@ -474,8 +474,10 @@ type FormatsResponse struct {
 	// Source formats as file extensions without the dot: doc, odt, rtf.
 	Formats         []string `protobuf:"bytes,1,rep,name=formats,proto3" json:"formats,omitempty"`
 	ProtocolVersion uint32   `protobuf:"varint,2,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Output formats besides docx: "pdf" for a plugin that renders PDFs.
+	Targets       []string `protobuf:"bytes,3,rep,name=targets,proto3" json:"targets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *FormatsResponse) Reset() {
@@ -522,10 +524,19 @@ func (x *FormatsResponse) GetProtocolVersion() uint32 {
 	return 0
 }
 
+func (x *FormatsResponse) GetTargets() []string {
+	if x != nil {
+		return x.Targets
+	}
+	return nil
+}
+
 type Chunk struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Format        string                 `protobuf:"bytes,1,opt,name=format,proto3" json:"format,omitempty"`
-	Data          []byte                 `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Format string                 `protobuf:"bytes,1,opt,name=format,proto3" json:"format,omitempty"`
+	Data   []byte                 `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	// Output format, on the first chunk only: "" (docx) or "pdf".
+	Target        string `protobuf:"bytes,3,opt,name=target,proto3" json:"target,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -574,6 +585,13 @@ func (x *Chunk) GetData() []byte {
 	return nil
 }
 
+func (x *Chunk) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
 var File_dragoman_plugin_v1_plugin_proto protoreflect.FileDescriptor
 
 const file_dragoman_plugin_v1_plugin_proto_rawDesc = "" +
@@ -605,13 +623,15 @@ const file_dragoman_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x0eHealthResponse\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x16\n" +
 	"\x06detail\x18\x02 \x01(\tR\x06detail\"\x10\n" +
-	"\x0eFormatsRequest\"V\n" +
+	"\x0eFormatsRequest\"p\n" +
 	"\x0fFormatsResponse\x12\x18\n" +
 	"\aformats\x18\x01 \x03(\tR\aformats\x12)\n" +
-	"\x10protocol_version\x18\x02 \x01(\rR\x0fprotocolVersion\"3\n" +
+	"\x10protocol_version\x18\x02 \x01(\rR\x0fprotocolVersion\x12\x18\n" +
+	"\atargets\x18\x03 \x03(\tR\atargets\"K\n" +
 	"\x05Chunk\x12\x16\n" +
 	"\x06format\x18\x01 \x01(\tR\x06format\x12\x12\n" +
-	"\x04data\x18\x02 \x01(\fR\x04data2\x98\x02\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\x12\x16\n" +
+	"\x06target\x18\x03 \x01(\tR\x06target2\x98\x02\n" +
 	"\bProvider\x12a\n" +
 	"\fCapabilities\x12'.dragoman.plugin.v1.CapabilitiesRequest\x1a(.dragoman.plugin.v1.CapabilitiesResponse\x12X\n" +
 	"\tTranslate\x12$.dragoman.plugin.v1.TranslateRequest\x1a%.dragoman.plugin.v1.TranslateResponse\x12O\n" +

@@ -226,7 +226,10 @@ type ConverterClient interface {
 	Formats(ctx context.Context, in *FormatsRequest, opts ...grpc.CallOption) (*FormatsResponse, error)
 	// Convert streams a document in and the .docx out. The first request
 	// chunk carries the source format ("doc", "odt", "rtf"); data chunks are
-	// smaller than 1 MiB. The response is the .docx in chunks.
+	// smaller than 1 MiB. The response is the .docx in chunks. A first
+	// chunk whose target is "pdf" asks for a PDF rendition instead (source
+	// formats then include "docx"); only plugins that list "pdf" in
+	// FormatsResponse.targets are asked.
 	Convert(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Chunk, Chunk], error)
 	Health(ctx context.Context, in *HealthRequest, opts ...grpc.CallOption) (*HealthResponse, error)
 }
@@ -281,7 +284,10 @@ type ConverterServer interface {
 	Formats(context.Context, *FormatsRequest) (*FormatsResponse, error)
 	// Convert streams a document in and the .docx out. The first request
 	// chunk carries the source format ("doc", "odt", "rtf"); data chunks are
-	// smaller than 1 MiB. The response is the .docx in chunks.
+	// smaller than 1 MiB. The response is the .docx in chunks. A first
+	// chunk whose target is "pdf" asks for a PDF rendition instead (source
+	// formats then include "docx"); only plugins that list "pdf" in
+	// FormatsResponse.targets are asked.
 	Convert(grpc.BidiStreamingServer[Chunk, Chunk]) error
 	Health(context.Context, *HealthRequest) (*HealthResponse, error)
 	mustEmbedUnimplementedConverterServer()
