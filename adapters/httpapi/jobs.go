@@ -147,6 +147,7 @@ type translateURLInput struct {
 		TargetLang      string `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
 		SourceLang      string `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
 		TranslationMode string `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
+		GlossaryID      string `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
 	}
 }
 
@@ -216,6 +217,7 @@ func (a *API) documentUpload() {
 				"target_lang":      str("Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)", "Arabic"),
 				"source_lang":      str("Source language name, or auto for detection", "auto"),
 				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
+				"glossary_id":      {Type: "string", Description: glossaryIDDoc},
 			},
 		}},
 	}}
@@ -317,7 +319,7 @@ func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader)
 			if err := file(req.Name, part); err != nil {
 				return req, err
 			}
-		case name == "target_lang" || name == "source_lang" || name == "translation_mode":
+		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "glossary_id":
 			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
 			if err != nil {
 				return req, &formReadError{err}
@@ -328,6 +330,8 @@ func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader)
 				req.TargetLang = s
 			case "source_lang":
 				req.SourceLang = s
+			case "glossary_id":
+				req.GlossaryID = s
 			default:
 				req.Mode = s
 			}
@@ -387,7 +391,7 @@ func (a *API) bodyError(err error) error {
 }
 
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
-	acc, err := a.svc.SubmitURL(ctx, caller(ctx), in.Body.URL, in.Body.TargetLang, in.Body.SourceLang, in.Body.TranslationMode)
+	acc, err := a.svc.SubmitURLWithGlossary(ctx, caller(ctx), in.Body.URL, in.Body.TargetLang, in.Body.SourceLang, in.Body.TranslationMode, in.Body.GlossaryID)
 	if err != nil {
 		return nil, a.fail(err)
 	}

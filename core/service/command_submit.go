@@ -22,6 +22,7 @@ type SubmitRequest struct {
 	SourceLang string        // name, code or "auto"; "" means auto
 	Mode       string        // "" means professional
 	FromURL    bool          // format errors are 400 instead of 422
+	GlossaryID string        // one of the caller's glossaries for the pair; "" for none
 }
 
 // Accepted is what a submission returns.
@@ -80,6 +81,7 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 		j.SourceLang = opts.Source.Code
 	}
 	j.Mode = opts.Mode
+	j.GlossaryID = opts.GlossaryID
 	j.Format = string(format)
 	j.OriginalName = cleanName(r.name(), string(format))
 

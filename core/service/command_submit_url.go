@@ -15,6 +15,12 @@ type TooLarge interface{ TooLarge() bool }
 // SubmitURL fetches a document through the SSRF-safe fetcher and submits
 // it. The download streams straight into the blob store.
 func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, source, mode string) (*Accepted, error) {
+	return s.SubmitURLWithGlossary(ctx, c, rawURL, target, source, mode, "")
+}
+
+// SubmitURLWithGlossary is SubmitURL with one of the caller's glossaries
+// for the pair ("" for none).
+func (s *Service) SubmitURLWithGlossary(ctx context.Context, c *Caller, rawURL, target, source, mode, glossaryID string) (*Accepted, error) {
 	if s.Fetcher == nil {
 		return nil, fail(KindUnavailable, "translate-url is not available on this server")
 	}
@@ -28,6 +34,9 @@ func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, sour
 	// Validate once, before any network traffic.
 	opts, err := s.validate(ctx, c, target, source, mode)
 	if err != nil {
+		return nil, err
+	}
+	if opts.GlossaryID, err = s.checkGlossary(ctx, c, opts, glossaryID); err != nil {
 		return nil, err
 	}
 
@@ -49,7 +58,7 @@ func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, sour
 		pw.CloseWithError(err)
 	}()
 	acc, err := s.submit(ctx, c, SubmitRequest{
-		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true,
+		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true, GlossaryID: glossaryID,
 		NameFn: func() string { mu.Lock(); defer mu.Unlock(); return name },
 	}, opts)
 	pr.CloseWithError(errSubmissionEnded)

@@ -47,4 +47,6 @@ type Service struct {
 	JobList    ports.JobLister
 	Pages      ports.PageRenderer // nil: no previews
 	History    ports.UsageHistory // nil: no words-per-day chart
+	// Glossaries keeps the accounts' glossaries; nil: 503 on their endpoints.
+	Glossaries ports.GlossaryStore
 }
