@@ -259,3 +259,18 @@ func (t *Tally) Warnings(name string) []string {
 	}
 	return out
 }
+
+// Exact reports the entry whose source term (or capitalised variant) is
+// exactly s, as a placement with the given code id.
+func (m *Matcher) Exact(s string, id int) (Placed, bool) {
+	if m == nil || s == "" {
+		return Placed{}, false
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	for _, c := range m.byFirst[r] {
+		if c.src == s {
+			return Placed{ID: id, Source: c.entry, Target: c.tgt}, true
+		}
+	}
+	return Placed{}, false
+}

@@ -51,3 +51,29 @@ func TestGlossaryEnforcedWhateverTheMode(t *testing.T) {
 		}
 	}
 }
+
+// In professional mode a protected span that is exactly a glossary term
+// (an identifier, a do-not-translate term) gets the glossary's target; a
+// term inside a URL stays as it is.
+func TestGlossaryWinsOverProtectedSpansThatAreTerms(t *testing.T) {
+	g := &glossary.Glossary{Name: "G", Entries: []glossary.Entry{{Source: "JavaScript", Target: "JS-es"}, {Source: "Acme", Target: "Acme S.A."}, {Source: "docs", Target: "documentos"}}}
+	u := &upper{}
+	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true})}}
+	d := docOf("Learn JavaScript with Acme at https://acme.example/docs and read the docs.")
+	res, err := tr.TranslateWith(ctx, d, "en", "es", job.Professional, Options{DoNotTranslate: []string{"Acme"}, Glossary: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := targets(d)[0]
+	for _, want := range []string{"JS-es", "Acme S.A.", "https://acme.example/docs", "documentos"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("target %q lacks %q", got, want)
+		}
+	}
+	if strings.Count(got, "documentos") != 1 || strings.Contains(got, "JavaScript") {
+		t.Errorf("target %q", got)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "3 term occurrence(s) applied (3 distinct") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+}

@@ -142,7 +142,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 		if prot != nil {
 			text, p.spans = prot.Protect(text)
 		}
-		text, p.terms = terms.protect(text) // after: no term inside a URL or path
+		text, p.spans, p.terms = terms.protect(text, p.spans) // after: no term inside a URL or path
 		if hasLetters(segment.Plain(text)) {
 			i, ok := seen[text]
 			if !ok {
