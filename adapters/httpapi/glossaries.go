@@ -84,7 +84,7 @@ const glossaryEnforcement = "On a job, every occurrence of a source term is repl
 	"the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. " +
 	"Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) " +
 	"on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. " +
-	"In professional mode URLs, paths and the other protected spans are left alone. " +
+	"In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. " +
 	"The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence)."
 
 func (a *API) registerGlossaries() {

@@ -113,7 +113,7 @@ func statusOf(j *job.Job) JobStatus {
 	return out
 }
 
-const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); " +
+const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); " +
 	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
 	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
 	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
