@@ -2,6 +2,7 @@ package glossary
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,13 +22,13 @@ type Placed struct {
 
 // Matcher finds a glossary's source terms in tagged text.
 type Matcher struct {
-	byFirst map[rune][]term // candidates by first rune, longest first
+	terms   map[string]term // by the text matched
+	byFirst map[rune][]int  // the byte lengths of the terms starting with a rune, longest first
 }
 
 type term struct {
 	src, tgt string // as matched and as inserted
 	entry    string // the entry's source term, for reports
-	first    rune
 	last     rune
 }
 
@@ -37,32 +38,32 @@ type term struct {
 // capital first letter too; an entry of its own for the capitalised form
 // wins over that.
 func NewMatcher(entries []Entry) *Matcher {
-	m := &Matcher{byFirst: map[rune][]term{}}
+	m := &Matcher{terms: make(map[string]term, 2*len(entries)), byFirst: map[rune][]int{}}
 	exact := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		exact[e.Source] = true
 	}
 	add := func(src, tgt, entry string) {
-		if src == "" {
+		if _, dup := m.terms[src]; dup || src == "" {
 			return
 		}
 		first, _ := utf8.DecodeRuneInString(src)
 		last, _ := utf8.DecodeLastRuneInString(src)
-		m.byFirst[first] = append(m.byFirst[first], term{src: src, tgt: tgt, entry: entry, first: first, last: last})
+		m.terms[src] = term{src: src, tgt: tgt, entry: entry, last: last}
+		if !slices.Contains(m.byFirst[first], len(src)) {
+			m.byFirst[first] = append(m.byFirst[first], len(src))
+		}
 	}
 	for _, e := range entries {
 		add(e.Source, e.Target, e.Source)
+	}
+	for _, e := range entries {
 		if c := capitalise(e.Source); c != e.Source && !exact[c] {
 			add(c, capitalise(e.Target), e.Source)
 		}
 	}
-	for _, ts := range m.byFirst {
-		sort.Slice(ts, func(i, j int) bool {
-			if len(ts[i].src) != len(ts[j].src) {
-				return len(ts[i].src) > len(ts[j].src)
-			}
-			return ts[i].src < ts[j].src
-		})
+	for _, ls := range m.byFirst {
+		sort.Sort(sort.Reverse(sort.IntSlice(ls)))
 	}
 	return m
 }
@@ -81,7 +82,7 @@ func capitalise(s string) string {
 // after the highest code id the text has. At each place the longest term
 // that fits on word boundaries wins.
 func (m *Matcher) Protect(tagged string) (string, []Placed) {
-	if m == nil || len(m.byFirst) == 0 {
+	if m == nil || len(m.terms) == 0 {
 		return tagged, nil
 	}
 	toks := segment.Tokenize(tagged)
@@ -130,12 +131,15 @@ func (m *Matcher) find(text string) []found {
 	var out []found
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if cands := m.byFirst[r]; len(cands) > 0 && edgeOK(text, i, r, true) {
+		if lens := m.byFirst[r]; len(lens) > 0 && edgeOK(text, i, r, true) {
 			matched := false
-			for _, c := range cands {
-				if strings.HasPrefix(text[i:], c.src) && edgeOK(text, i+len(c.src), c.last, false) {
+			for _, n := range lens {
+				if i+n > len(text) {
+					continue
+				}
+				if c, ok := m.terms[text[i:i+n]]; ok && edgeOK(text, i+n, c.last, false) {
 					out = append(out, found{from: i, t: c})
-					i += len(c.src)
+					i += n
 					matched = true
 					break
 				}
@@ -266,11 +270,8 @@ func (m *Matcher) Exact(s string, id int) (Placed, bool) {
 	if m == nil || s == "" {
 		return Placed{}, false
 	}
-	r, _ := utf8.DecodeRuneInString(s)
-	for _, c := range m.byFirst[r] {
-		if c.src == s {
-			return Placed{ID: id, Source: c.entry, Target: c.tgt}, true
-		}
+	if c, ok := m.terms[s]; ok {
+		return Placed{ID: id, Source: c.entry, Target: c.tgt}, true
 	}
 	return Placed{}, false
 }
