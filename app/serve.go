@@ -177,7 +177,8 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
 		Users: st, KeyCatalog: st, JobList: st, Pages: previewRenderer(plugins), History: st,
-		PDF: plugins.PDFRenderer(),
+		PDF:        plugins.PDFRenderer(),
+		Glossaries: st,
 	}
 }
 
@@ -203,9 +204,10 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 			// (and restarted) plugin is worth another try from here.
 			Retryable: func(err error) bool { return errors.Is(err, pluginhost.ErrPluginCrashed) },
 		},
-		Engines:  plugins,
-		Notifier: webhook.NewNotifier(st, c.PublicURL, systemClock{}, hooks.Wake),
-		Clock:    systemClock{}, NewID: newID, Log: log,
+		Engines:    plugins,
+		Notifier:   webhook.NewNotifier(st, c.PublicURL, systemClock{}, hooks.Wake),
+		Glossaries: st,
+		Clock:      systemClock{}, NewID: newID, Log: log,
 	}
 	if conv := plugins.Converter(); conv != nil {
 		p.Converter = conv

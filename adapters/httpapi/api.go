@@ -66,6 +66,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 		{Name: "Jobs", Description: "Submit documents, poll jobs, download translations"},
 		{Name: "Service", Description: "Health, languages and usage"},
 		{Name: "Webhooks", Description: "Signed notifications when jobs finish"},
+		{Name: "Glossaries", Description: "Terminology enforced on jobs, and the do-not-translate list"},
 	}
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
 	a := &API{svc: svc, log: log, mux: mux}
@@ -77,6 +78,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerJobs()
 	a.registerWebhooks()
 	a.registerJobCatalog()
+	a.registerGlossaries()
 	a.webhooksUnderPrefix()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())

@@ -117,7 +117,7 @@ func statusOf(j *job.Job) JobStatus {
 	return out
 }
 
-const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); " +
+const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); " +
 	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
 	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
 	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
@@ -158,6 +158,7 @@ type translateURLInput struct {
 		SourceLang      string `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
 		TranslationMode string `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
 		PDF             bool   `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
+		GlossaryID      string `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
 	}
 }
 
@@ -240,6 +241,7 @@ func (a *API) documentUpload() {
 				"source_lang":      str("Source language name, or auto for detection", "auto"),
 				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
 				"pdf":              {Type: "boolean", Description: pdfDoc, Default: false},
+				"glossary_id":      {Type: "string", Description: glossaryIDDoc},
 			},
 		}},
 	}}
@@ -341,7 +343,7 @@ func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader)
 			if err := file(req.Name, part); err != nil {
 				return req, err
 			}
-		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf":
+		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf" || name == "glossary_id":
 			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
 			if err != nil {
 				return req, &formReadError{err}
@@ -356,6 +358,8 @@ func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader)
 				if req.PDF, err = parseFormBool(s); err != nil {
 					return req, newProblem(http.StatusUnprocessableEntity, "pdf: "+err.Error(), &huma.ErrorDetail{Location: "body.pdf", Message: err.Error(), Value: s})
 				}
+			case "glossary_id":
+				req.GlossaryID = s
 			default:
 				req.Mode = s
 			}
@@ -429,6 +433,7 @@ func (a *API) bodyError(err error) error {
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
 	acc, err := a.svc.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{
 		TargetLang: in.Body.TargetLang, SourceLang: in.Body.SourceLang, Mode: in.Body.TranslationMode, PDF: in.Body.PDF,
+		GlossaryID: in.Body.GlossaryID,
 	})
 	if err != nil {
 		return nil, a.fail(err)

@@ -104,6 +104,7 @@ type Job struct {
 	DetectedLang string // ISO code of the detected or confirmed source language, once known
 	TargetLang   string // ISO code; names are for the API edge only
 	Mode         Mode
+	GlossaryID   string // the account's glossary enforced on this job; "" for none
 	OriginalName string
 	Format       string // docx, doc, odt, rtf (from content sniffing)
 	Words        int

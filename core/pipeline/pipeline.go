@@ -43,7 +43,8 @@ type Pipeline struct {
 	Structure  StructureChecker       // nil: no structure summary
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
-	Notifier   webhook.Notifier // nil: no webhooks
+	Notifier   webhook.Notifier    // nil: no webhooks
+	Glossaries ports.GlossaryStore // nil: jobs with a glossary fail
 	Clock      ports.Clock
 	NewID      func() string
 	Log        *slog.Logger

@@ -249,7 +249,11 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		if err != nil {
 			return nil, err
 		}
-		res, err = p.Translator.TranslateWith(ctx, doc, src, tgt, j.Mode, translate.Options{DoNotTranslate: a.DoNotTranslate})
+		g, err := p.glossary(ctx, j)
+		if err != nil {
+			return nil, err
+		}
+		res, err = p.Translator.TranslateWith(ctx, doc, src, tgt, j.Mode, translate.Options{DoNotTranslate: a.DoNotTranslate, Glossary: g})
 		var ee *translate.EngineError
 		switch {
 		case errors.As(err, &ee):

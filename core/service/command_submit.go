@@ -23,6 +23,7 @@ type SubmitRequest struct {
 	Mode       string        // "" means professional
 	FromURL    bool          // format errors are 400 instead of 422
 	PDF        bool          // also render the translation to PDF (pdf_url in job.completed)
+	GlossaryID string        // one of the caller's glossaries for the pair; "" for none
 }
 
 // Accepted is what a submission returns.
@@ -81,6 +82,7 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 		j.SourceLang = opts.Source.Code
 	}
 	j.Mode = opts.Mode
+	j.GlossaryID = opts.GlossaryID
 	j.Format = string(format)
 	j.OriginalName = cleanName(r.name(), string(format))
 	if r.PDF {

@@ -19,7 +19,7 @@ func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, sour
 }
 
 // SubmitURLRequest is SubmitURL with the options of r (target, source,
-// mode, pdf); r's name and body come from the fetch.
+// mode, pdf, glossary); r's name and body come from the fetch.
 func (s *Service) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Accepted, error) {
 	target, source, mode := r.TargetLang, r.SourceLang, r.Mode
 	if s.Fetcher == nil {
@@ -35,6 +35,9 @@ func (s *Service) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string
 	// Validate once, before any network traffic.
 	opts, err := s.validate(ctx, c, target, source, mode)
 	if err != nil {
+		return nil, err
+	}
+	if opts.GlossaryID, err = s.checkGlossary(ctx, c, opts, r.GlossaryID); err != nil {
 		return nil, err
 	}
 
@@ -56,7 +59,7 @@ func (s *Service) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string
 		pw.CloseWithError(err)
 	}()
 	acc, err := s.submit(ctx, c, SubmitRequest{
-		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true, PDF: r.PDF,
+		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true, PDF: r.PDF, GlossaryID: r.GlossaryID,
 		NameFn: func() string { mu.Lock(); defer mu.Unlock(); return name },
 	}, opts)
 	pr.CloseWithError(errSubmissionEnded)

@@ -69,6 +69,9 @@ func (s *Service) Queue(ctx context.Context, c *Caller, up *Upload, r SubmitRequ
 	if err == nil {
 		err = s.checkPair(ctx, opts)
 	}
+	if err == nil {
+		opts.GlossaryID, err = s.checkGlossary(ctx, c, opts, r.GlossaryID)
+	}
 	if err != nil {
 		s.Discard(ctx, up)
 		return nil, err

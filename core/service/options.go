@@ -15,6 +15,8 @@ type Options struct {
 	Source *language.Language // nil: auto
 	Target language.Language
 	Mode   job.Mode
+	// GlossaryID is the caller's glossary for this pair, once checked.
+	GlossaryID string
 }
 
 // ParseOptions validates target, source and mode with the contract's defaults.

@@ -50,4 +50,6 @@ type Service struct {
 	// PDF renders the PDF of a translation downloaded as PDF when the
 	// pipeline made none (the job did not ask for one); nil: such downloads are 404.
 	PDF ports.PDFRenderer
+	// Glossaries keeps the accounts' glossaries; nil: 503 on their endpoints.
+	Glossaries ports.GlossaryStore
 }

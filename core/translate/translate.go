@@ -24,6 +24,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/protect"
@@ -57,6 +58,8 @@ type Options struct {
 	// DoNotTranslate is the account's list of terms kept as they are in
 	// the professional mode (account.Account.DoNotTranslate).
 	DoNotTranslate []string
+	// Glossary, when set, is enforced in every mode (see glossary.go).
+	Glossary *glossary.Glossary
 }
 
 // Translator translates documents with the enabled engines. The zero
@@ -95,6 +98,8 @@ func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, 
 type pending struct {
 	unique int // index into the distinct texts; -1: not sent (no letters)
 	spans  []protect.Span
+	terms  []glossary.Placed
+	text   string // what stands for the source once protected
 }
 
 // TranslateWith is Translate with per-job options.
@@ -126,6 +131,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 	if mode == job.Professional {
 		prot = protect.New(o.DoNotTranslate)
 	}
+	terms := newTerms(o.Glossary)
 	var unique []string
 	seen := map[string]int{}
 	var plan []pending
@@ -136,6 +142,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 		if prot != nil {
 			text, p.spans = prot.Protect(text)
 		}
+		text, p.spans, p.terms = terms.protect(text, p.spans) // after: no term inside a URL or path
 		if hasLetters(segment.Plain(text)) {
 			i, ok := seen[text]
 			if !ok {
@@ -145,6 +152,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 			}
 			p.unique = i
 		}
+		p.text = text
 		plan = append(plan, p)
 	})
 
@@ -163,14 +171,15 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
 		p := plan[k]
 		k++
-		if p.unique < 0 {
-			s.Target = s.Source
-			return
+		out := p.text // not sent: no letters outside the protected spans
+		if p.unique >= 0 {
+			out = texts[p.unique]
 		}
 		var n int
-		s.Target, n = protect.Restore(texts[p.unique], p.spans)
+		s.Target, n = protect.Restore(terms.restore(out, p.terms), p.spans)
 		lost += n
 	})
+	res.Warnings = append(res.Warnings, terms.warnings()...)
 	if lost > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the engine dropped %d protected term(s); they were appended to the end of their sentences", lost))
 	}

@@ -327,6 +327,61 @@ func (e TranslateMultipartBodyTranslationMode) Valid() bool {
 	}
 }
 
+// DoNotTranslate defines model for DoNotTranslate.
+type DoNotTranslate struct {
+	// Terms Terms the professional mode keeps as written (case-sensitive, whole words; at most 1,000 of at most 200 characters, unique)
+	Terms *[]string `json:"terms"`
+}
+
+// Glossary defines model for Glossary.
+type Glossary struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// Entries The entries, in the order given (GET /glossaries/{glossary_id} only)
+	Entries    *[]GlossaryEntry `json:"entries,omitempty"`
+	EntryCount int64            `json:"entry_count"`
+
+	// GlossaryId Pass it as glossary_id to POST /translate or /translate-url
+	GlossaryId string `json:"glossary_id"`
+	Name       string `json:"name"`
+
+	// SourceLang Language name
+	SourceLang string `json:"source_lang"`
+
+	// TargetLang Language name
+	TargetLang string `json:"target_lang"`
+}
+
+// GlossaryEntry defines model for GlossaryEntry.
+type GlossaryEntry struct {
+	// Source Source term (at most 200 characters)
+	Source string `json:"source"`
+
+	// Target Target term (at most 200 characters)
+	Target string `json:"target"`
+}
+
+// GlossaryJSON defines model for GlossaryJSON.
+type GlossaryJSON struct {
+	// Entries At most 10,000 entries; source terms unique
+	Entries *[]GlossaryEntry `json:"entries"`
+
+	// Name Name of the glossary
+	Name string `json:"name"`
+
+	// SourceLang Source language name or code (not auto)
+	SourceLang string `json:"source_lang"`
+
+	// TargetLang Target language name or code
+	TargetLang string `json:"target_lang"`
+}
+
+// GlossaryList defines model for GlossaryList.
+type GlossaryList struct {
+	// Glossaries Oldest first, without entries
+	Glossaries *[]Glossary `json:"glossaries"`
+}
+
 // HealthOutputBody defines model for HealthOutputBody.
 type HealthOutputBody struct {
 	// Ok true when the service is up
@@ -509,6 +564,9 @@ type RtlFidelityStatus string
 
 // TranslateURLInputBody defines model for TranslateURLInputBody.
 type TranslateURLInputBody struct {
+	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
+	GlossaryId *string `json:"glossary_id,omitempty"`
+
 	// Pdf Also render the translation to PDF; see POST /translate's pdf field
 	Pdf *bool `json:"pdf,omitempty"`
 
@@ -647,6 +705,21 @@ type WebhookDeliveriesApiParams struct {
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// CreateGlossaryMultipartBody defines parameters for CreateGlossary.
+type CreateGlossaryMultipartBody struct {
+	// File DeepL CSV or TSV (source and target per line), or TBX; UTF-8
+	File openapi_types.File `json:"file"`
+
+	// Name Name of the glossary
+	Name string `json:"name"`
+
+	// SourceLang Source language name or code (not auto)
+	SourceLang string `json:"source_lang"`
+
+	// TargetLang Target language name or code
+	TargetLang string `json:"target_lang"`
+}
+
 // ListJobsParams defines parameters for ListJobs.
 type ListJobsParams struct {
 	// Status Only jobs in this status
@@ -685,6 +758,9 @@ type TranslateMultipartBody struct {
 	// File .docx, .doc, .odt or .rtf; max 50 MB
 	File openapi_types.File `json:"file"`
 
+	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
+	GlossaryId *string `json:"glossary_id,omitempty"`
+
 	// Pdf Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download.
 	Pdf *bool `json:"pdf,omitempty"`
 
@@ -694,7 +770,7 @@ type TranslateMultipartBody struct {
 	// TargetLang Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)
 	TargetLang *string `json:"target_lang,omitempty"`
 
-	// TranslationMode `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// TranslationMode `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 	TranslationMode *TranslateMultipartBodyTranslationMode `json:"translation_mode,omitempty"`
 }
 
@@ -707,11 +783,20 @@ type WebhookDeliveriesParams struct {
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// PutDoNotTranslateJSONRequestBody defines body for PutDoNotTranslate for application/json ContentType.
+type PutDoNotTranslateJSONRequestBody = DoNotTranslate
+
 // RegisterWebhookApiJSONRequestBody defines body for RegisterWebhookApi for application/json ContentType.
 type RegisterWebhookApiJSONRequestBody = WebhookRequest
 
 // UpdateWebhookApiJSONRequestBody defines body for UpdateWebhookApi for application/json ContentType.
 type UpdateWebhookApiJSONRequestBody = WebhookChange
+
+// CreateGlossaryJSONRequestBody defines body for CreateGlossary for application/json ContentType.
+type CreateGlossaryJSONRequestBody = GlossaryJSON
+
+// CreateGlossaryMultipartRequestBody defines body for CreateGlossary for multipart/form-data ContentType.
+type CreateGlossaryMultipartRequestBody CreateGlossaryMultipartBody
 
 // TranslateMultipartRequestBody defines body for Translate for multipart/form-data ContentType.
 type TranslateMultipartRequestBody TranslateMultipartBody
@@ -799,6 +884,31 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetDoNotTranslate Read the do-not-translate list
+	//
+	// The account's terms that the `professional` mode keeps exactly as written (product names, brands).
+	//
+	// Corresponds with GET /account/do-not-translate (the `GetDoNotTranslate` operationId).
+	GetDoNotTranslate(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutDoNotTranslateWithBody Replace the do-not-translate list
+	//
+	// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+	PutDoNotTranslateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutDoNotTranslate Replace the do-not-translate list
+	//
+	// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+	PutDoNotTranslate(ctx context.Context, body PutDoNotTranslateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListWebhooksApi List webhooks
 	//
 	// The caller's webhooks, without secrets. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
@@ -870,6 +980,45 @@ type ClientInterface interface {
 	// Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
 	TestWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListGlossaries List glossaries
+	//
+	// The caller's glossaries, oldest first, without their entries.
+	//
+	// Corresponds with GET /glossaries (the `ListGlossaries` operationId).
+	ListGlossaries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateGlossaryWithBody Create a glossary
+	//
+	// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+	CreateGlossaryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateGlossary Create a glossary
+	//
+	// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+	CreateGlossary(ctx context.Context, body CreateGlossaryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteGlossary Delete a glossary
+	//
+	// Jobs submitted with it and not yet translated fail, saying the glossary was deleted. Another account's glossary is 404.
+	//
+	// Corresponds with DELETE /glossaries/{glossary_id} (the `DeleteGlossary` operationId).
+	DeleteGlossary(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetGlossary Get a glossary
+	//
+	// The glossary with its entries. Another account's glossary is 404.
+	//
+	// Corresponds with GET /glossaries/{glossary_id} (the `GetGlossary` operationId).
+	GetGlossary(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Health Liveness check
 	//
 	// No authentication.
@@ -928,7 +1077,7 @@ type ClientInterface interface {
 
 	// TranslateWithBody Translate an uploaded document
 	//
-	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -937,7 +1086,7 @@ type ClientInterface interface {
 
 	// TranslateUrlWithBody Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -946,7 +1095,7 @@ type ClientInterface interface {
 
 	// TranslateUrl Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1030,6 +1179,61 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /webhooks/{webhook_id}/test (the `TestWebhook` operationId).
 	TestWebhook(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// GetDoNotTranslate Read the do-not-translate list
+//
+// The account's terms that the `professional` mode keeps exactly as written (product names, brands).
+//
+// Corresponds with GET /account/do-not-translate (the `GetDoNotTranslate` operationId).
+func (c *Client) GetDoNotTranslate(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDoNotTranslateRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutDoNotTranslateWithBody Replace the do-not-translate list
+//
+// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+func (c *Client) PutDoNotTranslateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutDoNotTranslateRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutDoNotTranslate Replace the do-not-translate list
+//
+// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+func (c *Client) PutDoNotTranslate(ctx context.Context, body PutDoNotTranslateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutDoNotTranslateRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ListWebhooksApi List webhooks
@@ -1193,6 +1397,95 @@ func (c *Client) TestWebhookApi(ctx context.Context, webhookId string, reqEditor
 	return c.Client.Do(req)
 }
 
+// ListGlossaries List glossaries
+//
+// The caller's glossaries, oldest first, without their entries.
+//
+// Corresponds with GET /glossaries (the `ListGlossaries` operationId).
+func (c *Client) ListGlossaries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListGlossariesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateGlossaryWithBody Create a glossary
+//
+// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+func (c *Client) CreateGlossaryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateGlossaryRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateGlossary Create a glossary
+//
+// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+func (c *Client) CreateGlossary(ctx context.Context, body CreateGlossaryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateGlossaryRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteGlossary Delete a glossary
+//
+// Jobs submitted with it and not yet translated fail, saying the glossary was deleted. Another account's glossary is 404.
+//
+// Corresponds with DELETE /glossaries/{glossary_id} (the `DeleteGlossary` operationId).
+func (c *Client) DeleteGlossary(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteGlossaryRequest(c.Server, glossaryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetGlossary Get a glossary
+//
+// The glossary with its entries. Another account's glossary is 404.
+//
+// Corresponds with GET /glossaries/{glossary_id} (the `GetGlossary` operationId).
+func (c *Client) GetGlossary(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetGlossaryRequest(c.Server, glossaryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Health Liveness check
 //
 // No authentication.
@@ -1331,7 +1624,7 @@ func (c *Client) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 
 // TranslateWithBody Translate an uploaded document
 //
-// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1350,7 +1643,7 @@ func (c *Client) TranslateWithBody(ctx context.Context, contentType string, body
 
 // TranslateUrlWithBody Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1369,7 +1662,7 @@ func (c *Client) TranslateUrlWithBody(ctx context.Context, contentType string, b
 
 // TranslateUrl Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1562,6 +1855,73 @@ func (c *Client) TestWebhook(ctx context.Context, webhookId string, reqEditors .
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewGetDoNotTranslateRequest constructs an http.Request for the GetDoNotTranslate method
+func NewGetDoNotTranslateRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/account/do-not-translate")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutDoNotTranslateRequest calls the generic PutDoNotTranslate builder with application/json body
+func NewPutDoNotTranslateRequest(server string, body PutDoNotTranslateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutDoNotTranslateRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutDoNotTranslateRequestWithBody constructs an http.Request for the PutDoNotTranslate method, with any body, and a specified content type
+func NewPutDoNotTranslateRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/account/do-not-translate")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
 
 // NewListWebhooksApiRequest constructs an http.Request for the ListWebhooksApi method
@@ -1834,6 +2194,141 @@ func NewTestWebhookApiRequest(server string, webhookId string) (*http.Request, e
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListGlossariesRequest constructs an http.Request for the ListGlossaries method
+func NewListGlossariesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/glossaries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateGlossaryRequest calls the generic CreateGlossary builder with application/json body
+func NewCreateGlossaryRequest(server string, body CreateGlossaryJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateGlossaryRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateGlossaryRequestWithBody constructs an http.Request for the CreateGlossary method, with any body, and a specified content type
+func NewCreateGlossaryRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/glossaries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteGlossaryRequest constructs an http.Request for the DeleteGlossary method
+func NewDeleteGlossaryRequest(server string, glossaryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "glossary_id", glossaryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/glossaries/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetGlossaryRequest constructs an http.Request for the GetGlossary method
+func NewGetGlossaryRequest(server string, glossaryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "glossary_id", glossaryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/glossaries/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -2612,6 +3107,33 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetDoNotTranslateWithResponse Read the do-not-translate list
+	//
+	// The account's terms that the `professional` mode keeps exactly as written (product names, brands).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /account/do-not-translate (the `GetDoNotTranslate` operationId).
+	GetDoNotTranslateWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetDoNotTranslateResponse, error)
+
+	// PutDoNotTranslateWithBodyWithResponse Replace the do-not-translate list
+	//
+	// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+	PutDoNotTranslateWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutDoNotTranslateResponse, error)
+
+	// PutDoNotTranslateWithResponse Replace the do-not-translate list
+	//
+	// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+	PutDoNotTranslateWithResponse(ctx context.Context, body PutDoNotTranslateJSONRequestBody, reqEditors ...RequestEditorFn) (*PutDoNotTranslateResponse, error)
+
 	// ListWebhooksApiWithResponse List webhooks
 	//
 	// The caller's webhooks, without secrets. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
@@ -2693,6 +3215,51 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
 	TestWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*TestWebhookApiResponse, error)
 
+	// ListGlossariesWithResponse List glossaries
+	//
+	// The caller's glossaries, oldest first, without their entries.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /glossaries (the `ListGlossaries` operationId).
+	ListGlossariesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListGlossariesResponse, error)
+
+	// CreateGlossaryWithBodyWithResponse Create a glossary
+	//
+	// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+	CreateGlossaryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGlossaryResponse, error)
+
+	// CreateGlossaryWithResponse Create a glossary
+	//
+	// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+	CreateGlossaryWithResponse(ctx context.Context, body CreateGlossaryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGlossaryResponse, error)
+
+	// DeleteGlossaryWithResponse Delete a glossary
+	//
+	// Jobs submitted with it and not yet translated fail, saying the glossary was deleted. Another account's glossary is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /glossaries/{glossary_id} (the `DeleteGlossary` operationId).
+	DeleteGlossaryWithResponse(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*DeleteGlossaryResponse, error)
+
+	// GetGlossaryWithResponse Get a glossary
+	//
+	// The glossary with its entries. Another account's glossary is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /glossaries/{glossary_id} (the `GetGlossary` operationId).
+	GetGlossaryWithResponse(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*GetGlossaryResponse, error)
+
 	// HealthWithResponse Liveness check
 	//
 	// No authentication.
@@ -2767,7 +3334,7 @@ type ClientWithResponsesInterface interface {
 
 	// TranslateWithBodyWithResponse Translate an uploaded document
 	//
-	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2776,7 +3343,7 @@ type ClientWithResponsesInterface interface {
 
 	// TranslateUrlWithBodyWithResponse Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2785,7 +3352,7 @@ type ClientWithResponsesInterface interface {
 
 	// TranslateUrlWithResponse Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2881,6 +3448,172 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /webhooks/{webhook_id}/test (the `TestWebhook` operationId).
 	TestWebhookWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*TestWebhookResponse, error)
+}
+
+// GetDoNotTranslateResponse429Headers the declared response headers of an HTTP 429 response for GetDoNotTranslate
+type GetDoNotTranslateResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetDoNotTranslateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DoNotTranslate
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetDoNotTranslateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDoNotTranslateResponse) GetJSON200() *DoNotTranslate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDoNotTranslateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDoNotTranslateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDoNotTranslateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDoNotTranslateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutDoNotTranslateResponse429Headers the declared response headers of an HTTP 429 response for PutDoNotTranslate
+type PutDoNotTranslateResponse429Headers struct {
+	RetryAfter *int
+}
+
+type PutDoNotTranslateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DoNotTranslate
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutDoNotTranslateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutDoNotTranslateResponse) GetJSON200() *DoNotTranslate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PutDoNotTranslateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutDoNotTranslateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutDoNotTranslateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutDoNotTranslateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListWebhooksApiResponse429Headers the declared response headers of an HTTP 429 response for ListWebhooksApi
@@ -3500,6 +4233,387 @@ func (r TestWebhookApiResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r TestWebhookApiResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListGlossariesResponse429Headers the declared response headers of an HTTP 429 response for ListGlossaries
+type ListGlossariesResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListGlossariesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GlossaryList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListGlossariesResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListGlossariesResponse) GetJSON200() *GlossaryList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListGlossariesResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListGlossariesResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListGlossariesResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListGlossariesResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListGlossariesResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListGlossariesResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListGlossariesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListGlossariesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListGlossariesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListGlossariesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateGlossaryResponse201Headers the declared response headers of an HTTP 201 response for CreateGlossary
+type CreateGlossaryResponse201Headers struct {
+	Location *string
+}
+
+// CreateGlossaryResponse429Headers the declared response headers of an HTTP 429 response for CreateGlossary
+type CreateGlossaryResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateGlossaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Glossary
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateGlossaryResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateGlossaryResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateGlossaryResponse) GetJSON201() *Glossary {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateGlossaryResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateGlossaryResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateGlossaryResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateGlossaryResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateGlossaryResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateGlossaryResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateGlossaryResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateGlossaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateGlossaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateGlossaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateGlossaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteGlossaryResponse429Headers the declared response headers of an HTTP 429 response for DeleteGlossary
+type DeleteGlossaryResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DeleteGlossaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteGlossaryResponse429Headers
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteGlossaryResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteGlossaryResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteGlossaryResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteGlossaryResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteGlossaryResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteGlossaryResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteGlossaryResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteGlossaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteGlossaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteGlossaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteGlossaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetGlossaryResponse429Headers the declared response headers of an HTTP 429 response for GetGlossary
+type GetGlossaryResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetGlossaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Glossary
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetGlossaryResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetGlossaryResponse) GetJSON200() *Glossary {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetGlossaryResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetGlossaryResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetGlossaryResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetGlossaryResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetGlossaryResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetGlossaryResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetGlossaryResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetGlossaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetGlossaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetGlossaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetGlossaryResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5091,6 +6205,51 @@ func (r TestWebhookResponse) ContentType() string {
 	return ""
 }
 
+// GetDoNotTranslateWithResponse Read the do-not-translate list
+//
+// The account's terms that the `professional` mode keeps exactly as written (product names, brands).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /account/do-not-translate (the `GetDoNotTranslate` operationId).
+func (c *ClientWithResponses) GetDoNotTranslateWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetDoNotTranslateResponse, error) {
+	rsp, err := c.GetDoNotTranslate(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDoNotTranslateResponse(rsp)
+}
+
+// PutDoNotTranslateWithBodyWithResponse Replace the do-not-translate list
+//
+// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+func (c *ClientWithResponses) PutDoNotTranslateWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutDoNotTranslateResponse, error) {
+	rsp, err := c.PutDoNotTranslateWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutDoNotTranslateResponse(rsp)
+}
+
+// PutDoNotTranslateWithResponse Replace the do-not-translate list
+//
+// Replaces the account's list; `{"terms": []}` clears it. In `professional` mode (the default) each term is matched case-sensitively as a whole word and hidden from the engine, so it comes out exactly as written; other modes ignore the list. An empty, duplicate or over-long term is refused with 422 naming `terms[i]`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /account/do-not-translate (the `PutDoNotTranslate` operationId).
+func (c *ClientWithResponses) PutDoNotTranslateWithResponse(ctx context.Context, body PutDoNotTranslateJSONRequestBody, reqEditors ...RequestEditorFn) (*PutDoNotTranslateResponse, error) {
+	rsp, err := c.PutDoNotTranslate(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutDoNotTranslateResponse(rsp)
+}
+
 // ListWebhooksApiWithResponse List webhooks
 //
 // The caller's webhooks, without secrets. Also served at `/api/webhooks…` (the specification's path, outside /v1) and, for generated clients that ignore that operation's server, at `/v1/api/webhooks…`.
@@ -5226,6 +6385,81 @@ func (c *ClientWithResponses) TestWebhookApiWithResponse(ctx context.Context, we
 	return ParseTestWebhookApiResponse(rsp)
 }
 
+// ListGlossariesWithResponse List glossaries
+//
+// The caller's glossaries, oldest first, without their entries.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /glossaries (the `ListGlossaries` operationId).
+func (c *ClientWithResponses) ListGlossariesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListGlossariesResponse, error) {
+	rsp, err := c.ListGlossaries(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListGlossariesResponse(rsp)
+}
+
+// CreateGlossaryWithBodyWithResponse Create a glossary
+//
+// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+func (c *ClientWithResponses) CreateGlossaryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGlossaryResponse, error) {
+	rsp, err := c.CreateGlossaryWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateGlossaryResponse(rsp)
+}
+
+// CreateGlossaryWithResponse Create a glossary
+//
+// A named glossary for one language pair, either as `multipart/form-data` with `file` (DeepL's CSV or TSV format: `source,target` or `source<TAB>target` per line, further columns ignored; or TBX) and the fields `name`, `source_lang`, `target_lang`, or as JSON `{name, source_lang, target_lang, entries: [{source, target}]}`. Limits: at most 10000 entries, terms of at most 200 characters, a file or body of at most 2097152 bytes (2 MiB). An empty, duplicate or over-long term is refused with 422 naming its line (file) or `entries[i]` (JSON). On a job, every occurrence of a source term is replaced by its target term whatever the engine and mode: the term is hidden from the engine as a code it keeps in place and the target term is written there, inside the same formatting. Terms match case-sensitively (a term written in lower case also matches with a capital first letter, and its target is then capitalised) on word boundaries (never inside a longer word; in Chinese, Japanese and Thai, which have no spaces, anywhere), longest term first. In professional mode terms inside URLs, paths and the other protected spans are left alone; a protected span that is exactly a term takes the glossary's target. The job's `warnings` say how many terms were applied and name any the engine dropped (those are appended to the end of their sentence).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /glossaries (the `CreateGlossary` operationId).
+func (c *ClientWithResponses) CreateGlossaryWithResponse(ctx context.Context, body CreateGlossaryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGlossaryResponse, error) {
+	rsp, err := c.CreateGlossary(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateGlossaryResponse(rsp)
+}
+
+// DeleteGlossaryWithResponse Delete a glossary
+//
+// Jobs submitted with it and not yet translated fail, saying the glossary was deleted. Another account's glossary is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /glossaries/{glossary_id} (the `DeleteGlossary` operationId).
+func (c *ClientWithResponses) DeleteGlossaryWithResponse(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*DeleteGlossaryResponse, error) {
+	rsp, err := c.DeleteGlossary(ctx, glossaryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteGlossaryResponse(rsp)
+}
+
+// GetGlossaryWithResponse Get a glossary
+//
+// The glossary with its entries. Another account's glossary is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /glossaries/{glossary_id} (the `GetGlossary` operationId).
+func (c *ClientWithResponses) GetGlossaryWithResponse(ctx context.Context, glossaryId string, reqEditors ...RequestEditorFn) (*GetGlossaryResponse, error) {
+	rsp, err := c.GetGlossary(ctx, glossaryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetGlossaryResponse(rsp)
+}
+
 // HealthWithResponse Liveness check
 //
 // No authentication.
@@ -5348,7 +6582,7 @@ func (c *ClientWithResponses) ReadyWithResponse(ctx context.Context, reqEditors 
 
 // TranslateWithBodyWithResponse Translate an uploaded document
 //
-// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5363,7 +6597,7 @@ func (c *ClientWithResponses) TranslateWithBodyWithResponse(ctx context.Context,
 
 // TranslateUrlWithBodyWithResponse Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5378,7 +6612,7 @@ func (c *ClientWithResponses) TranslateUrlWithBodyWithResponse(ctx context.Conte
 
 // TranslateUrlWithResponse Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5539,6 +6773,154 @@ func (c *ClientWithResponses) TestWebhookWithResponse(ctx context.Context, webho
 		return nil, err
 	}
 	return ParseTestWebhookResponse(rsp)
+}
+
+// ParseGetDoNotTranslateResponse parses an HTTP response from a GetDoNotTranslateWithResponse call
+func ParseGetDoNotTranslateResponse(rsp *http.Response) (*GetDoNotTranslateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDoNotTranslateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DoNotTranslate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetDoNotTranslateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutDoNotTranslateResponse parses an HTTP response from a PutDoNotTranslateWithResponse call
+func ParsePutDoNotTranslateResponse(rsp *http.Response) (*PutDoNotTranslateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutDoNotTranslateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DoNotTranslate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PutDoNotTranslateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListWebhooksApiResponse parses an HTTP response from a ListWebhooksApiWithResponse call
@@ -6097,6 +7479,357 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestWebhookApiResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListGlossariesResponse parses an HTTP response from a ListGlossariesWithResponse call
+func ParseListGlossariesResponse(rsp *http.Response) (*ListGlossariesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListGlossariesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GlossaryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListGlossariesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateGlossaryResponse parses an HTTP response from a CreateGlossaryWithResponse call
+func ParseCreateGlossaryResponse(rsp *http.Response) (*CreateGlossaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateGlossaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Glossary
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateGlossaryResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateGlossaryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteGlossaryResponse parses an HTTP response from a DeleteGlossaryWithResponse call
+func ParseDeleteGlossaryResponse(rsp *http.Response) (*DeleteGlossaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteGlossaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteGlossaryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetGlossaryResponse parses an HTTP response from a GetGlossaryWithResponse call
+func ParseGetGlossaryResponse(rsp *http.Response) (*GetGlossaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetGlossaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Glossary
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetGlossaryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
