@@ -27,6 +27,10 @@ func newTestPool(t *testing.T, cfg Config) *Pool {
 		d, _ := time.ParseDuration(pooltest.TestTimeout)
 		cfg.Timeout = d
 	}
+	if cfg.StartTimeout == 0 {
+		// Under load LibreOffice took over the product's 60 s to start.
+		cfg.StartTimeout = 5 * time.Minute
+	}
 	if cfg.TempDir == "" {
 		cfg.TempDir = t.TempDir()
 	}
@@ -34,7 +38,7 @@ func newTestPool(t *testing.T, cfg Config) *Pool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.StartTimeout+time.Minute)
 	defer cancel()
 	if err := p.Ready(ctx); err != nil {
 		p.Close()
