@@ -78,42 +78,53 @@ func (e *engine) pieces(segs []string) [][]string {
 // once a slot is free, and puts the results back in order.
 func (e *engine) runSplit(ctx context.Context, mode string, segs []string) ([][]tagged.Token, error) {
 	parts := e.pieces(segs)
+	if len(parts) == 1 {
+		return e.runInSlot(ctx, mode, segs)
+	}
 	results := make([][][]tagged.Token, len(parts))
-	errs := make([]error, len(parts))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error // the cause, not the pieces stopped because of it
+	)
 	for i, part := range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case e.slots <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
-			defer func() { <-e.slots }()
-			results[i], errs[i] = e.run(ctx, mode, part)
-			if errs[i] != nil {
-				cancel() // the batch fails anyway: stop its other pieces
+			var err error
+			results[i], err = e.runInSlot(ctx, mode, part)
+			if err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+					cancel() // the batch fails anyway: stop its other pieces
+				}
+				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	var out [][]tagged.Token
-	for i := range parts {
-		if errs[i] != nil && !errors.Is(errs[i], context.Canceled) {
-			return nil, errs[i]
-		}
+	if firstErr != nil {
+		return nil, firstErr
 	}
-	for i := range parts {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out = append(out, results[i]...)
+	var out [][]tagged.Token
+	for _, r := range results {
+		out = append(out, r...)
 	}
 	return out, nil
+}
+
+// runInSlot runs one pipeline once fewer than procs run.
+func (e *engine) runInSlot(ctx context.Context, mode string, segs []string) ([][]tagged.Token, error) {
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-e.slots }()
+	return e.run(ctx, mode, segs)
 }
 
 func (e *engine) args(rest ...string) []string {

@@ -211,3 +211,35 @@ func TestBadProcessesSettingRefused(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// pieces: nothing below minSplitChars is split, at most procs pieces, in
+// order, of similar size.
+func TestPieces(t *testing.T) {
+	seg := strings.Repeat("x", 1000)
+	many := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprint(i) + seg
+		}
+		return out
+	}
+	for _, c := range []struct {
+		procs, segs, want int
+	}{{4, 40, 1}, {4, 120, 2}, {4, 1000, 4}, {1, 1000, 1}, {3, 1, 1}} {
+		segs := many(c.segs)
+		parts := newEngineProcs("", "", c.procs).pieces(segs)
+		if len(parts) != c.want {
+			t.Errorf("%d segments, %d procs: %d pieces, want %d", c.segs, c.procs, len(parts), c.want)
+		}
+		var joined []string
+		for _, p := range parts {
+			if len(p) < c.segs/c.want-1 || len(p) > c.segs/c.want+1 {
+				t.Errorf("%d segments, %d procs: a piece of %d", c.segs, c.procs, len(p))
+			}
+			joined = append(joined, p...)
+		}
+		if strings.Join(joined, "|") != strings.Join(segs, "|") {
+			t.Errorf("%d segments, %d procs: pieces do not add up to the batch in order", c.segs, c.procs)
+		}
+	}
+}
