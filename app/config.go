@@ -84,6 +84,9 @@ Environment besides the flags' variables:
   DRAGOMAN_<ENGINE>_*   read by each engine plugin, e.g. DRAGOMAN_APERTIUM_DIR,
                     DRAGOMAN_LIBRETRANSLATE_BASE_URL, DRAGOMAN_LIBRETRANSLATE_API_KEY
                     (README, "Engines and modes")
+  DRAGOMAN_APERTIUM_PROCESSES   apertium pipelines the Apertium plugin runs at
+                    once (default: the number of CPUs); a large batch is split
+                    across them
 `
 
 // defaultDataDir keeps state beside the working directory.
@@ -125,6 +128,11 @@ type Config struct {
 	// wait for the next byte, and for the whole body.
 	UploadIdleTimeout time.Duration
 	UploadTimeout     time.Duration
+	// Engine batches: the most segments in one engine call (0: the
+	// engine's own limit) and the batches in flight per engine across
+	// all jobs of this process.
+	BatchSegments     int
+	EngineConcurrency int
 }
 
 // Roles of a serve process: all (the single process), api (HTTP only,
@@ -161,6 +169,8 @@ func parseServe(args []string) (*Config, error) {
 	blobs := f.str("blob-url", "", "S3-compatible document storage for the scale-out deployment, s3://bucket[/prefix]?endpoint=https://host:port&region=R&path_style=true (keys from DRAGOMAN_S3_ACCESS_KEY/DRAGOMAN_S3_SECRET_KEY or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); empty: the data dir")
 	engines := f.str("engines", "apertium", "translation engines in priority order (plugin names)")
 	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
+	batchSegments := f.integer("batch-segments", 0, "the most segments sent to an engine in one call; 0: the engine's own limit (Apertium 10,000; smaller batches put more of one document in flight)")
+	engineConcurrency := f.integer("engine-concurrency", 4, "engine calls in flight per engine across all jobs of this process")
 	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
 	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
 	role := f.str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
@@ -182,6 +192,10 @@ func parseServe(args []string) (*Config, error) {
 	c.AllowPrivateURLs, c.DownloadTTL, c.JobRetention = *private, *ttl, *retention
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
 	c.BlobURL = *blobs
+	c.BatchSegments, c.EngineConcurrency = *batchSegments, *engineConcurrency
+	if c.BatchSegments < 0 || c.EngineConcurrency < 1 {
+		return nil, usageError{"--batch-segments must be 0 or more and --engine-concurrency 1 or more"}
+	}
 	c.SecretKey, c.LogLevel = *secret, *logLevel
 	c.LogFormat, c.MetricsAddr = *logFormat, *metricsAddr
 	if c.LogFormat != "text" && c.LogFormat != "json" {

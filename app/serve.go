@@ -200,6 +200,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
 		Translator: &translate.Translator{
 			Engines: plugins, TM: st, Routes: routes,
+			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
 			// Plugins retry their vendor's errors themselves; only a crashed
 			// (and restarted) plugin is worth another try from here.
 			Retryable: func(err error) bool { return errors.Is(err, pluginhost.ErrPluginCrashed) },
@@ -264,7 +265,14 @@ func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus
 			// Stop the stages before the plugins they call are killed (fx
 			// stops in reverse order, and the plugins started after the bus);
 			// interrupted events go back to the stream for the next start.
-			return bus.Close()
+			err := bus.Close()
+			// No stage translates any more: write the translation memory
+			// entries still queued behind the jobs before the store closes
+			// (its stop hook runs after this one).
+			if ferr := p.Translator.Close(ctx); ferr != nil {
+				log.Warn("translation memory entries not written before shutdown", "err", ferr)
+			}
+			return err
 		},
 	})
 }

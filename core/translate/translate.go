@@ -82,11 +82,19 @@ type Translator struct {
 	// engine that already gave up is not asked again.
 	Retryable func(error) bool
 	// Concurrency bounds the batches in flight per engine, across all jobs
-	// of this process. Default 4.
+	// of this process (DRAGOMAN_ENGINE_CONCURRENCY). Default 4.
 	Concurrency int
+	// BatchSegments caps the segments of one engine call below the
+	// engine's own MaxSegments (DRAGOMAN_BATCH_SEGMENTS); 0: the engine's
+	// limit. Smaller batches put more of one document in flight at once.
+	BatchSegments int
+	// MemoryQueue bounds the translation-memory entries waiting to be
+	// written behind the jobs; past it writes are synchronous. Default 500,000.
+	MemoryQueue int
 
 	mu    sync.Mutex
 	slots map[string]chan struct{}
+	tmw   *tmWriter
 }
 
 // Translate fills every segment's Target in doc.
@@ -190,7 +198,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 // rest in batches, fresh output stored back.
 func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, texts []string, res *Result) ([]string, error) {
 	out := make([]string, len(texts))
-	hits := recall(ctx, t.TM, l, string(mode), texts)
+	hits := t.recall(ctx, l, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
 	for i := range texts {
 		if h, ok := hits[i]; ok {
@@ -213,7 +221,7 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, tex
 		firstErr error
 	)
 	slots := t.slotsFor(l.Engine.Name)
-	for _, b := range batches(send, l.Engine.Caps) {
+	for _, b := range batches(send, l.Engine.Caps, t.BatchSegments) {
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
@@ -244,7 +252,7 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, tex
 			for j, s := range got {
 				out[todo[b.from+j]] = s
 			}
-			remember(ctx, t.TM, l, string(mode), req.Segments, got)
+			t.remember(ctx, l, string(mode), req.Segments, got)
 		}()
 	}
 	wg.Wait()
@@ -313,11 +321,15 @@ func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.Transla
 
 type span struct{ from, to int }
 
-// batches cuts segments into runs within the engine's limits.
-func batches(segs []string, c ports.Capabilities) []span {
+// batches cuts segments into runs within the engine's limits and at most
+// perBatch segments (0: no cap of its own).
+func batches(segs []string, c ports.Capabilities, perBatch int) []span {
 	maxN, maxC := c.MaxSegments, c.MaxChars
 	if maxN <= 0 {
 		maxN = 100
+	}
+	if perBatch > 0 && perBatch < maxN {
+		maxN = perBatch
 	}
 	if maxC <= 0 {
 		maxC = 50_000

@@ -22,6 +22,12 @@ func TestEncodeStream(t *testing.T) {
 		{`un<g id="1">break</g>able glass`, `[[t:g:1]]unbreakable[[/]] glass` + segmentEnd},
 		{`ita<g id="1">l</g><g id="2">i</g>c`, `[[t:g:1; t:g:2]]italic[[/]]` + segmentEnd},
 		{``, segmentEnd},
+		// a segment that ends its own sentence gets no period of ours
+		{`It is <g id="1">red</g> today.`, `It is [[t:g:1]]red[[/]] today.` + sentenceEnd},
+		{`Is it red?`, `Is it red?` + sentenceEnd},
+		{`Made in the U.S.`, `Made in the U.S.` + segmentEnd},
+		{`It is <g id="1">red.</g>`, `It is [[t:g:1]]red.[[/]]` + segmentEnd},
+		{`Version 2.`, `Version 2.` + segmentEnd},
 	} {
 		if got := encodeStream([]string{c.seg}); got != c.want {
 			t.Errorf("encodeStream(%q)\n got %q\nwant %q", c.seg, got, c.want)

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// distinctDocx writes english.docx with n paragraphs of distinct sentences.
+func distinctDocx(t *testing.T, n int) string {
+	t.Helper()
+	things := strings.Fields("house car river letter city garden window book")
+	var body strings.Builder
+	for i := range n {
+		fmt.Fprintf(&body, `<w:p><w:r><w:t>The teacher sees the %s number %d in the morning.</w:t></w:r></w:p>`, things[i%len(things)], i+1)
+	}
+	zr, err := zip.OpenReader(englishDocx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if f.Name == "word/document.xml" {
+			s := string(b)
+			start := strings.Index(s, "<w:body>") + len("<w:body>")
+			end := strings.Index(s, "<w:sectPr")
+			b = []byte(s[:start] + body.String() + s[end:])
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "distinct.docx")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func jobMetrics(t *testing.T, j map[string]any) (segments, calls, hits int) {
+	t.Helper()
+	m, ok := j["metrics"].(map[string]any)
+	if !ok {
+		t.Fatalf("job without metrics: %v", j)
+	}
+	return int(m["segments"].(float64)), int(m["engine_calls"].(float64)), int(m["cache_hits"].(float64))
+}
+
+// TestBatchSettingsAndMemoryOverShutdown: --batch-segments (and
+// DRAGOMAN_ENGINE_CONCURRENCY, from the environment) reach the translator
+// of a real server with the real Apertium plugin, and the translation
+// memory entries written behind the job survive a graceful shutdown: after
+// a restart the same document makes no engine call.
+func TestBatchSettingsAndMemoryOverShutdown(t *testing.T) {
+	s := startServer(t, []string{"--batch-segments", "5"}, "DRAGOMAN_ENGINE_CONCURRENCY=1", "DRAGOMAN_APERTIUM_PROCESSES=1")
+	_, key, _ := s.account("pro")
+	doc := distinctDocx(t, 12)
+	translate := func() map[string]any {
+		r := s.uploadFile(key, doc, map[string]string{"target_lang": "Spanish", "source_lang": "English", "mode": "full"})
+		if r.status != 202 {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+		j := s.waitJob(key, r.json(t)["job_id"].(string), 3*time.Minute)
+		if j["status"] != "completed" {
+			t.Fatalf("job: %v", j)
+		}
+		return j
+	}
+	segs, calls, hits := jobMetrics(t, translate())
+	if segs != 12 || calls != 3 || hits != 0 { // 5 + 5 + 2
+		t.Fatalf("first job: %d segments in %d calls, %d hits; want 12 in 3 calls of at most 5", segs, calls, hits)
+	}
+	s.stop() // SIGTERM: the stages stop, then the queued memory writes finish
+	s.start()
+	segs, calls, hits = jobMetrics(t, translate())
+	if segs != 12 || calls != 0 || hits != 12 {
+		t.Fatalf("after a graceful restart: %d segments, %d calls, %d hits; want every segment from memory", segs, calls, hits)
+	}
+}
+
+// TestBatchFlagsRefuseNonsense: the new flags say what is wrong.
+func TestBatchFlagsRefuseNonsense(t *testing.T) {
+	for _, args := range [][]string{{"--batch-segments", "-1"}, {"--engine-concurrency", "0"}} {
+		var ue usageError
+		if _, err := parseServe(args); !asUsage(err, &ue) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	t.Setenv("DRAGOMAN_BATCH_SEGMENTS", "50")
+	t.Setenv("DRAGOMAN_ENGINE_CONCURRENCY", "3")
+	c, err := parseServe(nil)
+	if err != nil || c.BatchSegments != 50 || c.EngineConcurrency != 3 {
+		t.Errorf("from the environment: %+v %v", c, err)
+	}
+	if c, _ := parseServe([]string{"--engine-concurrency", "6"}); c.EngineConcurrency != 6 || c.BatchSegments != 50 {
+		t.Errorf("the flag over the environment: %+v", c)
+	}
+}
