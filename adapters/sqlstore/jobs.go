@@ -18,6 +18,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at",
+	"revision",
 }
 
 var (
@@ -50,6 +51,7 @@ type jobRow struct {
 	UpdatedAt    timeCol        `db:"updated_at"`
 	CompletedAt  nullTimeCol    `db:"completed_at"`
 	ExpiredAt    nullTimeCol    `db:"expired_at"`
+	Revision     int            `db:"revision"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
@@ -59,7 +61,7 @@ func (r *jobRow) job() (*job.Job, error) {
 		Mode: job.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
 		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
-		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T,
+		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, Revision: r.Revision,
 	}
 	if err := json.Unmarshal([]byte(r.Warnings), &j.Warnings); err != nil {
 		return nil, fmt.Errorf("job %s warnings: %w", r.ID, err)
@@ -112,6 +114,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt),
+		j.Revision,
 	}, nil
 }
 
