@@ -43,9 +43,12 @@ type Pipeline struct {
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
 	Notifier   webhook.Notifier // nil: no webhooks
-	Clock      ports.Clock
-	NewID      func() string
-	Log        *slog.Logger
+	// Memory holds the accounts' own translations (XLIFF post-edits, TMX
+	// imports), taken before any engine; nil: none.
+	Memory ports.AccountMemory
+	Clock  ports.Clock
+	NewID  func() string
+	Log    *slog.Logger
 	// MaxAttempts bounds how often a stage is tried before the job fails.
 	MaxAttempts int
 }
@@ -349,8 +352,16 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 // intermediates are the files a job's stages write before its output. The
 // uploaded input is not one of them: it stays beside the output, for the
 // dashboard's side-by-side preview, until the download window ends and the
-// sweep removes the job's whole folder.
-var intermediates = []string{"source.docx", "segments.json", "translated.json", "assembled.docx"}
+// sweep removes the job's whole folder. Nor are what post-editing needs
+// (Kept): the translated segments, which the XLIFF export offers and an
+// edited XLIFF replaces, and the converted source a revision is rebuilt
+// from.
+var intermediates = []string{"segments.json", "assembled.docx"}
+
+// Kept names the files a completed job keeps beside its input and output
+// until the download window ends: its translated segments (JSON of a
+// segment.Document) and, for .doc/.odt/.rtf, the converted .docx.
+var Kept = struct{ Segments, SourceDocx string }{"translated.json", "source.docx"}
 
 // deleteIntermediates removes a job's intermediate files, keeping its
 // output.
@@ -384,7 +395,7 @@ func sourceKey(j *job.Job) string {
 	if j.Format == "docx" {
 		return key(j, "input")
 	}
-	return key(j, "source.docx")
+	return key(j, Kept.SourceDocx)
 }
 
 // write stores what produce writes under key k. produce runs concurrently

@@ -30,7 +30,7 @@ func (p *Pipeline) convert(ctx context.Context, j *job.Job) (func(*job.Job), err
 		return nil, err
 	}
 	defer in.Close()
-	err = p.write(ctx, key(j, "source.docx"), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
+	err = p.write(ctx, key(j, Kept.SourceDocx), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
 	if err != nil {
 		if errors.Is(err, ports.ErrBadDocument) {
 			return nil, failf("the .%s document could not be converted: %v", j.Format, err)
@@ -248,7 +248,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		if err != nil {
 			return nil, err
 		}
-		res, err = p.Translator.TranslateWith(ctx, doc, src, tgt, j.Mode, translate.Options{DoNotTranslate: a.DoNotTranslate})
+		res, err = p.translateRemembering(ctx, j, doc, src, tgt, translate.Options{DoNotTranslate: a.DoNotTranslate})
 		var ee *translate.EngineError
 		switch {
 		case errors.As(err, &ee):
@@ -259,7 +259,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 			return nil, err
 		}
 	}
-	if err := p.putJSON(ctx, key(j, "translated.json"), doc); err != nil {
+	if err := p.putJSON(ctx, key(j, Kept.Segments), doc); err != nil {
 		return nil, err
 	}
 	return func(j *job.Job) {
@@ -273,7 +273,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 
 // assemble writes the translated text back into a copy of the document.
 func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	doc, err := p.getDoc(ctx, key(j, "translated.json"))
+	doc, err := p.getDoc(ctx, key(j, Kept.Segments))
 	if err != nil {
 		return nil, err
 	}
