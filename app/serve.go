@@ -36,6 +36,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
+	"github.com/dragoman-translate/dragoman/adapters/xliff"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -177,6 +178,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
 		Users: st, KeyCatalog: st, JobList: st, Pages: preview.New(), History: st,
+		XLIFF: xliff.Codec{}, Memory: st,
 	}
 }
 
@@ -195,6 +197,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 			Retryable: func(err error) bool { return errors.Is(err, pluginhost.ErrPluginCrashed) },
 		},
 		Engines:  plugins,
+		Memory:   st,
 		Notifier: webhook.NewNotifier(st, c.PublicURL, systemClock{}, hooks.Wake),
 		Clock:    systemClock{}, NewID: newID, Log: log,
 	}

@@ -77,6 +77,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerJobs()
 	a.registerWebhooks()
 	a.registerJobCatalog()
+	a.registerPostEditing()
 	a.webhooksUnderPrefix()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())

@@ -71,6 +71,7 @@ type JobStatus struct {
 	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
 	Metrics         Metrics  `json:"metrics"`
 	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
+	Revision        int      `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
 }
 
 func strp(s string) *string {
@@ -103,6 +104,7 @@ func statusOf(j *job.Job) JobStatus {
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
 		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
+		Revision: j.Revision,
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}

@@ -26,6 +26,15 @@ type parsed struct {
 	order    []string          // ids in file order
 }
 
+// tooLarge is a refusal for size: ports.ErrBadBilingual and
+// ports.ErrBilingualTooLarge.
+type tooLarge string
+
+func (e tooLarge) Error() string { return string(e) }
+func (e tooLarge) Is(t error) bool {
+	return t == ports.ErrBadBilingual || t == ports.ErrBilingualTooLarge
+}
+
 func bad(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ports.ErrBadBilingual, fmt.Sprintf(format, args...))
 }
@@ -39,7 +48,7 @@ func (c Codec) Import(r io.Reader, doc *segment.Document, m ports.BilingualMeta)
 	lr := &io.LimitedReader{R: r, N: max + 1}
 	p, err := parse(lr)
 	if lr.N <= 0 {
-		return bad("the XLIFF file is larger than %d MB", max>>20)
+		return tooLarge(fmt.Sprintf("the XLIFF file is larger than %d MB", max>>20))
 	}
 	if err != nil {
 		return err

@@ -352,16 +352,11 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 // intermediates are the files a job's stages write before its output. The
 // uploaded input is not one of them: it stays beside the output, for the
 // dashboard's side-by-side preview, until the download window ends and the
-// sweep removes the job's whole folder. Nor are what post-editing needs
-// (Kept): the translated segments, which the XLIFF export offers and an
-// edited XLIFF replaces, and the converted source a revision is rebuilt
-// from.
+// sweep removes the job's whole folder. Nor are what post-editing needs:
+// the translated segments (job.SegmentsKey), which the XLIFF export offers
+// and an edited XLIFF replaces, and the converted source a revision is
+// rebuilt from (job.SourceDocxKey).
 var intermediates = []string{"segments.json", "assembled.docx"}
-
-// Kept names the files a completed job keeps beside its input and output
-// until the download window ends: its translated segments (JSON of a
-// segment.Document) and, for .doc/.odt/.rtf, the converted .docx.
-var Kept = struct{ Segments, SourceDocx string }{"translated.json", "source.docx"}
 
 // deleteIntermediates removes a job's intermediate files, keeping its
 // output.
@@ -392,10 +387,7 @@ func key(j *job.Job, name string) string { return job.Prefix(j.ID) + name }
 
 // sourceKey is the .docx the extract and assemble stages read.
 func sourceKey(j *job.Job) string {
-	if j.Format == "docx" {
-		return key(j, "input")
-	}
-	return key(j, Kept.SourceDocx)
+	return job.SourceKey(j.ID, j.Format)
 }
 
 // write stores what produce writes under key k. produce runs concurrently

@@ -30,7 +30,7 @@ func (p *Pipeline) convert(ctx context.Context, j *job.Job) (func(*job.Job), err
 		return nil, err
 	}
 	defer in.Close()
-	err = p.write(ctx, key(j, Kept.SourceDocx), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
+	err = p.write(ctx, job.SourceDocxKey(j.ID), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
 	if err != nil {
 		if errors.Is(err, ports.ErrBadDocument) {
 			return nil, failf("the .%s document could not be converted: %v", j.Format, err)
@@ -259,7 +259,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 			return nil, err
 		}
 	}
-	if err := p.putJSON(ctx, key(j, Kept.Segments), doc); err != nil {
+	if err := p.putJSON(ctx, job.SegmentsKey(j.ID), doc); err != nil {
 		return nil, err
 	}
 	return func(j *job.Job) {
@@ -273,7 +273,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 
 // assemble writes the translated text back into a copy of the document.
 func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	doc, err := p.getDoc(ctx, key(j, Kept.Segments))
+	doc, err := p.getDoc(ctx, job.SegmentsKey(j.ID))
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,9 @@ import (
 // codes that do not match the source); the message names the unit.
 var ErrBadBilingual = errors.New("bad bilingual file")
 
+// ErrBilingualTooLarge marks (with ErrBadBilingual) a file over the size cap.
+var ErrBilingualTooLarge = errors.New("bilingual file too large")
+
 // BilingualMeta is what an XLIFF file says about its job.
 type BilingualMeta struct {
 	JobID      string

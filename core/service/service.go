@@ -47,4 +47,9 @@ type Service struct {
 	JobList    ports.JobLister
 	Pages      ports.PageRenderer // nil: no previews
 	History    ports.UsageHistory // nil: no words-per-day chart
+	// Post-editing and memories: XLIFF export/import of a job's segments,
+	// the accounts' own translations and their TMX form; nil: unavailable.
+	XLIFF  ports.XLIFF
+	Memory ports.AccountMemory
+	TMX    ports.TMX
 }
