@@ -16,6 +16,17 @@ func Hash(tagged string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// tmEngine is the engine part of the memory key: the engine's name and
+// the fingerprint of its configuration (ports.Capabilities.Config), so
+// output of another model or endpoint of the same engine is not reused.
+// The mode and direction are keys of their own.
+func tmEngine(leg Leg) string {
+	if c := leg.Engine.Caps.Config; c != "" {
+		return leg.Engine.Name + "@" + c
+	}
+	return leg.Engine.Name
+}
+
 // recall looks texts up in the memory and returns the hits by index. The
 // memory is a saving, not a source of truth: an error means no hits.
 func recall(ctx context.Context, tm ports.TranslationMemory, leg Leg, mode string, texts []string) map[int]string {
@@ -26,7 +37,7 @@ func recall(ctx context.Context, tm ports.TranslationMemory, leg Leg, mode strin
 	for i, s := range texts {
 		hashes[i] = Hash(s)
 	}
-	found, err := tm.GetTM(ctx, leg.Engine.Name, mode, leg.Source, leg.Target, hashes)
+	found, err := tm.GetTM(ctx, tmEngine(leg), mode, leg.Source, leg.Target, hashes)
 	if err != nil || len(found) == 0 {
 		return nil
 	}
@@ -48,5 +59,5 @@ func remember(ctx context.Context, tm ports.TranslationMemory, leg Leg, mode str
 	for i, s := range src {
 		entries[Hash(s)] = out[i]
 	}
-	_ = tm.PutTM(ctx, leg.Engine.Name, mode, leg.Source, leg.Target, entries)
+	_ = tm.PutTM(ctx, tmEngine(leg), mode, leg.Source, leg.Target, entries)
 }
