@@ -59,6 +59,10 @@ type AccountMemory interface {
 
 // TMX writes and reads translation memories as TMX 1.4b.
 type TMX interface {
-	Export(ctx context.Context, w io.Writer, list func(fn func(MemoryEntry) error) error) error
-	Import(r io.Reader) ([]MemoryEntry, error)
+	Export(w io.Writer, entries []MemoryEntry) error
+	// Import reads a TMX file into entries (origin "import"); skipped
+	// names the translation units left out (a language Dragoman does not
+	// know). A file that cannot be read is an error wrapping
+	// ErrBadBilingual.
+	Import(r io.Reader) (entries []MemoryEntry, skipped []string, err error)
 }
