@@ -133,22 +133,22 @@ func (c Codec) Import(r io.Reader) ([]ports.MemoryEntry, []string, error) {
 	d.Strict = true
 	d.Entity = nil
 	var (
-		entries      []ports.MemoryEntry
-		skipped      []string
-		depth        int
-		headerSrc    string
-		sawRoot      bool
-		tuN          int
-		tuSrc        string
-		tuvs         []tuv
-		curLang      string
-		inSeg        int
-		b            strings.Builder
-		opened       map[string]int // bpt i → code id
-		stack        []int
-		skipDepth    int // inside an element whose content is not text (bpt, ept, ph, sub, …)
-		inTU, inTUV  bool
-		tuvHasSeg    bool
+		entries     []ports.MemoryEntry
+		skipped     []string
+		depth       int
+		headerSrc   string
+		sawRoot     bool
+		tuN         int
+		tuSrc       string
+		tuvs        []tuv
+		curLang     string
+		inSeg       int
+		b           strings.Builder
+		opened      map[string]int // bpt i → code id
+		stack       []int
+		skipDepth   int // inside an element whose content is not text (bpt, ept, ph, sub, …)
+		inTU, inTUV bool
+		tuvHasSeg   bool
 	)
 	where := func() string {
 		if inTU {
