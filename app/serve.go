@@ -34,6 +34,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
+	"github.com/dragoman-translate/dragoman/adapters/tmx"
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
 	"github.com/dragoman-translate/dragoman/adapters/xliff"
@@ -178,7 +179,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
 		Users: st, KeyCatalog: st, JobList: st, Pages: preview.New(), History: st,
-		XLIFF: xliff.Codec{}, Memory: st,
+		XLIFF: xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
 	}
 }
 

@@ -66,6 +66,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 		{Name: "Jobs", Description: "Submit documents, poll jobs, download translations"},
 		{Name: "Service", Description: "Health, languages and usage"},
 		{Name: "Webhooks", Description: "Signed notifications when jobs finish"},
+		{Name: "Memory", Description: "The account's own translation memory as TMX"},
 	}
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
 	a := &API{svc: svc, log: log, mux: mux}
@@ -78,6 +79,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerWebhooks()
 	a.registerJobCatalog()
 	a.registerPostEditing()
+	a.registerMemory()
 	a.webhooksUnderPrefix()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())

@@ -125,3 +125,87 @@ func (a *API) importXLIFF(ctx context.Context, in *jobBodyInput) (*jobOutput, er
 	}
 	return &jobOutput{Body: statusOf(j)}, nil
 }
+
+const tmxType = "application/x-tmx+xml"
+
+type keyInput struct {
+	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
+}
+
+type bodyInput struct {
+	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
+	req    *http.Request
+}
+
+func (u *bodyInput) Resolve(ctx huma.Context) []error {
+	u.req, _ = humago.Unwrap(ctx)
+	return nil
+}
+
+// TMXImported answers a TMX import.
+type TMXImported struct {
+	Imported int      `json:"imported" doc:"Translations stored (one per source and target language of each unit)"`
+	Skipped  []string `json:"skipped" doc:"Translation units left out, and why (a language Dragoman does not know, a single language, empty text)"`
+}
+
+type tmxImportOutput struct{ Body TMXImported }
+
+func (a *API) registerMemory() {
+	huma.Register(a.api, huma.Operation{
+		OperationID: "exportMemoryTmx", Method: http.MethodGet, Path: "/memory.tmx", Tags: []string{"Memory"},
+		Summary: "Export the account's translation memory as TMX",
+		Description: "The account's own translations — segments edited through `POST /jobs/{job_id}/xliff` and imported TMX — as TMX 1.4b, one `<tu>` per translation; " +
+			"inline formatting codes as `<bpt>`/`<ept>`/`<ph>`. (Engine output cached to save engine calls is not the account's and is not exported.)",
+		Security: security, Errors: []int{401, 403, 429},
+		Responses: map[string]*huma.Response{"200": {
+			Description: "The TMX file",
+			Content:     map[string]*huma.MediaType{tmxType: {Schema: &huma.Schema{Type: "string"}}},
+		}},
+	}, a.exportTMX)
+	huma.Register(a.api, huma.Operation{
+		OperationID: "importMemoryTmx", Method: http.MethodPost, Path: "/memory.tmx", Tags: []string{"Memory"},
+		Summary: "Import a TMX translation memory into the account",
+		Description: "Raw body (`Content-Type: application/x-tmx+xml`) or multipart with the file in `file`; max 64 MB. " +
+			"Each `<tu>` gives one translation per target language from its source language (the unit's `srclang`, else the header's); regional tags (en-US) count as their language. " +
+			"Later jobs of the account take these translations before any engine, whatever the engine or mode. A file that is not well-formed, has an internal DTD subset or entities is refused with 422.",
+		Security: security, Errors: []int{401, 403, 413, 422, 429},
+		BodyReadTimeout: -1, MaxBodyBytes: -1,
+	}, a.importTMX)
+	op := a.api.OpenAPI().Paths["/memory.tmx"].Post
+	op.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
+		tmxType: {Schema: &huma.Schema{Type: "string"}},
+		"multipart/form-data": {Schema: &huma.Schema{Type: "object", Required: []string{"file"}, Properties: map[string]*huma.Schema{
+			"file": {Type: "string", Format: "binary", Description: "the TMX file"},
+		}}},
+	}}
+}
+
+func (a *API) exportTMX(ctx context.Context, _ *keyInput) (*huma.StreamResponse, error) {
+	b, err := a.svc.ExportTMX(ctx, caller(ctx))
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		r, w := humago.Unwrap(hctx)
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": "memory.tmx"}))
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", tmxType)
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
+	}}, nil
+}
+
+func (a *API) importTMX(ctx context.Context, in *bodyInput) (*tmxImportOutput, error) {
+	body, err := bilingualBody(in.req, "TMX")
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.svc.ImportTMX(ctx, caller(ctx), body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, newProblem(http.StatusRequestEntityTooLarge, "the TMX file is larger than 64 MB")
+		}
+		return nil, a.fail(err)
+	}
+	return &tmxImportOutput{Body: TMXImported{Imported: res.Imported, Skipped: res.Skipped}}, nil
+}
