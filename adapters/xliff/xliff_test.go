@@ -90,3 +90,27 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("deep: %v", err)
 	}
 }
+
+// FuzzImport: whatever arrives, the import answers with the targets set
+// or a refusal, never a panic, and never half-applies a refused file.
+func FuzzImport(f *testing.F) {
+	var b bytes.Buffer
+	(Codec{}).Export(&b, sample(), meta, "2.1")
+	f.Add(b.String())
+	b.Reset()
+	(Codec{}).Export(&b, sample(), meta, "1.2")
+	f.Add(b.String())
+	f.Add(`<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="x"><body><trans-unit id="u1.s0"><target><g id="1"><x id="2"/></g></target></trans-unit></body></file></xliff>`)
+	f.Fuzz(func(t *testing.T, in string) {
+		doc := sample()
+		err := (Codec{MaxBytes: 1 << 20}).Import(strings.NewReader(in), doc, meta)
+		if err != nil {
+			if !errors.Is(err, ports.ErrBadBilingual) {
+				t.Fatalf("error outside ErrBadBilingual: %v", err)
+			}
+			if got, want := doc.Units[0].Segments[0].Target, sample().Units[0].Segments[0].Target; got != want {
+				t.Fatalf("a refused file changed a target to %q", got)
+			}
+		}
+	})
+}
