@@ -36,8 +36,8 @@ for u in st.units:
 func TestTMXRoundTrip(t *testing.T) {
 	py := toolkitPython(t)
 	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
-	_, key, _ := s.account("pro")
-	_, key2, _ := s.account("pro")
+	_, key, _ := s.account("enterprise")
+	_, key2, _ := s.account("enterprise")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "toolkit.tmx")
 	script := filepath.Join(dir, "write.py")

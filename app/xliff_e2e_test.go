@@ -231,7 +231,7 @@ func TestXLIFFRoundTripWithOutsideTools(t *testing.T) {
 	nodePath := runTool(t, nil, "npm", "root", "-g")
 	rcv := newReceiver(t, 0)
 	s := startServer(t, []string{"--allow-private-urls"}, "DRAGOMAN_ENGINES=pseudo")
-	_, key, _ := s.account("pro")
+	_, key, _ := s.account("enterprise") // 120 requests a minute: room for the polling
 	if reg := s.do("POST", "/api/webhooks", key, strings.NewReader(`{"url":"`+rcv.srv.URL+`/hook","events":["job.completed"]}`), "application/json"); reg.status != 201 {
 		t.Fatalf("register: %d %s", reg.status, reg.body)
 	}
@@ -357,5 +357,49 @@ func TestXLIFFRoundTripWithOutsideTools(t *testing.T) {
 	problem(t, s.do("GET", "/v1/jobs/00000000-0000-4000-8000-000000000000/xliff", key, nil, ""), 404)
 	if j := s.do("GET", "/v1/jobs/"+id2, key, nil, "").json(t); j["revision"] != 0.0 {
 		t.Errorf("refused imports changed the job: %v", j)
+	}
+}
+
+// TestXLIFFRevisionOfAConvertedDocument: an .rtf job keeps the .docx it
+// was converted to, and its revision is rebuilt from that.
+func TestXLIFFRevisionOfAConvertedDocument(t *testing.T) {
+	py := toolkitPython(t)
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("enterprise")
+	rtf := `{\rtf1\ansi\deff0{\fonttbl{\f0 Times New Roman;}}\f0\pard The {\b quick brown} fox jumps over the lazy dog.\par\pard A plain closing sentence.\par}`
+	r := s.upload(key, "note.rtf", strings.NewReader(rtf), map[string]string{"target_lang": "Spanish", "source_lang": "English", "translation_mode": "full"})
+	if r.status != 202 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	id := r.json(t)["job_id"].(string)
+	if j := s.waitJob(key, id, 3*time.Minute); j["status"] != "completed" {
+		t.Fatalf("job: %v", j)
+	}
+	x := s.getPatiently("/v1/jobs/"+id+"/xliff?version=1.2", key)
+	if x.status != 200 {
+		t.Fatalf("export: %d %s", x.status, x.body)
+	}
+	dir := t.TempDir()
+	in, out, script := filepath.Join(dir, "in.xlf"), filepath.Join(dir, "out.xlf"), filepath.Join(dir, "edit.py")
+	os.WriteFile(in, x.body, 0o644)
+	os.WriteFile(script, []byte(toolkitEdit), 0o644)
+	runTool(t, nil, py, script, in, out)
+	edited, _ := os.ReadFile(out)
+	rev := s.do("POST", "/v1/jobs/"+id+"/xliff", key, bytes.NewReader(edited), "application/xliff+xml")
+	if rev.status != 200 || rev.json(t)["revision"] != 1.0 {
+		t.Fatalf("import: %d %s", rev.status, rev.body)
+	}
+	dl := s.getPatiently("/v1/jobs/"+id+"/download", key)
+	var bold, plain bool
+	for _, run := range runsOf(t, dl.body) {
+		styled := emphasis.MatchString(run[0])
+		bold = bold || (styled && strings.Contains(run[1], "DENTRO"))
+		plain = plain || (!styled && strings.Contains(run[1], "FUERA"))
+		if (styled && strings.Contains(run[1], "FUERA")) || (!styled && strings.Contains(run[1], "DENTRO")) {
+			t.Errorf("formatting on the wrong words: %q %q", run[0], run[1])
+		}
+	}
+	if !bold || !plain {
+		t.Errorf("the edits are not in the rebuilt document: %v", runsOf(t, dl.body))
 	}
 }
