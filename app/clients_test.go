@@ -482,6 +482,14 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 			return c.WebhookDeliveriesApi(ctx, wh, nil)
 		},
 		"deleteWebhookApi": func() (*http.Response, error) { return c.DeleteWebhookApi(ctx, wh) },
+		"exportJobXliff":   func() (*http.Response, error) { return c.ExportJobXliff(ctx, id, nil) },
+		"importJobXliff": func() (*http.Response, error) {
+			return c.ImportJobXliffWithBody(ctx, id, "application/xliff+xml", strings.NewReader("<xliff/>"))
+		},
+		"exportMemoryTmx": func() (*http.Response, error) { return c.ExportMemoryTmx(ctx) },
+		"importMemoryTmx": func() (*http.Response, error) {
+			return c.ImportMemoryTmxWithBody(ctx, "application/x-tmx+xml", strings.NewReader(`<tmx version="1.4"><body/></tmx>`))
+		},
 	}
 	// The contract's operations are exactly these.
 	var contract struct {
