@@ -9,11 +9,15 @@ DATA_DIR  ?= .dragoman
 # default engine serves, LibreOffice for .doc/.odt/.rtf and render checks,
 # fonts that cover Arabic, Hebrew, Persian and Urdu, PostgreSQL for the
 # scale-out store tests, Python and Node for the webhook verification examples,
-# Chromium for the dashboard's browser tests.
+# Chromium for the dashboard's browser tests, translate-toolkit to check the
+# XLIFF and TMX files against a reader nobody here wrote.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
 	libreoffice-writer-nogui libreoffice-math-nogui python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3 chromium
+	postgresql python3 chromium python3-translate
+# npm packages the tests run (installed globally; tests find them through
+# NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export.
+NPM_PACKAGES := xliff@6.4.0
 # Plugin binaries as <file name>:<package dir under plugins/>. The host finds
 # them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
 PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \
@@ -28,12 +32,17 @@ all: build
 ## deps: install the Debian packages that are missing (needs root or sudo)
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done; \
-		command -v node >/dev/null 2>&1 || echo nodejs); \
+		command -v node >/dev/null 2>&1 || echo nodejs; command -v npm >/dev/null 2>&1 || echo npm); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@for p in $(NPM_PACKAGES); do \
+		[ -d "$$(npm root -g)/$${p%@*}" ] && continue; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		echo "npm install -g $$p"; $$SUDO npm install -g --no-fund --no-audit $$p || exit 1; \
+	done
 
 ## tools: the S3 (versitygw) and NATS servers the scale-out tests run
 tools:

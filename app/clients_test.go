@@ -482,6 +482,26 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 			return c.WebhookDeliveriesApi(ctx, wh, nil)
 		},
 		"deleteWebhookApi": func() (*http.Response, error) { return c.DeleteWebhookApi(ctx, wh) },
+		"exportJobXliff":   func() (*http.Response, error) { return c.ExportJobXliff(ctx, id, nil) },
+		"importJobXliff": func() (*http.Response, error) {
+			return c.ImportJobXliffWithBody(ctx, id, "application/xliff+xml", strings.NewReader("<xliff/>"))
+		},
+		"exportMemoryTmx": func() (*http.Response, error) { return c.ExportMemoryTmx(ctx) },
+		"createGlossary": func() (*http.Response, error) {
+			entries := []gen.GlossaryEntry{{Source: "file", Target: "fichero"}}
+			return c.CreateGlossary(ctx, gen.GlossaryJSON{Name: "g", SourceLang: "English", TargetLang: "Spanish", Entries: &entries})
+		},
+		"listGlossaries":    func() (*http.Response, error) { return c.ListGlossaries(ctx) },
+		"getGlossary":       func() (*http.Response, error) { return c.GetGlossary(ctx, "no-such-glossary") },
+		"deleteGlossary":    func() (*http.Response, error) { return c.DeleteGlossary(ctx, "no-such-glossary") },
+		"getDoNotTranslate": func() (*http.Response, error) { return c.GetDoNotTranslate(ctx) },
+		"putDoNotTranslate": func() (*http.Response, error) {
+			terms := []string{"Dragoman"}
+			return c.PutDoNotTranslate(ctx, gen.DoNotTranslate{Terms: &terms})
+		},
+		"importMemoryTmx": func() (*http.Response, error) {
+			return c.ImportMemoryTmxWithBody(ctx, "application/x-tmx+xml", strings.NewReader(`<tmx version="1.4"><body/></tmx>`))
+		},
 	}
 	// The contract's operations are exactly these.
 	var contract struct {

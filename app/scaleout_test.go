@@ -213,10 +213,11 @@ func uploadOnOneDownloadFromOther(t *testing.T, so *scaleOut, a, b *server, key 
 	}
 	// The documents are in the bucket, not in either process's data dir:
 	// the input (kept for the dashboard's preview until the download
-	// window ends) and the output, nothing else.
+	// window ends), the output and the translated segments (kept as long
+	// for the XLIFF export), nothing else.
 	for i := 0; ; i++ {
 		keys := so.objects(t, "jobs/"+id)
-		if strings.Join(keys, ",") == "jobs/"+id+"/input,jobs/"+id+"/output.docx" {
+		if strings.Join(keys, ",") == "jobs/"+id+"/input,jobs/"+id+"/output.docx,jobs/"+id+"/translated.json" {
 			break
 		}
 		if i == 100 {

@@ -34,8 +34,10 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
+	"github.com/dragoman-translate/dragoman/adapters/tmx"
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
+	"github.com/dragoman-translate/dragoman/adapters/xliff"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -179,6 +181,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Users: st, KeyCatalog: st, JobList: st, Pages: previewRenderer(plugins), History: st,
 		PDF:        plugins.PDFRenderer(),
 		Glossaries: st,
+		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
 	}
 }
 
@@ -208,6 +211,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Engines:    plugins,
 		Notifier:   webhook.NewNotifier(st, c.PublicURL, systemClock{}, hooks.Wake),
 		Glossaries: st,
+		Memory:     st,
 		Clock:      systemClock{}, NewID: newID, Log: log,
 	}
 	if conv := plugins.Converter(); conv != nil {

@@ -67,6 +67,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 		{Name: "Service", Description: "Health, languages and usage"},
 		{Name: "Webhooks", Description: "Signed notifications when jobs finish"},
 		{Name: "Glossaries", Description: "Terminology enforced on jobs, and the do-not-translate list"},
+		{Name: "Memory", Description: "The account's own translation memory as TMX"},
 	}
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
 	a := &API{svc: svc, log: log, mux: mux}
@@ -79,6 +80,8 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerWebhooks()
 	a.registerJobCatalog()
 	a.registerGlossaries()
+	a.registerPostEditing()
+	a.registerMemory()
 	a.webhooksUnderPrefix()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())

@@ -72,6 +72,7 @@ type JobStatus struct {
 	Metrics         Metrics  `json:"metrics"`
 	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
 	PdfURL          *string  `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
+	Revision        int      `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
 }
 
 func strp(s string) *string {
@@ -104,6 +105,7 @@ func statusOf(j *job.Job) JobStatus {
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
 		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
+		Revision: j.Revision,
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}

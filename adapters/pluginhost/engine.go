@@ -33,6 +33,7 @@ func (e *engine) Capabilities(ctx context.Context) (ports.Capabilities, error) {
 	if caps.Name == "" {
 		caps.Name = e.p.name
 	}
+	caps.Config = configOf(e.p.name)
 	return caps, nil
 }
 

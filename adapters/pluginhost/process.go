@@ -94,6 +94,7 @@ func (p *process) startLocked() error {
 		if caps.Name == "" {
 			caps.Name = p.name
 		}
+		caps.Config = configOf(p.name)
 		p.caps = caps
 	case *sdk.ConverterClient:
 		if err := c.Load(ctx); err != nil {

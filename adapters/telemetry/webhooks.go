@@ -64,7 +64,7 @@ func (n *notifier) Notify(ctx context.Context, j *job.Job, event string) error {
 				}
 			}
 		}
-		n.w.parents[webhook.EventID(j.ID, event)] = parent{sc, now}
+		n.w.parents[webhook.JobEventID(j, event)] = parent{sc, now}
 		n.w.mu.Unlock()
 	}
 	return n.inner.Notify(ctx, j, event)

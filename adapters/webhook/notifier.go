@@ -44,7 +44,7 @@ func (n *Notifier) Notify(ctx context.Context, j *job.Job, event string) error {
 	if err != nil {
 		return err
 	}
-	eventID := corewebhook.EventID(j.ID, event)
+	eventID := corewebhook.JobEventID(j, event)
 	added := 0
 	for _, h := range hooks {
 		if !h.Active || !slices.Contains(h.Events, event) {

@@ -120,6 +120,10 @@ type Job struct {
 	UpdatedAt    time.Time
 	CompletedAt  *time.Time
 	ExpiredAt    *time.Time // when the output was deleted after the download window
+	// Revision counts the outputs rebuilt from post-edited XLIFF: 0 is the
+	// machine translation; each revision completes the job again
+	// (CompletedAt moves, opening a fresh download window).
+	Revision int
 }
 
 // ErrTransition is returned for a transition the state machine forbids.
@@ -159,6 +163,19 @@ func (j *Job) Complete(now time.Time) error {
 		return fmt.Errorf("%w: %s -> completed", ErrTransition, j.Status)
 	}
 	j.Status, j.Stage, j.UpdatedAt = Completed, StageFinished, now
+	t := now
+	j.CompletedAt = &t
+	return nil
+}
+
+// Revise records a new output rebuilt from post-edited targets: the job
+// completes again at now, so the download window starts afresh.
+func (j *Job) Revise(now time.Time) error {
+	if j.Status != Completed {
+		return fmt.Errorf("%w: revision of a %s job", ErrTransition, j.Status)
+	}
+	j.Revision++
+	j.UpdatedAt = now
 	t := now
 	j.CompletedAt = &t
 	return nil

@@ -15,3 +15,19 @@ func OutputKey(id string) string { return Prefix(id) + "output.docx" }
 // PDFKey is the PDF rendition of the output, stored beside it and deleted
 // with it at the end of the download window.
 func PDFKey(id string) string { return Prefix(id) + "output.pdf" }
+// SegmentsKey is the translated segments (JSON of a segment.Document) a
+// completed job keeps beside its output for post-editing: the XLIFF export
+// reads them and an imported revision replaces them.
+func SegmentsKey(id string) string { return Prefix(id) + "translated.json" }
+
+// SourceDocxKey is the .docx a .doc, .odt or .rtf input was converted to;
+// a completed job keeps it to rebuild revisions from.
+func SourceDocxKey(id string) string { return Prefix(id) + "source.docx" }
+
+// SourceKey is the .docx a job's output is assembled from.
+func SourceKey(id, format string) string {
+	if format == "docx" {
+		return InputKey(id)
+	}
+	return SourceDocxKey(id)
+}

@@ -68,7 +68,8 @@ func (b *memBlobs) keys() []string {
 
 // completingJobs checks, whenever a job is recorded completed, that its
 // intermediate files are already gone: a job reads as completed only once
-// nothing but its input and output is left.
+// nothing but its input, its output and what post-editing needs (the
+// translated segments, job.SegmentsKey) is left.
 type completingJobs struct {
 	*jobs
 	t     *testing.T
@@ -78,7 +79,7 @@ type completingJobs struct {
 func (s completingJobs) UpdateJob(ctx context.Context, id string, fn func(*job.Job) error) (*job.Job, error) {
 	j, err := s.jobs.UpdateJob(ctx, id, fn)
 	if err == nil && j.Status == job.Completed {
-		if keys := s.blobs.keys(); len(keys) != 2 || keys[0] != key(j, "input") || keys[1] != job.OutputKey(j.ID) {
+		if keys := s.blobs.keys(); len(keys) != 3 || keys[0] != key(j, "input") || keys[1] != job.OutputKey(j.ID) || keys[2] != job.SegmentsKey(j.ID) {
 			s.t.Errorf("the job reads as completed while the bucket holds %v", keys)
 		}
 	}
@@ -102,7 +103,8 @@ func newCleanupPipeline(t *testing.T) (*Pipeline, *jobs, *memBlobs) {
 
 // Finishing a job deletes its intermediate files before the job reads as
 // completed, so a client (or a test) that sees "completed" finds only the
-// input and the output; a redelivered finish deletes them again.
+// input, the output and the translated segments the XLIFF export reads; a
+// redelivered finish deletes them again.
 func TestFinishLeavesOnlyTheOutput(t *testing.T) {
 	p, js, mb := newCleanupPipeline(t)
 	ctx := context.Background()
@@ -113,8 +115,8 @@ func TestFinishLeavesOnlyTheOutput(t *testing.T) {
 	if j := mustJob(t, js); j.Status != job.Completed {
 		t.Fatalf("job %s", j.Status)
 	}
-	if keys := mb.keys(); len(keys) != 2 || !slices.Contains(keys, job.OutputKey("j1")) || !slices.Contains(keys, key(mustJob(t, js), "input")) {
-		t.Fatalf("after finish the bucket holds %v, want the input and the output", keys)
+	if keys := mb.keys(); len(keys) != 3 || !slices.Contains(keys, job.OutputKey("j1")) || !slices.Contains(keys, key(mustJob(t, js), "input")) || !slices.Contains(keys, job.SegmentsKey("j1")) {
+		t.Fatalf("after finish the bucket holds %v, want the input, the output and the translated segments", keys)
 	}
 }
 
@@ -143,7 +145,7 @@ func TestStageThatOutlivesItsCompletedJobLeavesNoFile(t *testing.T) {
 	if j := mustJob(t, js); j.Status != job.Completed {
 		t.Fatalf("job %s", j.Status)
 	}
-	if keys := mb.keys(); len(keys) != 2 || !slices.Contains(keys, job.OutputKey("j1")) {
-		t.Fatalf("after the late stage the bucket holds %v, want only the input and the output", keys)
+	if keys := mb.keys(); len(keys) != 3 || !slices.Contains(keys, job.OutputKey("j1")) || !slices.Contains(keys, job.SegmentsKey("j1")) {
+		t.Fatalf("after the late stage the bucket holds %v, want only the input, the output and the translated segments", keys)
 	}
 }

@@ -45,9 +45,12 @@ type Pipeline struct {
 	Engines    ports.EngineRegistry
 	Notifier   webhook.Notifier    // nil: no webhooks
 	Glossaries ports.GlossaryStore // nil: jobs with a glossary fail
-	Clock      ports.Clock
-	NewID      func() string
-	Log        *slog.Logger
+	// Memory holds the accounts' own translations (XLIFF post-edits, TMX
+	// imports), taken before any engine; nil: none.
+	Memory ports.AccountMemory
+	Clock  ports.Clock
+	NewID  func() string
+	Log    *slog.Logger
 	// MaxAttempts bounds how often a stage is tried before the job fails.
 	MaxAttempts int
 }
@@ -351,8 +354,11 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 // intermediates are the files a job's stages write before its output. The
 // uploaded input is not one of them: it stays beside the output, for the
 // dashboard's side-by-side preview, until the download window ends and the
-// sweep removes the job's whole folder.
-var intermediates = []string{"source.docx", "segments.json", "translated.json", "assembled.docx"}
+// sweep removes the job's whole folder. Nor are what post-editing needs:
+// the translated segments (job.SegmentsKey), which the XLIFF export offers
+// and an edited XLIFF replaces, and the converted source a revision is
+// rebuilt from (job.SourceDocxKey).
+var intermediates = []string{"segments.json", "assembled.docx"}
 
 // deleteIntermediates removes a job's intermediate files, keeping its
 // output.
@@ -383,10 +389,7 @@ func key(j *job.Job, name string) string { return job.Prefix(j.ID) + name }
 
 // sourceKey is the .docx the extract and assemble stages read.
 func sourceKey(j *job.Job) string {
-	if j.Format == "docx" {
-		return key(j, "input")
-	}
-	return key(j, "source.docx")
+	return job.SourceKey(j.ID, j.Format)
 }
 
 // write stores what produce writes under key k. produce runs concurrently

@@ -31,7 +31,7 @@ func (p *Pipeline) convert(ctx context.Context, j *job.Job) (func(*job.Job), err
 		return nil, err
 	}
 	defer in.Close()
-	err = p.write(ctx, key(j, "source.docx"), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
+	err = p.write(ctx, job.SourceDocxKey(j.ID), func(w io.Writer) error { return p.Converter.Convert(ctx, j.Format, in, w) })
 	if err != nil {
 		if errors.Is(err, ports.ErrBadDocument) {
 			return nil, failf("the .%s document could not be converted: %v", j.Format, err)
@@ -253,7 +253,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		if err != nil {
 			return nil, err
 		}
-		res, err = p.Translator.TranslateWith(ctx, doc, src, tgt, j.Mode, translate.Options{DoNotTranslate: a.DoNotTranslate, Glossary: g})
+		res, err = p.translateRemembering(ctx, j, doc, src, tgt, translate.Options{DoNotTranslate: a.DoNotTranslate, Glossary: g})
 		var ee *translate.EngineError
 		switch {
 		case errors.As(err, &ee):
@@ -264,7 +264,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 			return nil, err
 		}
 	}
-	if err := p.putJSON(ctx, key(j, "translated.json"), doc); err != nil {
+	if err := p.putJSON(ctx, job.SegmentsKey(j.ID), doc); err != nil {
 		return nil, err
 	}
 	return func(j *job.Job) {
@@ -278,7 +278,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 
 // assemble writes the translated text back into a copy of the document.
 func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	doc, err := p.getDoc(ctx, key(j, "translated.json"))
+	doc, err := p.getDoc(ctx, job.SegmentsKey(j.ID))
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,10 @@ type Capabilities struct {
 	MaxChars    int
 	// Modes the engine honours; others are translated as "full" with a warning.
 	Modes []job.Mode
+	// Config fingerprints the engine's settings that change its output
+	// (model, endpoint, formality, …), set by the host; the translation
+	// memory keys on it, so another model never gets the old one's output.
+	Config string
 }
 
 // TranslateRequest is one batch of segments for one engine.

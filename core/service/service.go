@@ -52,4 +52,9 @@ type Service struct {
 	PDF ports.PDFRenderer
 	// Glossaries keeps the accounts' glossaries; nil: 503 on their endpoints.
 	Glossaries ports.GlossaryStore
+	// Post-editing and memories: XLIFF export/import of a job's segments,
+	// the accounts' own translations and their TMX form; nil: unavailable.
+	XLIFF  ports.XLIFF
+	Memory ports.AccountMemory
+	TMX    ports.TMX
 }

@@ -17,6 +17,17 @@ func Hash(tagged string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// tmEngine is the engine part of the memory key: the engine's name and
+// the fingerprint of its configuration (ports.Capabilities.Config), so
+// output of another model or endpoint of the same engine is not reused.
+// The mode and direction are keys of their own.
+func tmEngine(leg Leg) string {
+	if c := leg.Engine.Caps.Config; c != "" {
+		return leg.Engine.Name + "@" + c
+	}
+	return leg.Engine.Name
+}
+
 // recall looks texts up in the memory and returns the hits by index: the
 // entries still waiting to be written first, then the store. The memory
 // is a saving, not a source of truth: an error means no hits.
@@ -30,7 +41,7 @@ func (t *Translator) recall(ctx context.Context, leg Leg, mode string, texts []s
 	w := t.writer()
 	for i, s := range texts {
 		h := Hash(s)
-		if v, ok := w.lookup(memKey{leg.Engine.Name, mode, leg.Source, leg.Target, h}); ok {
+		if v, ok := w.lookup(memKey{tmEngine(leg), mode, leg.Source, leg.Target, h}); ok {
 			hits[i] = v
 			continue
 		}
@@ -40,7 +51,7 @@ func (t *Translator) recall(ctx context.Context, leg Leg, mode string, texts []s
 	if len(hashes) == 0 {
 		return hits
 	}
-	found, err := t.TM.GetTM(ctx, leg.Engine.Name, mode, leg.Source, leg.Target, hashes)
+	found, err := t.TM.GetTM(ctx, tmEngine(leg), mode, leg.Source, leg.Target, hashes)
 	if err != nil {
 		return hits
 	}
@@ -63,7 +74,7 @@ func (t *Translator) remember(ctx context.Context, leg Leg, mode string, src, ou
 	for i, s := range src {
 		entries[Hash(s)] = out[i]
 	}
-	t.writer().put(context.WithoutCancel(ctx), tmWrite{leg.Engine.Name, mode, leg.Source, leg.Target, entries})
+	t.writer().put(context.WithoutCancel(ctx), tmWrite{tmEngine(leg), mode, leg.Source, leg.Target, entries})
 }
 
 // Close writes the translation-memory entries still queued and makes

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +33,9 @@ type JobEventData struct {
 	TotalWords     int     `json:"total_words"`
 	TargetLanguage string  `json:"target_language"`
 	Error          *string `json:"error"`
+	// Revision is set on the job.completed of an output rebuilt from a
+	// post-edited XLIFF file (1, 2, …); absent for the machine translation.
+	Revision int `json:"revision,omitempty"`
 }
 
 // TestEventData is the data of a webhook.test ping.
@@ -54,6 +58,16 @@ func EventID(jobID, event string) string {
 	return eventid.New(eventNamespace, jobID+"\x00"+event)
 }
 
+// JobEventID is the id of event for j as it is now: the job's event id,
+// or for a revision (XLIFF post-edit) one of its own, so receivers and
+// the delivery queue see each revision's job.completed as a new event.
+func JobEventID(j *job.Job, event string) string {
+	if j.Revision == 0 {
+		return EventID(j.ID, event)
+	}
+	return EventID(j.ID, event+"#revision-"+strconv.Itoa(j.Revision))
+}
+
 // JobPayload is the exact body announcing event for j. Its timestamp is
 // the job's completion time, so announcing twice gives the same bytes.
 // docx_url is publicURL + /v1/jobs/<id>/download for a completed job;
@@ -68,7 +82,7 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 	}
 	d := JobEventData{
 		JobID: j.ID, UserID: j.AccountID, Status: string(j.Status), OriginalName: j.OriginalName,
-		TotalWords: j.Words, TargetLanguage: language.NameOf(j.TargetLang),
+		TotalWords: j.Words, TargetLanguage: language.NameOf(j.TargetLang), Revision: j.Revision,
 	}
 	if event == EventJobCompleted {
 		u := strings.TrimRight(publicURL, "/") + "/v1/jobs/" + j.ID + "/download"
@@ -85,7 +99,7 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 		}
 		d.Error = &msg
 	}
-	return json.Marshal(Payload{ID: EventID(j.ID, event), Event: event, Timestamp: at.UTC().Format(TimestampLayout), Data: d})
+	return json.Marshal(Payload{ID: JobEventID(j, event), Event: event, Timestamp: at.UTC().Format(TimestampLayout), Data: d})
 }
 
 // PingPayload is the body of a webhook.test ping.

@@ -303,6 +303,24 @@ func (e DownloadJobParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ExportJobXliffParamsVersion.
+const (
+	N12 ExportJobXliffParamsVersion = "1.2"
+	N21 ExportJobXliffParamsVersion = "2.1"
+)
+
+// Valid indicates whether the value is a known member of the ExportJobXliffParamsVersion enum.
+func (e ExportJobXliffParamsVersion) Valid() bool {
+	switch e {
+	case N12:
+		return true
+	case N21:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TranslateMultipartBodyTranslationMode.
 const (
 	TranslateMultipartBodyTranslationModeExtreme      TranslateMultipartBodyTranslationMode = "extreme"
@@ -453,6 +471,9 @@ type JobStatus struct {
 	// PdfUrl Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf
 	PdfUrl *string `json:"pdf_url"`
 
+	// Revision Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation
+	Revision int64 `json:"revision"`
+
 	// RtlFidelity null where direction is irrelevant (left-to-right source and target)
 	RtlFidelity RtlFidelity `json:"rtl_fidelity"`
 
@@ -561,6 +582,15 @@ type RtlFidelity struct {
 
 // RtlFidelityStatus Quality of RTL formatting preservation
 type RtlFidelityStatus string
+
+// TMXImported defines model for TMXImported.
+type TMXImported struct {
+	// Imported Translations stored (one per source and target language of each unit)
+	Imported int64 `json:"imported"`
+
+	// Skipped Translation units left out, and why (a language Dragoman does not know, a single language, empty text)
+	Skipped *[]string `json:"skipped"`
+}
 
 // TranslateURLInputBody defines model for TranslateURLInputBody.
 type TranslateURLInputBody struct {
@@ -744,6 +774,21 @@ type DownloadJobParams struct {
 // DownloadJobParamsFormat defines parameters for DownloadJob.
 type DownloadJobParamsFormat string
 
+// ExportJobXliffParams defines parameters for ExportJobXliff.
+type ExportJobXliffParams struct {
+	// Version XLIFF version: 2.1, or 1.2 for tools that only read 1.2
+	Version *ExportJobXliffParamsVersion `form:"version,omitempty" json:"version,omitempty"`
+}
+
+// ExportJobXliffParamsVersion defines parameters for ExportJobXliff.
+type ExportJobXliffParamsVersion string
+
+// ImportJobXliffMultipartBody defines parameters for ImportJobXliff.
+type ImportJobXliffMultipartBody struct {
+	// File the edited XLIFF file
+	File openapi_types.File `json:"file"`
+}
+
 // LanguagesParams defines parameters for Languages.
 type LanguagesParams struct {
 	// SourceLang Only the languages some engine translates this source language into (directly or through English)
@@ -751,6 +796,12 @@ type LanguagesParams struct {
 
 	// Source Same as source_lang
 	Source *string `form:"source,omitempty" json:"source,omitempty"`
+}
+
+// ImportMemoryTmxMultipartBody defines parameters for ImportMemoryTmx.
+type ImportMemoryTmxMultipartBody struct {
+	// File the TMX file
+	File openapi_types.File `json:"file"`
 }
 
 // TranslateMultipartBody defines parameters for Translate.
@@ -797,6 +848,12 @@ type CreateGlossaryJSONRequestBody = GlossaryJSON
 
 // CreateGlossaryMultipartRequestBody defines body for CreateGlossary for multipart/form-data ContentType.
 type CreateGlossaryMultipartRequestBody CreateGlossaryMultipartBody
+
+// ImportJobXliffMultipartRequestBody defines body for ImportJobXliff for multipart/form-data ContentType.
+type ImportJobXliffMultipartRequestBody ImportJobXliffMultipartBody
+
+// ImportMemoryTmxMultipartRequestBody defines body for ImportMemoryTmx for multipart/form-data ContentType.
+type ImportMemoryTmxMultipartRequestBody ImportMemoryTmxMultipartBody
 
 // TranslateMultipartRequestBody defines body for Translate for multipart/form-data ContentType.
 type TranslateMultipartRequestBody TranslateMultipartBody
@@ -1054,6 +1111,22 @@ type ClientInterface interface {
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
 	DownloadJob(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ExportJobXliff Export a job's segments as XLIFF for post-editing
+	//
+	// The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
+	//
+	// Corresponds with GET /jobs/{job_id}/xliff (the `ExportJobXliff` operationId).
+	ExportJobXliff(ctx context.Context, jobId openapi_types.UUID, params *ExportJobXliffParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ImportJobXliffWithBody Rebuild a job's document from post-edited XLIFF
+	//
+	// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
+	ImportJobXliffWithBody(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Languages Languages
 	//
 	// Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
@@ -1067,6 +1140,22 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
 	LanguagePairs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportMemoryTmx Export the account's translation memory as TMX
+	//
+	// The account's own translations — segments edited through `POST /jobs/{job_id}/xliff` and imported TMX — as TMX 1.4b, one `<tu>` per translation; inline formatting codes as `<bpt>`/`<ept>`/`<ph>`. (Engine output cached to save engine calls is not the account's and is not exported.)
+	//
+	// Corresponds with GET /memory.tmx (the `ExportMemoryTmx` operationId).
+	ExportMemoryTmx(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ImportMemoryTmxWithBody Import a TMX translation memory into the account
+	//
+	// Raw body (`Content-Type: application/x-tmx+xml`) or multipart with the file in `file`; max 64 MB. Each `<tu>` gives one translation per target language from its source language (the unit's `srclang`, else the header's); regional tags (en-US) count as their language. Later jobs of the account take these translations before any engine, whatever the engine or mode. A file that is not well-formed, has an internal DTD subset or entities is refused with 422.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /memory.tmx (the `ImportMemoryTmx` operationId).
+	ImportMemoryTmxWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Ready Readiness check
 	//
@@ -1571,6 +1660,42 @@ func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, para
 	return c.Client.Do(req)
 }
 
+// ExportJobXliff Export a job's segments as XLIFF for post-editing
+//
+// The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
+//
+// Corresponds with GET /jobs/{job_id}/xliff (the `ExportJobXliff` operationId).
+func (c *Client) ExportJobXliff(ctx context.Context, jobId openapi_types.UUID, params *ExportJobXliffParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportJobXliffRequest(c.Server, jobId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ImportJobXliffWithBody Rebuild a job's document from post-edited XLIFF
+//
+// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
+func (c *Client) ImportJobXliffWithBody(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportJobXliffRequestWithBody(c.Server, jobId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Languages Languages
 //
 // Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
@@ -1595,6 +1720,42 @@ func (c *Client) Languages(ctx context.Context, params *LanguagesParams, reqEdit
 // Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
 func (c *Client) LanguagePairs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLanguagePairsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportMemoryTmx Export the account's translation memory as TMX
+//
+// The account's own translations — segments edited through `POST /jobs/{job_id}/xliff` and imported TMX — as TMX 1.4b, one `<tu>` per translation; inline formatting codes as `<bpt>`/`<ept>`/`<ph>`. (Engine output cached to save engine calls is not the account's and is not exported.)
+//
+// Corresponds with GET /memory.tmx (the `ExportMemoryTmx` operationId).
+func (c *Client) ExportMemoryTmx(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportMemoryTmxRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ImportMemoryTmxWithBody Import a TMX translation memory into the account
+//
+// Raw body (`Content-Type: application/x-tmx+xml`) or multipart with the file in `file`; max 64 MB. Each `<tu>` gives one translation per target language from its source language (the unit's `srclang`, else the header's); regional tags (en-US) count as their language. Later jobs of the account take these translations before any engine, whatever the engine or mode. A file that is not well-formed, has an internal DTD subset or entities is refused with 422.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /memory.tmx (the `ImportMemoryTmx` operationId).
+func (c *Client) ImportMemoryTmxWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportMemoryTmxRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2570,6 +2731,103 @@ func NewDownloadJobRequest(server string, jobId openapi_types.UUID, params *Down
 	return req, nil
 }
 
+// NewExportJobXliffRequest constructs an http.Request for the ExportJobXliff method
+func NewExportJobXliffRequest(server string, jobId openapi_types.UUID, params *ExportJobXliffParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "job_id", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/jobs/%s/xliff", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Version != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "version", *params.Version, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewImportJobXliffRequestWithBody constructs an http.Request for the ImportJobXliff method, with any body, and a specified content type
+func NewImportJobXliffRequestWithBody(server string, jobId openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "job_id", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/jobs/%s/xliff", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewLanguagesRequest constructs an http.Request for the Languages method
 func NewLanguagesRequest(server string, params *LanguagesParams) (*http.Request, error) {
 	var err error
@@ -2659,6 +2917,62 @@ func NewLanguagePairsRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewExportMemoryTmxRequest constructs an http.Request for the ExportMemoryTmx method
+func NewExportMemoryTmxRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/memory.tmx")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewImportMemoryTmxRequestWithBody constructs an http.Request for the ImportMemoryTmx method, with any body, and a specified content type
+func NewImportMemoryTmxRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/memory.tmx")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -3305,6 +3619,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
 	DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error)
 
+	// ExportJobXliffWithResponse Export a job's segments as XLIFF for post-editing
+	//
+	// The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /jobs/{job_id}/xliff (the `ExportJobXliff` operationId).
+	ExportJobXliffWithResponse(ctx context.Context, jobId openapi_types.UUID, params *ExportJobXliffParams, reqEditors ...RequestEditorFn) (*ExportJobXliffResponse, error)
+
+	// ImportJobXliffWithBodyWithResponse Rebuild a job's document from post-edited XLIFF
+	//
+	// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
+	ImportJobXliffWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportJobXliffResponse, error)
+
 	// LanguagesWithResponse Languages
 	//
 	// Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
@@ -3322,6 +3654,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
 	LanguagePairsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LanguagePairsResponse, error)
+
+	// ExportMemoryTmxWithResponse Export the account's translation memory as TMX
+	//
+	// The account's own translations — segments edited through `POST /jobs/{job_id}/xliff` and imported TMX — as TMX 1.4b, one `<tu>` per translation; inline formatting codes as `<bpt>`/`<ept>`/`<ph>`. (Engine output cached to save engine calls is not the account's and is not exported.)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /memory.tmx (the `ExportMemoryTmx` operationId).
+	ExportMemoryTmxWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ExportMemoryTmxResponse, error)
+
+	// ImportMemoryTmxWithBodyWithResponse Import a TMX translation memory into the account
+	//
+	// Raw body (`Content-Type: application/x-tmx+xml`) or multipart with the file in `file`; max 64 MB. Each `<tu>` gives one translation per target language from its source language (the unit's `srclang`, else the header's); regional tags (en-US) count as their language. Later jobs of the account take these translations before any engine, whatever the engine or mode. A file that is not well-formed, has an internal DTD subset or entities is refused with 422.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /memory.tmx (the `ImportMemoryTmx` operationId).
+	ImportMemoryTmxWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportMemoryTmxResponse, error)
 
 	// ReadyWithResponse Readiness check
 	//
@@ -5035,6 +5385,207 @@ func (r DownloadJobResponse) ContentType() string {
 	return ""
 }
 
+// ExportJobXliffResponse200Headers the declared response headers of an HTTP 200 response for ExportJobXliff
+type ExportJobXliffResponse200Headers struct {
+	ContentDisposition *string
+}
+
+// ExportJobXliffResponse429Headers the declared response headers of an HTTP 429 response for ExportJobXliff
+type ExportJobXliffResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ExportJobXliffResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportJobXliffResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportJobXliffResponse429Headers
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON410() *Problem {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportJobXliffResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportJobXliffResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportJobXliffResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportJobXliffResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ImportJobXliffResponse429Headers the declared response headers of an HTTP 429 response for ImportJobXliff
+type ImportJobXliffResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ImportJobXliffResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *JobStatus
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ImportJobXliffResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ImportJobXliffResponse) GetJSON200() *JobStatus {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON410() *Problem {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ImportJobXliffResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ImportJobXliffResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ImportJobXliffResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ImportJobXliffResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // LanguagesResponse429Headers the declared response headers of an HTTP 429 response for Languages
 type LanguagesResponse429Headers struct {
 	RetryAfter *int
@@ -5209,6 +5760,172 @@ func (r LanguagePairsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LanguagePairsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportMemoryTmxResponse429Headers the declared response headers of an HTTP 429 response for ExportMemoryTmx
+type ExportMemoryTmxResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ExportMemoryTmxResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportMemoryTmxResponse429Headers
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportMemoryTmxResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportMemoryTmxResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportMemoryTmxResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportMemoryTmxResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ImportMemoryTmxResponse429Headers the declared response headers of an HTTP 429 response for ImportMemoryTmx
+type ImportMemoryTmxResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ImportMemoryTmxResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TMXImported
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ImportMemoryTmxResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ImportMemoryTmxResponse) GetJSON200() *TMXImported {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ImportMemoryTmxResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ImportMemoryTmxResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ImportMemoryTmxResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ImportMemoryTmxResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6535,6 +7252,36 @@ func (c *ClientWithResponses) DownloadJobWithResponse(ctx context.Context, jobId
 	return ParseDownloadJobResponse(rsp)
 }
 
+// ExportJobXliffWithResponse Export a job's segments as XLIFF for post-editing
+//
+// The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /jobs/{job_id}/xliff (the `ExportJobXliff` operationId).
+func (c *ClientWithResponses) ExportJobXliffWithResponse(ctx context.Context, jobId openapi_types.UUID, params *ExportJobXliffParams, reqEditors ...RequestEditorFn) (*ExportJobXliffResponse, error) {
+	rsp, err := c.ExportJobXliff(ctx, jobId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportJobXliffResponse(rsp)
+}
+
+// ImportJobXliffWithBodyWithResponse Rebuild a job's document from post-edited XLIFF
+//
+// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
+func (c *ClientWithResponses) ImportJobXliffWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportJobXliffResponse, error) {
+	rsp, err := c.ImportJobXliffWithBody(ctx, jobId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseImportJobXliffResponse(rsp)
+}
+
 // LanguagesWithResponse Languages
 //
 // Language names the configured engines can translate into from at least one source, accepted as `target_lang`; with `source_lang` (or `source`), only the targets reachable from that source. `source_lang` accepts the same names (or `auto`); an unserved pair is refused at submission with 422, a detected one too (GET /languages/pairs lists every served pair). Names are case-insensitive and ISO 639-1 codes are accepted as aliases.
@@ -6563,6 +7310,36 @@ func (c *ClientWithResponses) LanguagePairsWithResponse(ctx context.Context, req
 		return nil, err
 	}
 	return ParseLanguagePairsResponse(rsp)
+}
+
+// ExportMemoryTmxWithResponse Export the account's translation memory as TMX
+//
+// The account's own translations — segments edited through `POST /jobs/{job_id}/xliff` and imported TMX — as TMX 1.4b, one `<tu>` per translation; inline formatting codes as `<bpt>`/`<ept>`/`<ph>`. (Engine output cached to save engine calls is not the account's and is not exported.)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /memory.tmx (the `ExportMemoryTmx` operationId).
+func (c *ClientWithResponses) ExportMemoryTmxWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ExportMemoryTmxResponse, error) {
+	rsp, err := c.ExportMemoryTmx(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportMemoryTmxResponse(rsp)
+}
+
+// ImportMemoryTmxWithBodyWithResponse Import a TMX translation memory into the account
+//
+// Raw body (`Content-Type: application/x-tmx+xml`) or multipart with the file in `file`; max 64 MB. Each `<tu>` gives one translation per target language from its source language (the unit's `srclang`, else the header's); regional tags (en-US) count as their language. Later jobs of the account take these translations before any engine, whatever the engine or mode. A file that is not well-formed, has an internal DTD subset or entities is refused with 422.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /memory.tmx (the `ImportMemoryTmx` operationId).
+func (c *ClientWithResponses) ImportMemoryTmxWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportMemoryTmxResponse, error) {
+	rsp, err := c.ImportMemoryTmxWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseImportMemoryTmxResponse(rsp)
 }
 
 // ReadyWithResponse Readiness check
@@ -8213,6 +8990,192 @@ func ParseDownloadJobResponse(rsp *http.Response) (*DownloadJobResponse, error) 
 	return response, nil
 }
 
+// ParseExportJobXliffResponse parses an HTTP response from a ExportJobXliffWithResponse call
+func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportJobXliffResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportJobXliffResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ExportJobXliffResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseImportJobXliffResponse parses an HTTP response from a ImportJobXliffWithResponse call
+func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ImportJobXliffResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest JobStatus
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ImportJobXliffResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseLanguagesResponse parses an HTTP response from a LanguagesWithResponse call
 func ParseLanguagesResponse(rsp *http.Response) (*LanguagesResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -8362,6 +9325,154 @@ func ParseLanguagePairsResponse(rsp *http.Response) (*LanguagePairsResponse, err
 	switch {
 	case rsp.StatusCode == 429:
 		var headers LanguagePairsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportMemoryTmxResponse parses an HTTP response from a ExportMemoryTmxWithResponse call
+func ParseExportMemoryTmxResponse(rsp *http.Response) (*ExportMemoryTmxResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportMemoryTmxResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ExportMemoryTmxResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseImportMemoryTmxResponse parses an HTTP response from a ImportMemoryTmxWithResponse call
+func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ImportMemoryTmxResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TMXImported
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ImportMemoryTmxResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
