@@ -13,6 +13,7 @@ package docx
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -80,12 +81,40 @@ func (e *Engine) Assemble(ctx context.Context, src ports.Blob, doc *segment.Docu
 	return AssembleReader(ctx, src, src.Size(), doc, out)
 }
 
+// AssembleInMemory is Assemble without the write: the translated parts are
+// held over the opened source (an *ooxml.Package), for the RTL layout to
+// lay out and write once (ports.InMemoryAssembler).
+func (e *Engine) AssembleInMemory(ctx context.Context, src ports.Blob, doc *segment.Document) (ports.Assembled, []string, error) {
+	pk, err := ooxml.Open(src, src.Size())
+	if err != nil {
+		return nil, nil, err
+	}
+	warns, err := AssemblePackage(ctx, pk, doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pk, warns, nil
+}
+
 // AssembleReader is Assemble for any io.ReaderAt.
 func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment.Document, out io.Writer) ([]string, error) {
 	pk, err := ooxml.Open(r, size)
 	if err != nil {
 		return nil, err
 	}
+	warns, err := AssemblePackage(ctx, pk, doc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := pk.WriteTo(out); err != nil {
+		return nil, err
+	}
+	return warns, nil
+}
+
+// AssemblePackage replaces, in the opened package pk, every part holding
+// text by its translation (SetPart); nothing is written.
+func AssemblePackage(ctx context.Context, pk *ooxml.Package, doc *segment.Document) ([]string, error) {
 	lookup := make(map[string]*segment.Unit, len(doc.Units))
 	for i := range doc.Units {
 		lookup[doc.Units[i].ID] = &doc.Units[i]
@@ -93,7 +122,6 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 	var warns []string
 	warn := func(s string) { warns = append(warns, s) }
 	stats := &assembleStats{}
-	zw := ooxml.NewWriter(out)
 	hasTOC := false
 	var settings []*zip.File
 	signed := false
@@ -107,19 +135,14 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 		k := pk.Kind(f)
 		switch k {
 		case ooxml.Other:
-			if err := zw.Copy(f); err != nil {
-				return nil, fmt.Errorf("copy %s: %w", f.Name, err)
-			}
 			continue
 		case ooxml.Settings:
-			settings = append(settings, f) // written last: it needs to know whether a TOC exists
+			settings = append(settings, f) // done last: it needs to know whether a TOC exists
 			continue
 		}
-		w, err := zw.Create(f)
-		if err != nil {
-			return nil, err
-		}
-		pw := bufio.NewWriterSize(w, 32<<10)
+		var buf bytes.Buffer // the part's new content, kept by the package
+		buf.Grow(int(min(f.UncompressedSize64+f.UncompressedSize64/8, ooxml.MaxXMLPart)))
+		pw := bufio.NewWriterSize(&buf, 32<<10)
 		p := &proc{part: f.Name, kind: k, assemble: true, lookup: lookup, out: pw, warn: warn, stats: stats}
 		if err := walk(pk, f, p); err != nil {
 			return nil, err
@@ -127,16 +150,16 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 		if err := pw.Flush(); err != nil {
 			return nil, err
 		}
+		if err := pk.SetPart(f.Name, buf.Bytes()); err != nil {
+			return nil, err
+		}
 		hasTOC = hasTOC || p.f.hasTOC
 	}
 	for _, f := range settings {
 		toc := hasTOC && !strings.Contains(f.Name, "glossary/")
-		if err := writeSettings(pk, zw, f, toc); err != nil {
+		if err := writeSettings(pk, f, toc); err != nil {
 			return nil, err
 		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
 	}
 	if stats.untranslated > 0 {
 		warns = append(warns, fmt.Sprintf("%d segments had no translation; their source text was kept", stats.untranslated))

@@ -3,6 +3,7 @@ package docx
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"io"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
@@ -19,23 +20,20 @@ var afterUpdateFields = map[string]bool{
 	"shapeDefaults": true, "doNotEmbedSmartTags": true, "decimalSymbol": true, "listSeparator": true,
 }
 
-// writeSettings copies settings.xml, adding w:updateFields when the
-// document has a table of contents, so Word refreshes its translated
-// entries and page numbers on open.
-func writeSettings(pk *ooxml.Package, zw *ooxml.Writer, f *zip.File, hasTOC bool) error {
+// writeSettings adds w:updateFields to settings.xml when the document has
+// a table of contents, so Word refreshes its translated entries and page
+// numbers on open; otherwise the part stays as it is.
+func writeSettings(pk *ooxml.Package, f *zip.File, hasTOC bool) error {
 	if !hasTOC {
-		return zw.Copy(f)
+		return nil
 	}
 	rc, err := pk.Open(f)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	w, err := zw.Create(f)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(w)
+	var out bytes.Buffer
+	bw := bufio.NewWriter(&out)
 	sc := xmlscan.New(rc)
 	prefix, done := "", false
 	for {
@@ -58,7 +56,10 @@ func writeSettings(pk *ooxml.Package, zw *ooxml.Writer, f *zip.File, hasTOC bool
 		}
 		bw.Write(t.Raw)
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return pk.SetPart(f.Name, out.Bytes())
 }
 
 // depthOf is the depth of a start token's parent (root children: 1).

@@ -40,11 +40,15 @@ func (w *Writer) Close() error {
 }
 
 // Write writes the package with the entries in changed replaced by their
-// bytes and every other entry copied raw, in the original order.
+// bytes, then those replaced with SetPart, and every other entry copied
+// raw (still compressed), in the original order.
 func (p *Package) Write(out io.Writer, changed map[string][]byte) error {
 	w := NewWriter(out)
 	for _, f := range p.zr.File {
 		data, ok := changed[f.Name]
+		if !ok {
+			data, ok = p.changed[f.Name]
+		}
 		if !ok {
 			if err := w.Copy(f); err != nil {
 				return err
@@ -60,6 +64,25 @@ func (p *Package) Write(out io.Writer, changed map[string][]byte) error {
 		}
 	}
 	return w.Close()
+}
+
+// WriteTo writes the package as it now is (io.WriterTo): replaced parts
+// deflated, every other entry copied raw.
+func (p *Package) WriteTo(out io.Writer) (int64, error) {
+	cw := &countWriter{w: out}
+	err := p.Write(cw, nil)
+	return cw.n, err
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // Deflate writers are large to set up; they are reused across parts and
