@@ -31,7 +31,10 @@ type Engine struct{}
 // New returns the DOCX engine.
 func New() *Engine { return &Engine{} }
 
-var _ ports.DocumentEngine = (*Engine)(nil)
+var (
+	_ ports.DocumentEngine    = (*Engine)(nil)
+	_ ports.InMemoryAssembler = (*Engine)(nil)
+)
 
 // ErrNotDocx is wrapped by every error about a file that is not a usable package.
 var ErrNotDocx = ooxml.ErrInvalid

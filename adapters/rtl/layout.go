@@ -66,7 +66,10 @@ type Layout struct {
 	coverage FontCoverage
 }
 
-var _ ports.RTLLayout = (*Layout)(nil)
+var (
+	_ ports.RTLLayout       = (*Layout)(nil)
+	_ ports.AssembledLayout = (*Layout)(nil)
+)
 
 // New makes the adapter.
 func New(opts Options) *Layout {
