@@ -1,6 +1,7 @@
 package ooxml
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
 	"fmt"
@@ -201,15 +202,14 @@ func (n *Node) RootElem() *Node {
 // WriteTree serialises a tree. Text is filtered of characters XML 1.0
 // forbids, so a translation carrying control characters cannot break the part.
 func WriteTree(w io.Writer, doc *Node) error {
-	var b bytes.Buffer
+	b := bufio.NewWriterSize(w, 64<<10)
 	for _, c := range doc.Children {
-		c.write(&b)
+		c.write(b)
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.Flush()
 }
 
-func (n *Node) write(b *bytes.Buffer) {
+func (n *Node) write(b *bufio.Writer) {
 	switch n.Kind {
 	case TextNode:
 		escape(b, n.Text, false)
@@ -239,7 +239,7 @@ func (n *Node) write(b *bytes.Buffer) {
 	}
 }
 
-func writeName(b *bytes.Buffer, prefix, local string) {
+func writeName(b *bufio.Writer, prefix, local string) {
 	if prefix != "" {
 		b.WriteString(prefix)
 		b.WriteByte(':')
@@ -247,7 +247,7 @@ func writeName(b *bytes.Buffer, prefix, local string) {
 	b.WriteString(local)
 }
 
-func escape(b *bytes.Buffer, s string, attr bool) {
+func escape(b *bufio.Writer, s string, attr bool) {
 	for _, r := range s {
 		switch {
 		case r == '&':

@@ -538,17 +538,15 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 	return lang, nil
 }
 
-// write copies untouched entries raw and re-serialises changed parts.
+// write copies untouched entries raw and re-serialises changed parts
+// straight into the package.
 func (pk *pkg) write(out io.Writer) error {
-	changed := make(map[string][]byte, len(pk.changed))
-	for name := range pk.changed {
-		var buf bytes.Buffer
-		if err := ooxml.WriteTree(&buf, pk.parsed[name]); err != nil {
-			return err
+	return pk.WriteEach(out, func(name string) func(io.Writer) error {
+		if !pk.changed[name] {
+			return nil
 		}
-		changed[name] = buf.Bytes()
-	}
-	return pk.Write(out, changed)
+		return func(w io.Writer) error { return ooxml.WriteTree(w, pk.parsed[name]) }
+	})
 }
 
 var xmlSpacePreserve = xml.Attr{Name: xml.Name{Space: "xml", Local: "space"}, Value: "preserve"}
