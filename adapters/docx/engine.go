@@ -99,17 +99,19 @@ func (e *Engine) AssembleInMemory(ctx context.Context, src ports.Blob, doc *segm
 	return pk, warns, nil
 }
 
-// AssembleReader is Assemble for any io.ReaderAt.
+// AssembleReader is Assemble for any io.ReaderAt. Parts are streamed into
+// the output as they are assembled, none is held whole.
 func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment.Document, out io.Writer) ([]string, error) {
 	pk, err := ooxml.Open(r, size)
 	if err != nil {
 		return nil, err
 	}
-	warns, err := AssemblePackage(ctx, pk, doc)
+	zw := ooxml.NewWriter(out)
+	warns, err := assemble(ctx, pk, doc, zipSink{zw})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := pk.WriteTo(out); err != nil {
+	if err := zw.Close(); err != nil {
 		return nil, err
 	}
 	return warns, nil
@@ -118,6 +120,37 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 // AssemblePackage replaces, in the opened package pk, every part holding
 // text by its translation (SetPart); nothing is written.
 func AssemblePackage(ctx context.Context, pk *ooxml.Package, doc *segment.Document) ([]string, error) {
+	return assemble(ctx, pk, doc, &memSink{pk: pk})
+}
+
+// sink receives the assembled package entry by entry.
+type sink interface {
+	keep(f *zip.File) error                // f stays as it is
+	create(f *zip.File) (io.Writer, error) // new content for f follows
+	done(f *zip.File) error                // f's new content is complete
+}
+
+// zipSink writes a package: kept entries are copied raw.
+type zipSink struct{ zw *ooxml.Writer }
+
+func (z zipSink) keep(f *zip.File) error                { return z.zw.Copy(f) }
+func (z zipSink) create(f *zip.File) (io.Writer, error) { return z.zw.Create(f) }
+func (z zipSink) done(*zip.File) error                  { return nil }
+
+// memSink replaces parts in the opened package.
+type memSink struct {
+	pk  *ooxml.Package
+	buf *bytes.Buffer
+}
+
+func (m *memSink) keep(*zip.File) error { return nil }
+func (m *memSink) create(f *zip.File) (io.Writer, error) {
+	m.buf = bytes.NewBuffer(make([]byte, 0, min(f.UncompressedSize64+f.UncompressedSize64/8, ooxml.MaxXMLPart)))
+	return m.buf, nil
+}
+func (m *memSink) done(f *zip.File) error { return m.pk.SetPart(f.Name, m.buf.Bytes()) }
+
+func assemble(ctx context.Context, pk *ooxml.Package, doc *segment.Document, out sink) ([]string, error) {
 	lookup := make(map[string]*segment.Unit, len(doc.Units))
 	for i := range doc.Units {
 		lookup[doc.Units[i].ID] = &doc.Units[i]
@@ -138,14 +171,19 @@ func AssemblePackage(ctx context.Context, pk *ooxml.Package, doc *segment.Docume
 		k := pk.Kind(f)
 		switch k {
 		case ooxml.Other:
+			if err := out.keep(f); err != nil {
+				return nil, fmt.Errorf("copy %s: %w", f.Name, err)
+			}
 			continue
 		case ooxml.Settings:
 			settings = append(settings, f) // done last: it needs to know whether a TOC exists
 			continue
 		}
-		var buf bytes.Buffer // the part's new content, kept by the package
-		buf.Grow(int(min(f.UncompressedSize64+f.UncompressedSize64/8, ooxml.MaxXMLPart)))
-		pw := bufio.NewWriterSize(&buf, 32<<10)
+		w, err := out.create(f)
+		if err != nil {
+			return nil, err
+		}
+		pw := bufio.NewWriterSize(w, 32<<10)
 		p := &proc{part: f.Name, kind: k, assemble: true, lookup: lookup, out: pw, warn: warn, stats: stats}
 		if err := walk(pk, f, p); err != nil {
 			return nil, err
@@ -153,14 +191,14 @@ func AssemblePackage(ctx context.Context, pk *ooxml.Package, doc *segment.Docume
 		if err := pw.Flush(); err != nil {
 			return nil, err
 		}
-		if err := pk.SetPart(f.Name, buf.Bytes()); err != nil {
+		if err := out.done(f); err != nil {
 			return nil, err
 		}
 		hasTOC = hasTOC || p.f.hasTOC
 	}
 	for _, f := range settings {
 		toc := hasTOC && !strings.Contains(f.Name, "glossary/")
-		if err := writeSettings(pk, f, toc); err != nil {
+		if err := writeSettings(pk, out, f, toc); err != nil {
 			return nil, err
 		}
 	}

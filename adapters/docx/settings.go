@@ -3,7 +3,6 @@ package docx
 import (
 	"archive/zip"
 	"bufio"
-	"bytes"
 	"io"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
@@ -20,20 +19,23 @@ var afterUpdateFields = map[string]bool{
 	"shapeDefaults": true, "doNotEmbedSmartTags": true, "decimalSymbol": true, "listSeparator": true,
 }
 
-// writeSettings adds w:updateFields to settings.xml when the document has
-// a table of contents, so Word refreshes its translated entries and page
-// numbers on open; otherwise the part stays as it is.
-func writeSettings(pk *ooxml.Package, f *zip.File, hasTOC bool) error {
+// writeSettings copies settings.xml, adding w:updateFields when the
+// document has a table of contents, so Word refreshes its translated
+// entries and page numbers on open.
+func writeSettings(pk *ooxml.Package, out sink, f *zip.File, hasTOC bool) error {
 	if !hasTOC {
-		return nil
+		return out.keep(f)
 	}
 	rc, err := pk.Open(f)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	var out bytes.Buffer
-	bw := bufio.NewWriter(&out)
+	w, err := out.create(f)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
 	sc := xmlscan.New(rc)
 	prefix, done := "", false
 	for {
@@ -59,7 +61,7 @@ func writeSettings(pk *ooxml.Package, f *zip.File, hasTOC bool) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	return pk.SetPart(f.Name, out.Bytes())
+	return out.done(f)
 }
 
 // depthOf is the depth of a start token's parent (root children: 1).
