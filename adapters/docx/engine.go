@@ -13,6 +13,7 @@ package docx
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -30,7 +31,10 @@ type Engine struct{}
 // New returns the DOCX engine.
 func New() *Engine { return &Engine{} }
 
-var _ ports.DocumentEngine = (*Engine)(nil)
+var (
+	_ ports.DocumentEngine    = (*Engine)(nil)
+	_ ports.InMemoryAssembler = (*Engine)(nil)
+)
 
 // ErrNotDocx is wrapped by every error about a file that is not a usable package.
 var ErrNotDocx = ooxml.ErrInvalid
@@ -80,12 +84,73 @@ func (e *Engine) Assemble(ctx context.Context, src ports.Blob, doc *segment.Docu
 	return AssembleReader(ctx, src, src.Size(), doc, out)
 }
 
-// AssembleReader is Assemble for any io.ReaderAt.
+// AssembleInMemory is Assemble without the write: the translated parts are
+// held over the opened source (an *ooxml.Package), for the RTL layout to
+// lay out and write once (ports.InMemoryAssembler).
+func (e *Engine) AssembleInMemory(ctx context.Context, src ports.Blob, doc *segment.Document) (ports.Assembled, []string, error) {
+	pk, err := ooxml.Open(src, src.Size())
+	if err != nil {
+		return nil, nil, err
+	}
+	warns, err := AssemblePackage(ctx, pk, doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pk, warns, nil
+}
+
+// AssembleReader is Assemble for any io.ReaderAt. Parts are streamed into
+// the output as they are assembled, none is held whole.
 func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment.Document, out io.Writer) ([]string, error) {
 	pk, err := ooxml.Open(r, size)
 	if err != nil {
 		return nil, err
 	}
+	zw := ooxml.NewWriter(out)
+	warns, err := assemble(ctx, pk, doc, zipSink{zw})
+	if err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return warns, nil
+}
+
+// AssemblePackage replaces, in the opened package pk, every part holding
+// text by its translation (SetPart); nothing is written.
+func AssemblePackage(ctx context.Context, pk *ooxml.Package, doc *segment.Document) ([]string, error) {
+	return assemble(ctx, pk, doc, &memSink{pk: pk})
+}
+
+// sink receives the assembled package entry by entry.
+type sink interface {
+	keep(f *zip.File) error                // f stays as it is
+	create(f *zip.File) (io.Writer, error) // new content for f follows
+	done(f *zip.File) error                // f's new content is complete
+}
+
+// zipSink writes a package: kept entries are copied raw.
+type zipSink struct{ zw *ooxml.Writer }
+
+func (z zipSink) keep(f *zip.File) error                { return z.zw.Copy(f) }
+func (z zipSink) create(f *zip.File) (io.Writer, error) { return z.zw.Create(f) }
+func (z zipSink) done(*zip.File) error                  { return nil }
+
+// memSink replaces parts in the opened package.
+type memSink struct {
+	pk  *ooxml.Package
+	buf *bytes.Buffer
+}
+
+func (m *memSink) keep(*zip.File) error { return nil }
+func (m *memSink) create(f *zip.File) (io.Writer, error) {
+	m.buf = bytes.NewBuffer(make([]byte, 0, min(f.UncompressedSize64+f.UncompressedSize64/8, ooxml.MaxXMLPart)))
+	return m.buf, nil
+}
+func (m *memSink) done(f *zip.File) error { return m.pk.SetPart(f.Name, m.buf.Bytes()) }
+
+func assemble(ctx context.Context, pk *ooxml.Package, doc *segment.Document, out sink) ([]string, error) {
 	lookup := make(map[string]*segment.Unit, len(doc.Units))
 	for i := range doc.Units {
 		lookup[doc.Units[i].ID] = &doc.Units[i]
@@ -93,7 +158,6 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 	var warns []string
 	warn := func(s string) { warns = append(warns, s) }
 	stats := &assembleStats{}
-	zw := ooxml.NewWriter(out)
 	hasTOC := false
 	var settings []*zip.File
 	signed := false
@@ -107,15 +171,15 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 		k := pk.Kind(f)
 		switch k {
 		case ooxml.Other:
-			if err := zw.Copy(f); err != nil {
+			if err := out.keep(f); err != nil {
 				return nil, fmt.Errorf("copy %s: %w", f.Name, err)
 			}
 			continue
 		case ooxml.Settings:
-			settings = append(settings, f) // written last: it needs to know whether a TOC exists
+			settings = append(settings, f) // done last: it needs to know whether a TOC exists
 			continue
 		}
-		w, err := zw.Create(f)
+		w, err := out.create(f)
 		if err != nil {
 			return nil, err
 		}
@@ -127,16 +191,16 @@ func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment
 		if err := pw.Flush(); err != nil {
 			return nil, err
 		}
+		if err := out.done(f); err != nil {
+			return nil, err
+		}
 		hasTOC = hasTOC || p.f.hasTOC
 	}
 	for _, f := range settings {
 		toc := hasTOC && !strings.Contains(f.Name, "glossary/")
-		if err := writeSettings(pk, zw, f, toc); err != nil {
+		if err := writeSettings(pk, out, f, toc); err != nil {
 			return nil, err
 		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
 	}
 	if stats.untranslated > 0 {
 		warns = append(warns, fmt.Sprintf("%d segments had no translation; their source text was kept", stats.untranslated))

@@ -22,16 +22,16 @@ var afterUpdateFields = map[string]bool{
 // writeSettings copies settings.xml, adding w:updateFields when the
 // document has a table of contents, so Word refreshes its translated
 // entries and page numbers on open.
-func writeSettings(pk *ooxml.Package, zw *ooxml.Writer, f *zip.File, hasTOC bool) error {
+func writeSettings(pk *ooxml.Package, out sink, f *zip.File, hasTOC bool) error {
 	if !hasTOC {
-		return zw.Copy(f)
+		return out.keep(f)
 	}
 	rc, err := pk.Open(f)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	w, err := zw.Create(f)
+	w, err := out.create(f)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,10 @@ func writeSettings(pk *ooxml.Package, zw *ooxml.Writer, f *zip.File, hasTOC bool
 		}
 		bw.Write(t.Raw)
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return out.done(f)
 }
 
 // depthOf is the depth of a start token's parent (root children: 1).

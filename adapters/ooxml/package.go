@@ -7,6 +7,7 @@ package ooxml
 
 import (
 	"archive/zip"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -63,12 +64,18 @@ func isMain(contentType string) bool {
 
 // Package is an opened package. It reads lazily: Open reads the zip
 // directory and [Content_Types].xml only.
+//
+// A package is also the document between the DOCX engine's assembly and
+// the RTL layout: parts replaced with SetPart are held in memory over the
+// opened zip, read back by Open and ReadPart as they now are, and written
+// once by WriteTo with every other entry copied raw.
 type Package struct {
-	zr     *zip.Reader
-	byName map[string]*zip.File
-	types  map[*zip.File]string
-	main   string
-	read   int64 // uncompressed bytes read so far
+	zr      *zip.Reader
+	byName  map[string]*zip.File
+	types   map[*zip.File]string
+	main    string
+	read    int64             // uncompressed bytes read so far
+	changed map[string][]byte // replaced parts, by entry name
 }
 
 // Open opens a package, refusing zip bombs and packages without a main
@@ -210,8 +217,11 @@ func (p *Package) Stories() []string {
 }
 
 // Open opens an entry for reading, counting what it really inflates
-// against the limits.
+// against the limits. A replaced part reads as its new content.
 func (p *Package) Open(f *zip.File) (io.ReadCloser, error) {
+	if data, ok := p.changed[f.Name]; ok {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
 	limit := int64(MaxPartSize)
 	if docformat.IsXMLPart(f.Name) {
 		limit = MaxXMLPart
@@ -226,8 +236,12 @@ func (p *Package) Open(f *zip.File) (io.ReadCloser, error) {
 	return &limited{rc: rc, p: p, name: f.Name, left: limit, max: limit}, nil
 }
 
-// ReadPart reads an entry whole; a missing entry is (nil, nil).
+// ReadPart reads an entry whole; a missing entry is (nil, nil). A
+// replaced part is its new content, not a copy: callers do not modify it.
 func (p *Package) ReadPart(name string) ([]byte, error) {
+	if data, ok := p.changed[name]; ok {
+		return data, nil
+	}
 	f := p.byName[name]
 	if f == nil {
 		return nil, nil
@@ -238,4 +252,18 @@ func (p *Package) ReadPart(name string) ([]byte, error) {
 	}
 	defer rc.Close()
 	return io.ReadAll(rc)
+}
+
+// SetPart replaces the content of the entry name; the package keeps data
+// (the caller does not modify it afterwards). Only existing entries can be
+// replaced: a translation adds no parts.
+func (p *Package) SetPart(name string, data []byte) error {
+	if p.byName[name] == nil {
+		return fmt.Errorf("ooxml: no entry %s to replace", name)
+	}
+	if p.changed == nil {
+		p.changed = map[string][]byte{}
+	}
+	p.changed[name] = data
+	return nil
 }

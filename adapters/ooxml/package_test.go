@@ -244,6 +244,55 @@ func TestWriteCopiesRawAndReplaces(t *testing.T) {
 	}
 }
 
+// Parts replaced with SetPart read back as they now are, through ReadPart
+// and Open, and WriteTo writes them with every other entry copied raw: the
+// package assembled in memory is written once.
+func TestSetPartHoldsReplacementsUntilWritten(t *testing.T) {
+	src := sample(t)
+	pk, err := openBytes(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body/></w:document>`)
+	if err := pk.SetPart("word/document.xml", doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := pk.SetPart("word/new.xml", doc); err == nil {
+		t.Error("a part the package does not have was accepted")
+	}
+	if got, err := pk.ReadPart("word/document.xml"); err != nil || !bytes.Equal(got, doc) {
+		t.Fatalf("ReadPart after SetPart: %q, %v", got, err)
+	}
+	rc, err := pk.Open(pk.File("word/document.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(rc); !bytes.Equal(got, doc) {
+		t.Fatalf("Open after SetPart reads %q", got)
+	}
+	var out bytes.Buffer
+	n, err := pk.WriteTo(&out)
+	if err != nil || n != int64(out.Len()) {
+		t.Fatalf("WriteTo: %d of %d bytes, %v", n, out.Len(), err)
+	}
+	back, err := openBytes(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range pk.Files() {
+		o := back.Files()[i]
+		if f.Name == "word/document.xml" {
+			if got, _ := back.ReadPart(o.Name); !bytes.Equal(got, doc) {
+				t.Errorf("the replaced part was written as %q", got)
+			}
+			continue
+		}
+		if !bytes.Equal(rawOf(t, f), rawOf(t, o)) {
+			t.Errorf("%s: not copied raw", f.Name)
+		}
+	}
+}
+
 func rawOf(t *testing.T, f *zip.File) []byte {
 	t.Helper()
 	r, err := f.OpenRaw()

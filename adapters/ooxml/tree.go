@@ -1,12 +1,15 @@
 package ooxml
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 )
 
 // Node is one token of an XML part kept as a tree. It is built from
@@ -38,58 +41,79 @@ const (
 	NSWStrict = "http://purl.oclc.org/ooxml/wordprocessingml/main"
 )
 
-// Parse reads a whole part into a tree. The decoder is strict, so a
-// malformed part fails instead of being silently repaired.
+// Parse reads a whole part into a tree, with the same tokenizer the DOCX
+// engine streams parts through (xmlscan). It is strict: a malformed part
+// (unbalanced or mismatched tags, a DTD, an undefined entity, a malformed
+// attribute) fails instead of being silently repaired.
 func Parse(data []byte) (*Node, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = true
+	sc := xmlscan.New(bytes.NewReader(data))
 	root := &Node{Kind: RawNode} // document Node: children are the prolog and the root element
 	cur := root
-	scopes := []map[string]string{{"xml": "http://www.w3.org/XML/1998/namespace"}}
+	var ns []nsDecl // namespace declarations in scope, innermost last
+	var marks []int // len(ns) when each open element started
 	lookup := func(prefix string) string {
-		for i := len(scopes) - 1; i >= 0; i-- {
-			if u, ok := scopes[i][prefix]; ok {
-				return u
+		for i := len(ns) - 1; i >= 0; i-- {
+			if ns[i].prefix == prefix {
+				return ns[i].uri
 			}
+		}
+		if prefix == "xml" {
+			return "http://www.w3.org/XML/1998/namespace"
 		}
 		return ""
 	}
+	names := map[string]string{}
+	intern := func(b []byte) string {
+		if s, ok := names[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		names[s] = s
+		return s
+	}
 	for {
-		tok, err := d.RawToken()
+		t, err := sc.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			scope := map[string]string{}
-			for _, a := range t.Attr {
+		switch t.Kind {
+		case xmlscan.Start, xmlscan.Empty:
+			attrs, err := parseAttrs(t.Raw, len(t.Name), intern)
+			if err != nil {
+				return nil, err
+			}
+			marks = append(marks, len(ns))
+			for _, a := range attrs {
 				if a.Name.Space == "xmlns" {
-					scope[a.Name.Local] = a.Value
+					ns = append(ns, nsDecl{a.Name.Local, a.Value})
 				} else if a.Name.Space == "" && a.Name.Local == "xmlns" {
-					scope[""] = a.Value
+					ns = append(ns, nsDecl{"", a.Value})
 				}
 			}
-			scopes = append(scopes, scope)
-			n := &Node{Kind: ElemNode, Prefix: t.Name.Space, Local: t.Name.Local, NS: lookup(t.Name.Space), Attrs: append([]xml.Attr(nil), t.Attr...), Parent: cur}
+			prefix := intern(xmlscan.Prefix(t.Name))
+			n := &Node{Kind: ElemNode, Prefix: prefix, Local: intern(xmlscan.Local(t.Name)), NS: lookup(prefix), Attrs: attrs, Parent: cur}
 			cur.Children = append(cur.Children, n)
-			cur = n
-		case xml.EndElement:
-			if cur.Parent == nil || cur.Local != t.Name.Local {
-				return nil, fmt.Errorf("unbalanced end element %s", t.Name.Local)
+			if t.Kind == xmlscan.Start {
+				cur = n
+				continue
 			}
-			scopes = scopes[:len(scopes)-1]
+			ns, marks = ns[:marks[len(marks)-1]], marks[:len(marks)-1]
+		case xmlscan.End: // the scanner checked it closes cur
+			ns, marks = ns[:marks[len(marks)-1]], marks[:len(marks)-1]
 			cur = cur.Parent
-		case xml.CharData:
-			cur.Children = append(cur.Children, &Node{Kind: TextNode, Text: string(t), Parent: cur})
-		case xml.Comment:
-			cur.Children = append(cur.Children, &Node{Kind: RawNode, Text: "<!--" + string(t) + "-->", Parent: cur})
-		case xml.ProcInst:
-			cur.Children = append(cur.Children, &Node{Kind: RawNode, Text: "<?" + t.Target + " " + string(t.Inst) + "?>", Parent: cur})
-		case xml.Directive:
-			return nil, fmt.Errorf("DTD or directive not allowed in a docx part")
+		case xmlscan.Text, xmlscan.CData:
+			raw, text := t.Raw, ""
+			if t.Kind == xmlscan.CData {
+				text = string(raw[len("<![CDATA[") : len(raw)-len("]]>")])
+			} else if text, err = xmlscan.Unescape(raw); err != nil {
+				return nil, err
+			}
+			cur.Children = append(cur.Children, &Node{Kind: TextNode, Text: newlines(text), Parent: cur})
+		case xmlscan.Comment, xmlscan.ProcInst:
+			cur.Children = append(cur.Children, &Node{Kind: RawNode, Text: string(t.Raw), Parent: cur})
 		}
 	}
 	if cur != root || root.RootElem() == nil {
@@ -97,6 +121,73 @@ func Parse(data []byte) (*Node, error) {
 	}
 	return root, nil
 }
+
+type nsDecl struct{ prefix, uri string }
+
+// newlines normalises line ends as an XML processor does (CR LF and a
+// lone CR read as LF).
+func newlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// parseAttrs reads the attributes of a raw start or empty tag whose name
+// is nameLen bytes long, refusing malformed ones.
+func parseAttrs(raw []byte, nameLen int, intern func([]byte) string) ([]xml.Attr, error) {
+	var out []xml.Attr
+	i, end := 1+nameLen, len(raw)-1 // raw[end] is '>'
+	if raw[end-1] == '/' {
+		end--
+	}
+	for {
+		sp := i
+		for i < end && isSpace(raw[i]) {
+			i++
+		}
+		if i == end {
+			return out, nil
+		}
+		if i == sp {
+			return nil, fmt.Errorf("xml: malformed attributes in %.40q", raw)
+		}
+		j := i
+		for j < end && raw[j] != '=' && !isSpace(raw[j]) {
+			j++
+		}
+		name := raw[i:j]
+		for j < end && isSpace(raw[j]) {
+			j++
+		}
+		if j == i || j >= end || raw[j] != '=' {
+			return nil, fmt.Errorf("xml: malformed attribute in %.40q", raw)
+		}
+		j++
+		for j < end && isSpace(raw[j]) {
+			j++
+		}
+		if j >= end || raw[j] != '"' && raw[j] != '\'' {
+			return nil, fmt.Errorf("xml: unquoted attribute value in %.40q", raw)
+		}
+		k := bytes.IndexByte(raw[j+1:end], raw[j])
+		if k < 0 {
+			return nil, fmt.Errorf("xml: unterminated attribute value in %.40q", raw)
+		}
+		val := raw[j+1 : j+1+k]
+		if bytes.IndexByte(val, '<') >= 0 {
+			return nil, fmt.Errorf("xml: unescaped < in attribute value in %.40q", raw)
+		}
+		v, err := xmlscan.Unescape(val)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, xml.Attr{Name: xml.Name{Space: intern(xmlscan.Prefix(name)), Local: intern(xmlscan.Local(name))}, Value: newlines(v)})
+		i = j + 1 + k + 1
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // RootElem is the document element of a parsed part.
 func (n *Node) RootElem() *Node {
@@ -111,15 +202,14 @@ func (n *Node) RootElem() *Node {
 // WriteTree serialises a tree. Text is filtered of characters XML 1.0
 // forbids, so a translation carrying control characters cannot break the part.
 func WriteTree(w io.Writer, doc *Node) error {
-	var b bytes.Buffer
+	b := bufio.NewWriterSize(w, 64<<10)
 	for _, c := range doc.Children {
-		c.write(&b)
+		c.write(b)
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.Flush()
 }
 
-func (n *Node) write(b *bytes.Buffer) {
+func (n *Node) write(b *bufio.Writer) {
 	switch n.Kind {
 	case TextNode:
 		escape(b, n.Text, false)
@@ -149,7 +239,7 @@ func (n *Node) write(b *bytes.Buffer) {
 	}
 }
 
-func writeName(b *bytes.Buffer, prefix, local string) {
+func writeName(b *bufio.Writer, prefix, local string) {
 	if prefix != "" {
 		b.WriteString(prefix)
 		b.WriteByte(':')
@@ -157,7 +247,7 @@ func writeName(b *bytes.Buffer, prefix, local string) {
 	b.WriteString(local)
 }
 
-func escape(b *bytes.Buffer, s string, attr bool) {
+func escape(b *bufio.Writer, s string, attr bool) {
 	for _, r := range s {
 		switch {
 		case r == '&':

@@ -60,10 +60,14 @@ func TestTreeEdits(t *testing.T) {
 
 func TestTreeRefusals(t *testing.T) {
 	for name, data := range map[string]string{
-		"DTD":       `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><x/>`,
-		"truncated": part[:len(part)-20],
-		"mismatch":  `<a><b></a></b>`,
-		"empty":     ``,
+		"DTD":             `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><x/>`,
+		"truncated":       part[:len(part)-20],
+		"mismatch":        `<a><b></a></b>`,
+		"empty":           ``,
+		"unquoted":        `<a b=c/>`,
+		"lt in attribute": `<a b="<"/>`,
+		"no value":        `<a b/>`,
+		"entity":          `<a>&nbsp;</a>`,
 	} {
 		if _, err := Parse([]byte(data)); err == nil {
 			t.Errorf("%s: parsed without error", name)

@@ -40,12 +40,31 @@ func (w *Writer) Close() error {
 }
 
 // Write writes the package with the entries in changed replaced by their
-// bytes and every other entry copied raw, in the original order.
+// bytes, then those replaced with SetPart, and every other entry copied
+// raw (still compressed), in the original order.
 func (p *Package) Write(out io.Writer, changed map[string][]byte) error {
+	return p.WriteEach(out, func(name string) func(io.Writer) error {
+		if data, ok := changed[name]; ok {
+			return func(w io.Writer) error { _, err := w.Write(data); return err }
+		}
+		return nil
+	})
+}
+
+// WriteEach is Write with replaced entries produced as they are written:
+// for each entry, part returns the function writing its new content, or
+// nil to keep what SetPart left or copy the entry raw. A part serialised
+// this way is never held whole.
+func (p *Package) WriteEach(out io.Writer, part func(name string) func(io.Writer) error) error {
 	w := NewWriter(out)
 	for _, f := range p.zr.File {
-		data, ok := changed[f.Name]
-		if !ok {
+		produce := part(f.Name)
+		if produce == nil {
+			if data, ok := p.changed[f.Name]; ok {
+				produce = func(w io.Writer) error { _, err := w.Write(data); return err }
+			}
+		}
+		if produce == nil {
 			if err := w.Copy(f); err != nil {
 				return err
 			}
@@ -55,11 +74,30 @@ func (p *Package) Write(out io.Writer, changed map[string][]byte) error {
 		if err != nil {
 			return err
 		}
-		if _, err := ew.Write(data); err != nil {
+		if err := produce(ew); err != nil {
 			return err
 		}
 	}
 	return w.Close()
+}
+
+// WriteTo writes the package as it now is (io.WriterTo): replaced parts
+// deflated, every other entry copied raw.
+func (p *Package) WriteTo(out io.Writer) (int64, error) {
+	cw := &countWriter{w: out}
+	err := p.Write(cw, nil)
+	return cw.n, err
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // Deflate writers are large to set up; they are reused across parts and

@@ -66,7 +66,10 @@ type Layout struct {
 	coverage FontCoverage
 }
 
-var _ ports.RTLLayout = (*Layout)(nil)
+var (
+	_ ports.RTLLayout       = (*Layout)(nil)
+	_ ports.AssembledLayout = (*Layout)(nil)
+)
 
 // New makes the adapter.
 func New(opts Options) *Layout {
@@ -166,7 +169,45 @@ func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutR
 
 // Apply converts an assembled document and writes the laid-out .docx.
 func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error) {
-	pk, ps, err := l.prepare(src, req)
+	pk, err := openPkg(src)
+	if err != nil {
+		return nil, err
+	}
+	return l.apply(pk, req, out, func() error {
+		if _, err := src.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := io.Copy(out, src)
+		return err
+	})
+}
+
+// ApplyAssembled is Apply on a document the DOCX engine assembled in
+// memory (ports.AssembledLayout): the layout reads the translated parts
+// where the engine left them, over the same opened package, and writes the
+// package once, untouched entries copied raw.
+func (l *Layout) ApplyAssembled(ctx context.Context, doc ports.Assembled, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error) {
+	op, ok := doc.(*ooxml.Package)
+	if !ok { // another engine's document: read it as written
+		var buf bytes.Buffer
+		if _, err := doc.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+		var err error
+		if op, err = ooxml.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
+			return nil, fmt.Errorf("rtl: %w", err)
+		}
+	}
+	return l.apply(wrapPkg(op), req, out, func() error {
+		_, err := op.WriteTo(out)
+		return err
+	})
+}
+
+// apply lays out pk and writes it to out; unchanged writes the document as
+// it came when nothing in it or the target is right to left.
+func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchanged func() error) (*job.RTLReport, error) {
+	ps, err := l.preparePkg(pk, req)
 	if err != nil {
 		return nil, err
 	}
@@ -177,11 +218,7 @@ func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequ
 	if !relevant {
 		// Nothing right to left in the document nor the target: the
 		// document goes out as it came.
-		if _, err := src.Seek(0, io.SeekStart); err != nil {
-			return nil, err
-		}
-		_, err := io.Copy(out, src)
-		return nil, err
+		return nil, unchanged()
 	}
 	if err := ps.convert(pk, f); err != nil {
 		return nil, err
@@ -196,17 +233,24 @@ func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequ
 }
 
 func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, error) {
-	m, err := resolveMode(req)
-	if err != nil {
-		return nil, nil, err
-	}
 	pk, err := openPkg(src)
 	if err != nil {
 		return nil, nil, err
 	}
+	ps, err := l.preparePkg(pk, req)
+	return pk, ps, err
+}
+
+// preparePkg settles the pass's mode, styles and geometry from an opened
+// package.
+func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
+	m, err := resolveMode(req)
+	if err != nil {
+		return nil, err
+	}
 	styles, err := pk.part("word/styles.xml")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ps := &pass{m: m, opts: l.opts, coverage: l.coverage, substituted: map[string]bool{}}
 	ps.styles = newStyleSheet(styles)
@@ -214,23 +258,23 @@ func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, 
 	// French-detected document laid out right to left is converted too.
 	dd, err := pk.direction(ps.styles)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ps.doc = dd
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
 	body, err := pk.part(pk.mainDoc)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if body == nil {
-		return nil, nil, fmt.Errorf("rtl: package has no main document part")
+		return nil, fmt.Errorf("rtl: package has no main document part")
 	}
 	ps.geom = geomOf(body.RootElem())
 	if ps.m.rtlLang != "" {
 		ps.csFont = ps.chooseCSFont()
 	}
-	return pk, ps, nil
+	return ps, nil
 }
 
 // chooseCSFont keeps the document's default @cs font when it covers the
@@ -440,7 +484,11 @@ func openPkg(src ports.Blob) (*pkg, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rtl: %w", err)
 	}
-	return &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories()}, nil
+	return wrapPkg(op), nil
+}
+
+func wrapPkg(op *ooxml.Package) *pkg {
+	return &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories()}
 }
 
 // part parses an entry once; a missing entry is (nil, nil).
@@ -490,17 +538,15 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 	return lang, nil
 }
 
-// write copies untouched entries raw and re-serialises changed parts.
+// write copies untouched entries raw and re-serialises changed parts
+// straight into the package.
 func (pk *pkg) write(out io.Writer) error {
-	changed := make(map[string][]byte, len(pk.changed))
-	for name := range pk.changed {
-		var buf bytes.Buffer
-		if err := ooxml.WriteTree(&buf, pk.parsed[name]); err != nil {
-			return err
+	return pk.WriteEach(out, func(name string) func(io.Writer) error {
+		if !pk.changed[name] {
+			return nil
 		}
-		changed[name] = buf.Bytes()
-	}
-	return pk.Write(out, changed)
+		return func(w io.Writer) error { return ooxml.WriteTree(w, pk.parsed[name]) }
+	})
 }
 
 var xmlSpacePreserve = xml.Attr{Name: xml.Name{Space: "xml", Local: "space"}, Value: "preserve"}

@@ -15,6 +15,7 @@ func OutputKey(id string) string { return Prefix(id) + "output.docx" }
 // PDFKey is the PDF rendition of the output, stored beside it and deleted
 // with it at the end of the download window.
 func PDFKey(id string) string { return Prefix(id) + "output.pdf" }
+
 // SegmentsKey is the translated segments (JSON of a segment.Document) a
 // completed job keeps beside its output for post-editing: the XLIFF export
 // reads them and an imported revision replaces them.

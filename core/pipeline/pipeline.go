@@ -53,6 +53,8 @@ type Pipeline struct {
 	Log    *slog.Logger
 	// MaxAttempts bounds how often a stage is tried before the job fails.
 	MaxAttempts int
+
+	held handoff // assembled documents on their way to the layout stage
 }
 
 // StructureChecker compares the structure of a source and a translated
@@ -286,6 +288,7 @@ func (p *Pipeline) failApply(ctx context.Context, j *job.Job, reason string, app
 // it is repeated whenever an event of a failed job comes back, until all
 // of it has succeeded once.
 func (p *Pipeline) settleFailure(ctx context.Context, j *job.Job) error {
+	p.held.drop(j.ID)
 	if err := p.Quota.Release(ctx, j.ID); err != nil {
 		return err
 	}

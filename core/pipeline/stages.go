@@ -276,8 +276,22 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	}, nil
 }
 
-// assemble writes the translated text back into a copy of the document.
+// assemble writes the translated text back into a copy of the document:
+// in memory, for the layout stage to write (handoff.go), or as
+// assembled.docx.
 func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), error) {
+	if asm := p.inMemory(); asm != nil {
+		h, warnings, err := p.assembleInMemory(ctx, asm, j)
+		if err != nil {
+			return nil, err
+		}
+		p.held.put(j.ID, h)
+		return func(j *job.Job) {
+			for _, w := range warnings {
+				j.Warn(w)
+			}
+		}, nil
+	}
 	doc, err := p.getDoc(ctx, job.SegmentsKey(j.ID))
 	if err != nil {
 		return nil, err
@@ -306,23 +320,10 @@ func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), er
 // right-to-left content, and checks the output's structure against the
 // source.
 func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	in, err := p.Blobs.Open(ctx, key(j, "assembled.docx"))
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	var fid *job.RTLReport
 	// The layout decides from the document too (RTL paragraphs, tables or
 	// letters in a document detected as an LTR language), so it sees every
 	// job; it copies a document with nothing right to left unchanged.
-	if p.Layout != nil {
-		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
-			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}, w)
-			return err
-		})
-	} else {
-		_, err = p.Blobs.Put(ctx, job.OutputKey(j.ID), in)
-	}
+	fid, err := p.layOut(ctx, j)
 	if err != nil {
 		return nil, err
 	}
@@ -383,6 +384,29 @@ func (p *Pipeline) renderPDF(ctx context.Context, j *job.Job) (job.PDFState, str
 		return job.PDFFailed, "no PDF was rendered: " + err.Error(), nil
 	}
 	return job.PDFReady, "", nil
+}
+
+// layOut writes the job's output from the document held in memory or
+// from assembled.docx.
+func (p *Pipeline) layOut(ctx context.Context, j *job.Job) (*job.RTLReport, error) {
+	if asm := p.inMemory(); asm != nil {
+		return p.layoutHeld(ctx, asm, j)
+	}
+	in, err := p.Blobs.Open(ctx, key(j, "assembled.docx"))
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var fid *job.RTLReport
+	if p.Layout != nil {
+		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
+			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}, w)
+			return err
+		})
+	} else {
+		_, err = p.Blobs.Put(ctx, job.OutputKey(j.ID), in)
+	}
+	return fid, err
 }
 
 func (p *Pipeline) checkStructure(ctx context.Context, j *job.Job) (string, error) {

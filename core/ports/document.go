@@ -29,3 +29,25 @@ type RTLLayout interface {
 	Estimate(ctx context.Context, src Blob, req LayoutRequest) (*job.RTLReport, error)
 	Apply(ctx context.Context, src Blob, req LayoutRequest, out io.Writer) (*job.RTLReport, error)
 }
+
+// Assembled is a translated document held in memory over its opened
+// source, not yet written: the parts the translation changed, beside the
+// source's untouched entries. It lets the assemble and layout stages of
+// one process share one opened package and write the document once.
+type Assembled interface {
+	// WriteTo writes the document (untouched entries copied as they are).
+	io.WriterTo
+}
+
+// InMemoryAssembler is a DocumentEngine that can assemble without writing
+// the document out. The Assembled reads src until it is dropped, so src
+// stays open as long as the Assembled is used.
+type InMemoryAssembler interface {
+	AssembleInMemory(ctx context.Context, src Blob, doc *segment.Document) (Assembled, []string, error)
+}
+
+// AssembledLayout is an RTLLayout that lays out an Assembled document of
+// the same process and writes the result, the one write of the package.
+type AssembledLayout interface {
+	ApplyAssembled(ctx context.Context, doc Assembled, req LayoutRequest, out io.Writer) (*job.RTLReport, error)
+}
