@@ -82,6 +82,36 @@ func TestDashboardSignInRules(t *testing.T) {
 	if resp.StatusCode != 403 {
 		t.Fatalf("POST /keys without csrf: %d", resp.StatusCode)
 	}
+	// The webhook form applies the API's SSRF rules (this server does not
+	// allow private URLs): an address inside the network is refused with
+	// the API's words, and nothing is registered.
+	for hook, want := range map[string]string{
+		"https://10.1.2.3/hook":       "not public",
+		"https://169.254.169.254/x":   "not public",
+		"https://localhost:8443/hook": "loopback",
+		"http://example.com/hook":     "https only",
+	} {
+		page, err := c.Get(s.url("/webhooks"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(page.Body)
+		page.Body.Close()
+		m := csrfField.FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("no csrf field on /webhooks: %s", b)
+		}
+		resp, err := c.PostForm(s.url("/webhooks"), url.Values{"csrf": {string(m[1])}, "url": {hook}, "events": {"job.completed"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 422 || !strings.Contains(string(body), want) || !strings.Contains(string(body), "No webhooks yet") {
+			t.Errorf("webhook to %s: %d, want 422 saying %q and nothing registered", hook, resp.StatusCode, want)
+		}
+	}
+
 	// Over plain HTTP the dashboard redirects to HTTPS like the API.
 	plain, err := s.client.Get("http://" + s.http + "/translate")
 	if err != nil {

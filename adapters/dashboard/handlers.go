@@ -415,7 +415,8 @@ func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *ser
 	hook, err := d.svc.RegisterWebhook(r.Context(), s.Caller, u, events)
 	p := page{Title: "Webhooks", Nav: "webhooks"}
 	if err != nil {
-		p.Error = d.message(err)
+		// The API names the field; on the form it is plain which one.
+		p.Error = strings.TrimPrefix(d.message(err), "url: ")
 		d.renderWebhooks(w, r, s, statusOf(err), p, webhooksData{FormURL: u, FormEvent: events})
 		return
 	}
