@@ -112,6 +112,36 @@ func TestDashboardSignInRules(t *testing.T) {
 		}
 	}
 
+	// A document over 50 MB that gets past the page's own check is refused
+	// by the server with 413 and the limit in words, as the page shows it.
+	page, err := c.Get(s.url("/translate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	m := csrfField.FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no csrf field on /translate")
+	}
+	const boundary = "dragomanbigupload"
+	head := "--" + boundary + "\r\nContent-Disposition: form-data; name=\"target_lang\"\r\n\r\nSpanish\r\n" +
+		"--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.rtf\"\r\nContent-Type: application/rtf\r\n\r\n{\\rtf1\\ansi "
+	body := io.MultiReader(strings.NewReader(head), io.LimitReader(spaces{}, 52<<20), strings.NewReader("\r\n--"+boundary+"--\r\n"))
+	req, _ := http.NewRequest("POST", s.url("/translate"), body)
+	req.Header.Set("Content-Type", "multipart/form-data; boundary="+boundary)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-CSRF-Token", string(m[1]))
+	if resp, err := c.Do(req); err != nil {
+		t.Errorf("51 MB upload: %v", err)
+	} else {
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 413 || !strings.Contains(string(msg), "larger than 50 MB") {
+			t.Errorf("51 MB upload: %d %s", resp.StatusCode, msg)
+		}
+	}
+
 	// Over plain HTTP the dashboard redirects to HTTPS like the API.
 	plain, err := s.client.Get("http://" + s.http + "/translate")
 	if err != nil {
@@ -143,4 +173,14 @@ func TestDashboardSignInRules(t *testing.T) {
 			t.Fatalf("right password while throttled: %d", r.StatusCode)
 		}
 	}
+}
+
+// spaces reads as an endless run of spaces.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
 }

@@ -274,8 +274,11 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 	for _, j := range jobs {
 		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: language.NameOf(j.SourceLang), Target: language.NameOf(j.TargetLang)}
 		v.Verdict, v.Counts = structureParts(j.Structure)
-		if j.DetectedLang != "" && (j.SourceLang == "auto" || j.SourceLang == "") {
-			v.Source = language.NameOf(j.DetectedLang) + " (detected)"
+		if j.SourceLang == "auto" || j.SourceLang == "" {
+			v.Source = "auto-detect"
+			if j.DetectedLang != "" {
+				v.Source = language.NameOf(j.DetectedLang) + " (detected)"
+			}
 		}
 		switch j.Download(now, d.svc.Config.DownloadTTL) {
 		case job.DownloadReady:
