@@ -624,8 +624,8 @@ func TestDashboardInABrowser(t *testing.T) {
 		if body := u.text("main"); !strings.Contains(body, empty) || strings.Contains(body, "oxpt") || strings.Contains(body, "نظام") || strings.Contains(body, "تقرير") || strings.Contains(body, rcv.srv.URL) {
 			t.Errorf("account B on %s: %s", path, body)
 		}
+		u.screenshot("10-other-account-" + strings.TrimPrefix(path, "/"))
 	}
-	u.screenshot("10-other-account-jobs")
 	for _, p := range []string{"/jobs/" + arabicJob + "/download", "/jobs/" + arabicJob + "/download?format=pdf", "/jobs/" + arabicJob + "/preview", hookPath} {
 		u.open(p)
 		if body := u.text("main"); !strings.Contains(body, "not found") {
