@@ -624,6 +624,9 @@ func TestDashboardInABrowser(t *testing.T) {
 		if body := u.text("main"); !strings.Contains(body, empty) || strings.Contains(body, "oxpt") || strings.Contains(body, "نظام") || strings.Contains(body, "تقرير") || strings.Contains(body, rcv.srv.URL) {
 			t.Errorf("account B on %s: %s", path, body)
 		}
+		if empty := u.text("tr.empty"); strings.Contains(empty, "\n") {
+			t.Errorf("the empty list on %s breaks into lines: %q", path, empty)
+		}
 		u.screenshot("10-other-account-" + strings.TrimPrefix(path, "/"))
 	}
 	for _, p := range []string{"/jobs/" + arabicJob + "/download", "/jobs/" + arabicJob + "/download?format=pdf", "/jobs/" + arabicJob + "/preview", hookPath} {
