@@ -82,6 +82,66 @@ func TestDashboardSignInRules(t *testing.T) {
 	if resp.StatusCode != 403 {
 		t.Fatalf("POST /keys without csrf: %d", resp.StatusCode)
 	}
+	// The webhook form applies the API's SSRF rules (this server does not
+	// allow private URLs): an address inside the network is refused with
+	// the API's words, and nothing is registered.
+	for hook, want := range map[string]string{
+		"https://10.1.2.3/hook":       "not public",
+		"https://169.254.169.254/x":   "not public",
+		"https://localhost:8443/hook": "loopback",
+		"http://example.com/hook":     "https only",
+	} {
+		page, err := c.Get(s.url("/webhooks"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(page.Body)
+		page.Body.Close()
+		m := csrfField.FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("no csrf field on /webhooks: %s", b)
+		}
+		resp, err := c.PostForm(s.url("/webhooks"), url.Values{"csrf": {string(m[1])}, "url": {hook}, "events": {"job.completed"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 422 || !strings.Contains(string(body), want) || !strings.Contains(string(body), "No webhooks yet") {
+			t.Errorf("webhook to %s: %d, want 422 saying %q and nothing registered", hook, resp.StatusCode, want)
+		}
+	}
+
+	// A document over 50 MB that gets past the page's own check is refused
+	// by the server with 413 and the limit in words, as the page shows it.
+	page, err := c.Get(s.url("/translate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	m := csrfField.FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no csrf field on /translate")
+	}
+	const boundary = "dragomanbigupload"
+	head := "--" + boundary + "\r\nContent-Disposition: form-data; name=\"target_lang\"\r\n\r\nSpanish\r\n" +
+		"--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.rtf\"\r\nContent-Type: application/rtf\r\n\r\n{\\rtf1\\ansi "
+	body := io.MultiReader(strings.NewReader(head), io.LimitReader(spaces{}, 52<<20), strings.NewReader("\r\n--"+boundary+"--\r\n"))
+	req, _ := http.NewRequest("POST", s.url("/translate"), body)
+	req.Header.Set("Content-Type", "multipart/form-data; boundary="+boundary)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-CSRF-Token", string(m[1]))
+	if resp, err := c.Do(req); err != nil {
+		t.Errorf("51 MB upload: %v", err)
+	} else {
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 413 || !strings.Contains(string(msg), "larger than 50 MB") {
+			t.Errorf("51 MB upload: %d %s", resp.StatusCode, msg)
+		}
+	}
+
 	// Over plain HTTP the dashboard redirects to HTTPS like the API.
 	plain, err := s.client.Get("http://" + s.http + "/translate")
 	if err != nil {
@@ -113,4 +173,14 @@ func TestDashboardSignInRules(t *testing.T) {
 			t.Fatalf("right password while throttled: %d", r.StatusCode)
 		}
 	}
+}
+
+// spaces reads as an endless run of spaces.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
 }

@@ -202,6 +202,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 			}
 			acc, err = d.svc.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
 				Name: part.FileName(), TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
+				PDF: wantsPDF(f["pdf"]),
 			})
 			if err != nil {
 				d.writeJSONError(w, err)
@@ -217,7 +218,9 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 			d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"})
 			return
 		}
-		acc, err = d.svc.SubmitURL(r.Context(), s.Caller, f["url"], f["target_lang"], f["source_lang"], f["mode"])
+		acc, err = d.svc.SubmitURLRequest(r.Context(), s.Caller, f["url"], service.SubmitRequest{
+			TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"], PDF: wantsPDF(f["pdf"]),
+		})
 		if err != nil {
 			d.writeJSONError(w, err)
 			return
@@ -226,16 +229,34 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 	writeJSON(w, http.StatusAccepted, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
 }
 
+// wantsPDF reads the form's "PDF too" checkbox: checked sends "true"
+// (the script) or "on" (a plain form).
+func wantsPDF(v string) bool { return v == "true" || v == "on" }
+
 // ---- jobs ----
+
+// structureParts splits the structure check's one-line summary,
+// "fidelity: no loss (paragraphs 4, tables 2 …)", into the verdict a
+// person reads first and the counts behind it.
+func structureParts(s string) (verdict, details string) {
+	s = strings.TrimPrefix(s, "fidelity: ")
+	if i := strings.Index(s, " ("); i > 0 && strings.HasSuffix(s, ")") {
+		return s[:i], s[i+2 : len(s)-1]
+	}
+	return s, ""
+}
 
 type jobView struct {
 	*job.Job
 	Step, Steps int
 	Ready       bool
+	HasPDF      bool // ready, and its PDF rendition was rendered
 	Expired     bool
 	TimeLeft    string
 	Source      string // language names: jobs store codes
 	Target      string
+	Verdict     string // the structure check's verdict, and its counts
+	Counts      string
 }
 
 var stepOf = map[job.Stage]int{
@@ -252,12 +273,17 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 	out := make([]jobView, 0, len(jobs))
 	for _, j := range jobs {
 		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: language.NameOf(j.SourceLang), Target: language.NameOf(j.TargetLang)}
-		if j.DetectedLang != "" && (j.SourceLang == "auto" || j.SourceLang == "") {
-			v.Source = language.NameOf(j.DetectedLang) + " (detected)"
+		v.Verdict, v.Counts = structureParts(j.Structure)
+		if j.SourceLang == "auto" || j.SourceLang == "" {
+			v.Source = "auto-detect"
+			if j.DetectedLang != "" {
+				v.Source = language.NameOf(j.DetectedLang) + " (detected)"
+			}
 		}
 		switch j.Download(now, d.svc.Config.DownloadTTL) {
 		case job.DownloadReady:
 			v.Ready = true
+			v.HasPDF = j.PDF == job.PDFReady
 			left := d.svc.Config.DownloadTTL - now.Sub(*j.CompletedAt)
 			v.TimeLeft = fmt.Sprintf("%d min %02d s left to download", int(left.Minutes()), int(left.Seconds())%60)
 		case job.DownloadExpired:
@@ -286,15 +312,26 @@ func (d *Dashboard) jobRows(w http.ResponseWriter, r *http.Request, s *service.S
 	d.fragment(w, "jobs", "rows", views)
 }
 
+// download sends the translated .docx or, with ?format=pdf, its PDF
+// rendition, through the same use cases as the API's download.
 func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	dl, err := d.svc.Download(r.Context(), s.Caller, r.PathValue("id"))
+	get, ctype := d.svc.Download, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+	switch r.URL.Query().Get("format") {
+	case "", "docx":
+	case "pdf":
+		get, ctype = d.svc.DownloadPDF, "application/pdf"
+	default:
+		d.render(w, r, http.StatusBadRequest, "error", s, page{Title: "Download", Nav: "jobs", Error: "A translation downloads as docx or pdf."})
+		return
+	}
+	dl, err := get(r.Context(), s.Caller, r.PathValue("id"))
 	if err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Download", Nav: "jobs", Error: d.message(err)})
 		return
 	}
 	defer dl.Blob.Close()
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": dl.Name}))
-	w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+	w.Header().Set("Content-Type", ctype)
 	http.ServeContent(w, r, "", time.Time{}, dl.Blob)
 }
 
@@ -381,7 +418,8 @@ func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *ser
 	hook, err := d.svc.RegisterWebhook(r.Context(), s.Caller, u, events)
 	p := page{Title: "Webhooks", Nav: "webhooks"}
 	if err != nil {
-		p.Error = d.message(err)
+		// The API names the field; on the form it is plain which one.
+		p.Error = strings.TrimPrefix(d.message(err), "url: ")
 		d.renderWebhooks(w, r, s, statusOf(err), p, webhooksData{FormURL: u, FormEvent: events})
 		return
 	}
@@ -449,6 +487,8 @@ type usageData struct {
 	LimitN    int64
 	Left      int64
 	Percent   int
+	Share     string // of the limit used, for people: "<1%", "42%"
+	Low, High int64  // the meter turns amber, then red, past these
 	RPM       int
 	Plan      string
 	Period    string
@@ -479,7 +519,11 @@ func newChart(days []service.DayWords) chart {
 	for _, d := range days {
 		c.Max = max(c.Max, d.Words)
 	}
-	step := c.Width / 31
+	// The chart spans the whole month, so today's bar sits where today is
+	// and the axis ends on the month's last day.
+	first := days[0].Day
+	last := time.Date(first.Year(), first.Month()+1, 0, 0, 0, 0, 0, time.UTC)
+	step := c.Width / last.Day()
 	for i, d := range days {
 		h := 2
 		if c.Max > 0 && d.Words > 0 {
@@ -487,7 +531,7 @@ func newChart(days []service.DayWords) chart {
 		}
 		c.Bars = append(c.Bars, bar{X: i * step, Y: c.Height - h, W: step - 4, H: h, Label: d.Day.Format("2 Jan"), Words: d.Words})
 	}
-	c.First, c.Last = days[0].Day.Format("2 Jan"), days[len(days)-1].Day.Format("2 Jan")
+	c.First, c.Last = first.Format("2 Jan"), last.Format("2 Jan")
 	return c
 }
 
@@ -509,6 +553,11 @@ func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service
 			ud.Percent = int(min(100, u.UsedWords*100 / *u.LimitWords))
 		} else {
 			ud.Percent = 100
+		}
+		ud.Low, ud.High = ud.LimitN*3/4, ud.LimitN*9/10
+		ud.Share = fmt.Sprintf("%d%%", ud.Percent)
+		if ud.Percent == 0 && u.UsedWords > 0 {
+			ud.Share = "<1%"
 		}
 	}
 	days, err := d.svc.UsageByDay(r.Context(), s.Caller)

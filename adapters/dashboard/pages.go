@@ -43,7 +43,13 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2 Jan 2006, 15:04 UTC")
 	},
 	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"ms":  func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
+	"ms": func(d time.Duration) string {
+		if d > 0 && d < time.Millisecond {
+			return "<1 ms"
+		}
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	},
+	"sentence": func(s string) string { return sentence(s) },
 	"num": func(n any) string {
 		s := fmt.Sprint(n)
 		if len(s) <= 3 || strings.HasPrefix(s, "-") {

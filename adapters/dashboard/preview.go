@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
@@ -16,7 +17,7 @@ func (d *Dashboard) previewPage(w http.ResponseWriter, r *http.Request, s *servi
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Preview", Nav: "jobs", Error: d.message(err)})
 		return
 	}
-	d.render(w, r, http.StatusOK, "preview", s, page{Title: "Preview", Nav: "jobs", Data: jobView{Job: j, Target: language.NameOf(j.TargetLang)}})
+	d.render(w, r, http.StatusOK, "preview", s, page{Title: "Preview", Nav: "jobs", Data: jobView{Job: j, Target: language.NameOf(j.TargetLang), HasPDF: j.PDF == job.PDFReady}})
 }
 
 type pagesAnswer struct {

@@ -92,7 +92,7 @@
   var file = document.getElementById("file"), drop = document.getElementById("drop"), chosen = document.getElementById("chosen");
   var url = document.getElementById("url"), submit = document.getElementById("submit");
   var progress = document.getElementById("progress"), progressText = document.getElementById("progress-text");
-  var result = document.getElementById("result");
+  var result = document.getElementById("result"), pdf = document.getElementById("pdf");
   var maxSize = Number(form.dataset.maxSize), maxMB = form.dataset.maxMb;
   var picked = null;
 
@@ -166,6 +166,7 @@
     fd.append("target_lang", target.value);
     fd.append("source_lang", source.value);
     fd.append("mode", (form.querySelector("input[name=mode]:checked") || {}).value || "professional");
+    fd.append("pdf", pdf && pdf.checked ? "true" : "false");
     if (picked) fd.append("file", picked, picked.name); else fd.append("url", url.value);
     var xhr = new XMLHttpRequest();
     xhr.open("POST", "/translate");
