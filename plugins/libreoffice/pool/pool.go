@@ -167,7 +167,7 @@ func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer
 	}
 	defer os.RemoveAll(job)
 	srcPath, dstPath := filepath.Join(job, "in."+k.Ext), filepath.Join(job, "in.docx")
-	if err := writeFile(srcPath, src); err != nil {
+	if _, err := writeSource(srcPath, k, src); err != nil {
 		p.idle <- in
 		return err
 	}
@@ -256,6 +256,23 @@ func (p *Pool) Close() error {
 		os.RemoveAll(p.work)
 	})
 	return nil
+}
+
+// writeSource writes the document to path, with the fields of an RTF
+// that would make LibreOffice read local files neutralized, and returns
+// its size.
+func writeSource(path string, k Kind, r io.Reader) (int64, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	if k.Name == RTF.Name {
+		n, err = neutralizeRTF(f, r)
+	} else {
+		n, err = io.Copy(f, r)
+	}
+	return n, errors.Join(err, f.Close())
 }
 
 func writeFile(path string, r io.Reader) error {
