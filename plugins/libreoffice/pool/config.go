@@ -33,9 +33,9 @@ const (
 // Config sizes and locates the pool. Zero values take the defaults.
 type Config struct {
 	Size int // instances at most, started on demand; default runtime.NumCPU()
-	// Timeout is the base and minimum time a conversion may take, waiting
-	// for an instance included; default 120s. Large documents get more:
-	// see TimeoutFor.
+	// Timeout is the base and minimum time a conversion may take; default
+	// 120s. Large documents get more: see TimeoutFor. Waiting for an
+	// instance may take StartTimeout longer.
 	Timeout time.Duration
 	// IdleTimeout stops an instance that has converted nothing for that
 	// long; default 5m, negative: never.

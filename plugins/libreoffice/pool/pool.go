@@ -235,9 +235,9 @@ func (p *Pool) reapIdle() {
 }
 
 // Convert reads a document of the given kind from src and writes it as
-// .docx to dst. The whole call, waiting for an instance included, is
-// bounded by the pool's timeout scaled to the document's size (see
-// Config.TimeoutFor). Failures are *Error values.
+// .docx to dst. The conversion is bounded by the pool's timeout scaled
+// to the document's size (see Config.TimeoutFor), waiting for an instance
+// by that plus StartTimeout. Failures are *Error values.
 func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer) error {
 	// The files live outside the instance so a cold retry survives its removal.
 	job, err := os.MkdirTemp(p.work, "job-")
@@ -251,13 +251,17 @@ func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer
 		return err
 	}
 	timeout := p.cfg.TimeoutFor(workSize(srcPath, k, size))
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	timedOut := func() error { return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", timeout)} }
-	in, err := p.acquire(ctx)
+	// Waiting may also take an instance's start: the first conversion
+	// starts one, which must not eat into the document's own time.
+	wctx, wcancel := context.WithTimeout(ctx, timeout+p.cfg.StartTimeout)
+	in, err := p.acquire(wctx)
+	wcancel()
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	timedOut := func() error { return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", timeout)} }
 	a, err := in.convert(ctx, srcPath, dstPath, k.Filters)
 	if err != nil {
 		p.discard(in, err)
