@@ -7,8 +7,8 @@
 // Settings (environment):
 //
 //	DRAGOMAN_LIBREOFFICE_POOL_SIZE  instances at most, one conversion each at a time (default: number of cores)
-//	DRAGOMAN_LIBREOFFICE_TIMEOUT    per conversion, e.g. 120s (the default), for each started 2 MB of
-//	                                document (unpacked XML for .odt), at most 16 times
+//	DRAGOMAN_LIBREOFFICE_TIMEOUT    per conversion up to 2 MB, e.g. 120s (the default); times n² for n
+//	                                started 2 MB units (unpacked XML for .odt), at most 30 times
 //	DRAGOMAN_LIBREOFFICE_IDLE       stop an instance idle this long, e.g. 5m (the default); 0: never
 //	DRAGOMAN_LIBREOFFICE_SOFFICE    the soffice command (default "soffice" on PATH)
 //	DRAGOMAN_LIBREOFFICE_PYTHON     a python3 that can import uno (default /usr/bin/python3)

@@ -23,11 +23,12 @@ const (
 	EnvIdle    = "DRAGOMAN_LIBREOFFICE_IDLE"
 )
 
-// timeoutUnit is the amount of document the base timeout is for (see
-// Config.TimeoutFor), and the most units a document gets.
+// timeoutUnit is the amount of document the base timeout is for, and
+// timeoutFactor the most a document's timeout is multiplied by (see
+// Config.TimeoutFor).
 const (
-	timeoutUnit  = 2 << 20
-	timeoutUnits = 16
+	timeoutUnit   = 2 << 20
+	timeoutFactor = 30
 )
 
 // Config sizes and locates the pool. Zero values take the defaults.
@@ -128,18 +129,18 @@ func (c Config) withDefaults() (Config, error) {
 }
 
 // TimeoutFor is the time a conversion of a document of size bytes may
-// take: Timeout for each started 2 MB, at most 16 times Timeout, so the product's timeout stays the
-// minimum and scales as the machine's speed does. LibreOffice's time grows
-// with the document: on a loaded 2-core machine a generated 1 MB RTF took
-// 11 s, odftoolkit-Text1.odt (8 MB of content.xml) over 120 s. For a
-// zip package size is the unpacked size of its XML (see workSize).
+// take: Timeout times the square of the number of started 2 MB units, at
+// most 30 times Timeout, so the product's timeout stays the minimum and
+// scales as the machine's speed does. LibreOffice's time grows faster than
+// the document: on a loaded 2-core machine a generated 1 MB RTF took 11 s
+// and a 10 MB one 775 s (5 units: 25 × 120 s = 3000 s at the default);
+// odftoolkit-Text1.odt (8 MB of content.xml) took over 120 s. For a zip
+// package size is the unpacked size of its XML (see workSize).
 func (c Config) TimeoutFor(size int64) time.Duration {
 	t := c.Timeout
 	if t <= 0 {
 		t = 120 * time.Second
 	}
-	if units := min((size+timeoutUnit-1)/timeoutUnit, timeoutUnits); units > 1 {
-		t *= time.Duration(units)
-	}
-	return t
+	units := min((size+timeoutUnit-1)/timeoutUnit, timeoutFactor)
+	return t * time.Duration(max(min(units*units, timeoutFactor), 1))
 }
