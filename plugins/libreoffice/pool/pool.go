@@ -221,12 +221,13 @@ func (p *Pool) reapIdle() {
 			p.log.Info("stopped an idle libreoffice instance", "idle", p.cfg.IdleTimeout)
 			in.kill()
 		}
-		// Counted as running until gone; a conversion that began to wait
-		// meanwhile found no room to start one, so start it here.
+		// Counted as running until gone: a conversion that began to wait
+		// meanwhile may have found no room to start one, so start it here,
+		// unless one is already starting for each waiter.
 		p.mu.Lock()
 		for _, in := range stop {
 			delete(p.live, in)
-			if p.waiting > 0 {
+			if p.waiting > p.starting {
 				p.spawn()
 			}
 		}
