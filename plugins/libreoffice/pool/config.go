@@ -40,7 +40,11 @@ type Config struct {
 	Timeout time.Duration
 	// IdleTimeout stops an instance that has converted nothing for that
 	// long; default 5m, negative: never.
-	IdleTimeout  time.Duration
+	IdleTimeout time.Duration
+	// RecycleAbove stops an instance after it has converted a document
+	// larger than this (as TimeoutFor counts size), so it gives back the
+	// memory the document took; default 4 MB, negative: never.
+	RecycleAbove int64
 	StartTimeout time.Duration // for one instance to come up; default 60s
 	Soffice      string        // soffice executable; default "soffice" on PATH
 	Python       string        // a python3 that can import uno; default /usr/bin/python3
@@ -93,6 +97,11 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 120 * time.Second
+	}
+	if c.RecycleAbove == 0 {
+		c.RecycleAbove = 4 << 20
+	} else if c.RecycleAbove < 0 {
+		c.RecycleAbove = 1<<63 - 1
 	}
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = 5 * time.Minute

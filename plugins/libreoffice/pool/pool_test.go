@@ -433,3 +433,25 @@ func TestLargeDocumentGetsALongerTimeout(t *testing.T) {
 		t.Errorf("detail %q, want %q", e.Detail, "after "+want.String())
 	}
 }
+
+// issue 13: after a document larger than RecycleAbove the instance is
+// stopped, giving back the memory the document took (a fresh instance
+// is as fast on large documents); after a small one it stays.
+func TestInstanceIsRecycledAfterALargeDocument(t *testing.T) {
+	tmp := t.TempDir()
+	p := newLazyPool(t, Config{Size: 1, TempDir: tmp, RecycleAbove: 1 << 20})
+	var out bytes.Buffer
+	if err := p.Convert(context.Background(), ODT, bytes.NewReader(pooltest.PaddedSlowODT(10, 2<<20)), &out); err != nil {
+		t.Fatalf("large: %+v", err)
+	}
+	assertDocx(t, "large", out.Bytes())
+	if n, procs := p.Running(), officeProcesses(tmp); n != 0 || len(procs) > 0 {
+		t.Fatalf("after a 2 MB document: %d instances, processes %q", n, procs)
+	}
+	if _, err := convertFile(t, p, context.Background(), RTF, filepath.Join(corpus, "rtf/pandoc-footnote.rtf")); err != nil {
+		t.Fatalf("small: %+v", err)
+	}
+	if n := p.Running(); n != 1 {
+		t.Fatalf("after a small document: %d instances, want the one kept", n)
+	}
+}
