@@ -1,12 +1,15 @@
 // Command dragoman-converter-libreoffice converts .doc, .odt, .rtf and
 // Word 2003 XML to .docx as a Dragoman converter plugin, with a warm pool
-// of headless LibreOffice instances (Debian: apt-get install
-// libreoffice-writer-nogui python3-uno).
+// of headless LibreOffice instances, started on the first conversion and
+// stopped when idle (Debian: apt-get install libreoffice-writer-nogui
+// python3-uno).
 //
 // Settings (environment):
 //
-//	DRAGOMAN_LIBREOFFICE_POOL_SIZE  instances, one conversion each at a time (default: number of cores)
-//	DRAGOMAN_LIBREOFFICE_TIMEOUT    per conversion, e.g. 120s (the default)
+//	DRAGOMAN_LIBREOFFICE_POOL_SIZE  instances at most, one conversion each at a time (default: number of cores)
+//	DRAGOMAN_LIBREOFFICE_TIMEOUT    per conversion up to 2 MB, e.g. 120s (the default); times n² for n
+//	                                started 2 MB units (unpacked XML for .odt), at most 30 times
+//	DRAGOMAN_LIBREOFFICE_IDLE       stop an instance idle this long, e.g. 5m (the default); 0: never
 //	DRAGOMAN_LIBREOFFICE_SOFFICE    the soffice command (default "soffice" on PATH)
 //	DRAGOMAN_LIBREOFFICE_PYTHON     a python3 that can import uno (default /usr/bin/python3)
 package main

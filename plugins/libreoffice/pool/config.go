@@ -20,12 +20,31 @@ const (
 	EnvTimeout = "DRAGOMAN_LIBREOFFICE_TIMEOUT"
 	EnvSoffice = "DRAGOMAN_LIBREOFFICE_SOFFICE"
 	EnvPython  = "DRAGOMAN_LIBREOFFICE_PYTHON"
+	EnvIdle    = "DRAGOMAN_LIBREOFFICE_IDLE"
+)
+
+// timeoutUnit is the amount of document the base timeout is for, and
+// timeoutFactor the most a document's timeout is multiplied by (see
+// Config.TimeoutFor).
+const (
+	timeoutUnit   = 2 << 20
+	timeoutFactor = 30
 )
 
 // Config sizes and locates the pool. Zero values take the defaults.
 type Config struct {
-	Size         int           // instances; default runtime.NumCPU()
-	Timeout      time.Duration // per conversion, waiting included; default 120s
+	Size int // instances at most, started on demand; default runtime.NumCPU()
+	// Timeout is the base and minimum time a conversion may take; default
+	// 120s. Large documents get more: see TimeoutFor. Waiting for an
+	// instance may take StartTimeout longer.
+	Timeout time.Duration
+	// IdleTimeout stops an instance that has converted nothing for that
+	// long; default 5m, negative: never.
+	IdleTimeout time.Duration
+	// RecycleAbove stops an instance after it has converted a document
+	// larger than this (as TimeoutFor counts size), so it gives back the
+	// memory the document took; default 4 MB, negative: never.
+	RecycleAbove int64
 	StartTimeout time.Duration // for one instance to come up; default 60s
 	Soffice      string        // soffice executable; default "soffice" on PATH
 	Python       string        // a python3 that can import uno; default /usr/bin/python3
@@ -57,6 +76,16 @@ func ConfigFromEnv() (Config, error) {
 		}
 		c.Timeout = d
 	}
+	if v := os.Getenv(EnvIdle); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return c, fmt.Errorf("%s=%q: want a duration such as 5m (0: never stop idle instances)", EnvIdle, v)
+		}
+		c.IdleTimeout = d
+		if d == 0 {
+			c.IdleTimeout = -1
+		}
+	}
 	c.Soffice = os.Getenv(EnvSoffice)
 	c.Python = os.Getenv(EnvPython)
 	return c, nil
@@ -68,6 +97,14 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 120 * time.Second
+	}
+	if c.RecycleAbove == 0 {
+		c.RecycleAbove = 4 << 20
+	} else if c.RecycleAbove < 0 {
+		c.RecycleAbove = 1<<63 - 1
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = 5 * time.Minute
 	}
 	if c.StartTimeout <= 0 {
 		c.StartTimeout = 60 * time.Second
@@ -98,4 +135,21 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	c.Python = p
 	return c, nil
+}
+
+// TimeoutFor is the time a conversion of a document of size bytes may
+// take: Timeout times the square of the number of started 2 MB units, at
+// most 30 times Timeout, so the product's timeout stays the minimum and
+// scales as the machine's speed does. LibreOffice's time grows faster than
+// the document: on a loaded 2-core machine a generated 1 MB RTF took 11 s
+// and a 10 MB one 775 s (5 units: 25 × 120 s = 3000 s at the default);
+// odftoolkit-Text1.odt (8 MB of content.xml) took over 120 s. For a zip
+// package size is the unpacked size of its XML (see workSize).
+func (c Config) TimeoutFor(size int64) time.Duration {
+	t := c.Timeout
+	if t <= 0 {
+		t = 120 * time.Second
+	}
+	units := min((size+timeoutUnit-1)/timeoutUnit, timeoutFactor)
+	return t * time.Duration(max(min(units*units, timeoutFactor), 1))
 }

@@ -39,6 +39,7 @@ type instance struct {
 	dead         chan struct{} // closed when soffice has exited for good
 	log          *tailBuffer
 	killed       sync.Once
+	lastUsed     time.Time // set by whoever holds it; the reaper reads it off the idle channel
 }
 
 // answer is one line from helper.py.

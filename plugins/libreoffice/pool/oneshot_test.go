@@ -23,7 +23,7 @@ func coldConvertDoc(ctx context.Context, cfg Config, k Kind, src io.Reader, dst 
 	}
 	defer os.RemoveAll(work)
 	in := filepath.Join(work, "in."+k.Ext)
-	if err := writeFile(in, src); err != nil {
+	if _, err := writeSource(in, k, src); err != nil {
 		return err
 	}
 	out := filepath.Join(work, "in.docx")

@@ -3,7 +3,10 @@ package pool
 import (
 	"archive/zip"
 	"bytes"
+	"compress/zlib"
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/png"
 	"io"
@@ -85,7 +88,7 @@ func (tr *linkTrap) reset() {
 }
 
 // check fails t if anything reached the trap, and resets it.
-func (tr *linkTrap) check(t *testing.T, what string, readsFile bool) {
+func (tr *linkTrap) check(t *testing.T, what string) {
 	t.Helper()
 	time.Sleep(200 * time.Millisecond) // let late connections land
 	if n := tr.conns.Load(); n != 0 {
@@ -93,7 +96,7 @@ func (tr *linkTrap) check(t *testing.T, what string, readsFile bool) {
 		t.Errorf("%s: the loopback listener saw %d connections (requests: %q)", what, n, tr.asked)
 		tr.mu.Unlock()
 	}
-	if n := tr.fileOpens(); n != 0 && !readsFile {
+	if n := tr.fileOpens(); n != 0 {
 		t.Errorf("%s: the file:// target was opened or read %d times", what, n)
 	}
 	tr.reset()
@@ -217,8 +220,9 @@ func docxText(t *testing.T, b []byte) string {
 
 // TestHostileLinksAreNeverFollowed converts documents whose pictures,
 // objects, sections and fields point at a loopback listener and at a
-// file outside the work dir, warm and cold: nothing may connect, and
-// the links must survive as links. The profile alone keeps .odt and
+// file outside the work dir, warm and cold: nothing may connect, the
+// local file must not even be opened, and the remote links must survive
+// as links. The profile alone keeps .odt and
 // .rtf off the network; the Word binary import fetches linked pictures
 // whatever the settings, so .doc relies on the network namespace, which
 // the default configuration gets on this machine (root or user
@@ -235,15 +239,11 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 		link string // a link that must still be in the output
 		// profileOnly: the profile alone keeps it off the network.
 		profileOnly bool
-		// readsFile: LibreOffice reads the file:// picture of an RTF
-		// INCLUDEPICTURE field whatever the settings (known gap, see the
-		// README); every other file:// link must stay unread.
-		readsFile bool
 	}{
-		{"links.odt", ODT, hostileODT(t, tr), tr.url + "/odt-hyperlink", true, false},
-		{"links.rtf", RTF, hostileRTF(tr), tr.url + "/rtf-hyperlink", true, true},
-		{"odt-links.doc", Word, sofficeToDoc(t, "odt-links.odt", hostileODT(t, tr)), tr.url + "/odt-hyperlink", false, false},
-		{"rtf-links.doc", Word, sofficeToDoc(t, "rtf-links.rtf", hostileRTF(tr)), tr.url + "/rtf-hyperlink", true, false},
+		{"links.odt", ODT, hostileODT(t, tr), tr.url + "/odt-hyperlink", true},
+		{"links.rtf", RTF, hostileRTF(tr), tr.url + "/rtf-hyperlink", true},
+		{"odt-links.doc", Word, sofficeToDoc(t, "odt-links.odt", hostileODT(t, tr)), tr.url + "/odt-hyperlink", false},
+		{"rtf-links.doc", Word, sofficeToDoc(t, "rtf-links.rtf", hostileRTF(tr)), tr.url + "/rtf-hyperlink", true},
 	}
 	tr.reset()
 	for _, mode := range []struct {
@@ -266,7 +266,7 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 				if s := docxText(t, out.Bytes()); !strings.Contains(s, d.link) {
 					t.Errorf("%s: link %s lost in the output", d.name, d.link)
 				}
-				tr.check(t, d.name+" warm", d.readsFile)
+				tr.check(t, d.name+" warm")
 				// Cold, as the retry after a crash runs it.
 				var cold bytes.Buffer
 				if err := coldConvertDoc(context.Background(), p.cfg, d.k, bytes.NewReader(d.b), &cold); err != nil {
@@ -275,8 +275,89 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 				if s := docxText(t, cold.Bytes()); !strings.Contains(s, d.link) {
 					t.Errorf("%s cold: link %s lost in the output", d.name, d.link)
 				}
-				tr.check(t, d.name+" cold", d.readsFile)
+				tr.check(t, d.name+" cold")
 			}
 		})
+	}
+}
+
+// markerPNG is a valid 1×1 PNG carrying marker in a tEXt chunk, so a
+// picture LibreOffice reads and embeds shows in the output's bytes.
+func markerPNG(marker string) []byte {
+	chunk := func(typ string, data []byte) []byte {
+		var b bytes.Buffer
+		binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		b.WriteString(typ)
+		b.Write(data)
+		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+		return b.Bytes()
+	}
+	var idat bytes.Buffer
+	zw := zlib.NewWriter(&idat)
+	zw.Write([]byte{0, 0}) // filter byte, one grey pixel
+	zw.Close()
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	b.Write(chunk("IHDR", []byte{0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0}))
+	b.Write(chunk("tEXt", []byte("Comment\x00"+marker)))
+	b.Write(chunk("IDAT", idat.Bytes()))
+	b.Write(chunk("IEND", nil))
+	return b.Bytes()
+}
+
+// localFieldsRTF names the picture and the text file in every form a
+// field can name a local file.
+func localFieldsRTF(pic, txt string) []byte {
+	return []byte(`{\rtf1\ansi\deff0{\fonttbl{\f0 Arial;}}
+{\pard Picture by URL {\field{\*\fldinst { INCLUDEPICTURE "file://` + pic + `" \\d }}{\fldrslt { }}}\par}
+{\pard Picture by path {\field{\*\fldinst { INCLUDEPICTURE "` + pic + `" }}{\fldrslt { }}}\par}
+{\pard Split {\field{\*\fldinst {INCLUDE}{PICTURE "file://` + pic + `"}}{\fldrslt { }}}\par}
+{\pard Text {\field{\*\fldinst { INCLUDETEXT "` + txt + `" }}{\fldrslt {included}}}\par}
+{\pard Linked {\field{\*\fldinst { LINK Word.Document.8 "` + txt + `" "" \\a }}{\fldrslt {linked}}}\par}
+}`)
+}
+
+// issue 15: an RTF whose fields name local files (a picture carrying a
+// unique marker, a text file with another) converts, warm and cold,
+// without LibreOffice opening either file and without either marker in
+// the output. Before the fields were neutralized the picture was read
+// and embedded as word/media/image1.png.
+func TestLocalFilesNamedByRTFFieldsAreNotRead(t *testing.T) {
+	tr := newLinkTrap(t) // watches the directory of tr.file
+	dir := filepath.Dir(tr.file)
+	picMarker, txtMarker := "DRAGOMAN-PIC-"+randomHex(8), "DRAGOMAN-TXT-"+randomHex(8)
+	pic, txt := filepath.Join(dir, "secret-pic.png"), filepath.Join(dir, "secret.txt")
+	if err := os.WriteFile(pic, markerPNG(picMarker), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(txt, []byte(txtMarker+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr.reset()
+	doc := localFieldsRTF(pic, txt)
+	p := newTestPool(t, Config{Size: 1})
+	for _, path := range []string{"warm", "cold"} {
+		var out bytes.Buffer
+		var err error
+		if path == "warm" {
+			err = p.Convert(context.Background(), RTF, bytes.NewReader(doc), &out)
+		} else {
+			err = coldConvertDoc(context.Background(), p.cfg, RTF, bytes.NewReader(doc), &out)
+		}
+		if err != nil {
+			t.Fatalf("%s: %+v", path, err)
+		}
+		s := docxText(t, out.Bytes())
+		for _, m := range []string{picMarker, txtMarker} {
+			if strings.Contains(s, m) {
+				t.Errorf("%s: the output holds %s from a local file", path, m)
+			}
+		}
+		for _, want := range []string{"Picture by URL", "Split", "included", "linked"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: text %q lost", path, want)
+			}
+		}
+		tr.check(t, "local fields "+path)
 	}
 }
