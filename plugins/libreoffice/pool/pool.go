@@ -419,10 +419,11 @@ func writeSource(path string, k Kind, r io.Reader) (int64, error) {
 }
 
 // workSize is what LibreOffice's time grows with: the file's size, or
-// for a zip package (.odt) the unpacked size of its XML parts, which can
-// be 70 times larger (odftoolkit-Text1.odt: 120 kB, 8 MB of content.xml).
+// for a zip package (.odt, .docx) the unpacked size of its XML parts,
+// which can be 70 times larger (odftoolkit-Text1.odt: 120 kB, 8 MB of
+// content.xml).
 func workSize(path string, k Kind, size int64) int64 {
-	if k.Name != ODT.Name {
+	if k.Name != ODT.Name && k.Name != DOCX.Name {
 		return size
 	}
 	zr, err := zip.OpenReader(path)
@@ -437,15 +438,6 @@ func workSize(path string, k Kind, size int64) int64 {
 		}
 	}
 	return max(n, size)
-}
-
-func writeFile(path string, r io.Reader) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(f, r)
-	return errors.Join(err, f.Close())
 }
 
 func copyFile(w io.Writer, path string) error {

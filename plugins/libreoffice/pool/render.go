@@ -20,32 +20,40 @@ const pdfExport = "writer_pdf_Export"
 // timeout. There is no cold retry: a document that kills a warm instance
 // on export is reported as Crashed. Failures are *Error values.
 func (p *Pool) RenderPDF(ctx context.Context, k Kind, src io.Reader, dst io.Writer) error {
-	ctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
-	defer cancel()
-	in, err := p.acquire(ctx)
-	if err != nil {
-		return err
-	}
 	job, err := os.MkdirTemp(p.work, "job-")
 	if err != nil {
-		p.idle <- in
 		return err
 	}
 	defer os.RemoveAll(job)
 	srcPath, dstPath := filepath.Join(job, "in."+k.Ext), filepath.Join(job, "out.pdf")
-	if err := writeFile(srcPath, src); err != nil {
-		p.idle <- in
+	size, err := writeSource(srcPath, k, src)
+	if err != nil {
 		return err
 	}
+	size = workSize(srcPath, k, size)
+	timeout := p.cfg.TimeoutFor(size)
+	// As in Convert: starting an instance does not eat the document's time.
+	wctx, wcancel := context.WithTimeout(ctx, timeout+p.cfg.StartTimeout)
+	in, err := p.acquire(wctx)
+	wcancel()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	a, err := in.export(ctx, srcPath, dstPath, k.Filters, pdfExport)
 	if err != nil {
 		p.discard(in, err)
 		if ctx.Err() != nil {
-			return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", p.cfg.Timeout)}
+			return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", timeout)}
 		}
 		return &Error{Reason: Crashed, Detail: err.Error()}
 	}
-	p.idle <- in
+	if size > p.cfg.RecycleAbove {
+		p.retire(in)
+	} else {
+		p.release(in)
+	}
 	if !a.OK {
 		return answerError(a)
 	}
