@@ -222,7 +222,7 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindAsymmetric:
 		return fmt.Sprintf("%d asymmetric borders or paddings: their side may differ between Word and other viewers.", n)
 	case kindNarrowTable:
-		return fmt.Sprintf("%d tables are narrower than the page or indented: their alignment follows Word's RTL rules; LibreOffice-based viewers show them on the left.", n)
+		return fmt.Sprintf("%d tables were narrower than the page or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width (centred and floating tables kept, and may differ).", n)
 	case kindChart:
 		return fmt.Sprintf("%d charts: axes, legend and category order were not mirrored.", n)
 	case kindEquation:
