@@ -96,3 +96,45 @@ func TestRenderFlushLeftCauses(t *testing.T) {
 		t.Errorf("text box flush with the left edge stays on the left after mirroring: x=%.0f", w.XMin)
 	}
 }
+
+// TestRenderChartMirrored: a chart in a document translated to Arabic
+// runs its categories from the right and puts its value axis (and the
+// axis title beside it) on the right, as Excel's "categories in reverse
+// order" does (onlyoffice-sample's column chart).
+func TestRenderChartMirrored(t *testing.T) {
+	_, out := layoutDoc(t, New(Options{}), read(t, testDoc("ltr/onlyoffice-sample.docx")), "en", "ar")
+	dir := t.TempDir()
+	p := filepath.Join(dir, "chart.docx")
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdfs, err := rtltest.ToPDF(context.Background(), dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := rtltest.Layout(context.Background(), pdfs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := func(text string) float64 {
+		// LibreOffice draws chart labels of an RTL document reversed
+		// in the PDF's text ("lecxE"): either order counts.
+		rs := []rune(text)
+		for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+			rs[i], rs[j] = rs[j], rs[i]
+		}
+		w := append(rtltest.Find(pages, text), rtltest.Find(pages, string(rs))...)
+		if len(w) != 1 {
+			t.Fatalf("%q rendered %d times", text, len(w))
+		}
+		return (w[0].XMin + w[0].XMax) / 2
+	}
+	// categories: Excel first, Outlook last; value axis labels 0…600 (500: not a palindrome of another label)
+	excel, outlook, axis := x("Excel"), x("Outlook"), x("500")
+	if excel < outlook {
+		t.Errorf("first category at x=%.0f, last at x=%.0f: categories still run from the left", excel, outlook)
+	}
+	if axis < excel {
+		t.Errorf("value axis at x=%.0f, left of the first category (x=%.0f): not moved to the right", axis, excel)
+	}
+}
