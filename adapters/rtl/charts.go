@@ -8,9 +8,11 @@ import (
 )
 
 // layoutCharts mirrors what a chart can mirror when the direction flips
-// (brief §4 list A, "Charts"): the category axis runs the other way
-// (c:orientation minMax ⇄ maxMin), which also moves the value axis to the
-// other side, and a legend on the left or right changes side. Text inside
+// (brief §4 list A, "Charts"): a horizontal axis runs the other way
+// (c:orientation minMax ⇄ maxMin: the categories of a column chart, the
+// values of a bar chart), a vertical axis changes side (c:axPos l ⇄ r,
+// which LibreOffice also follows for the axis title), and a legend on the
+// left or right changes side. Text inside
 // the chart keeps its own direction, data tables and 3-D views are not
 // mirrored: the report says so (kindChart).
 func (ps *pass) layoutCharts(pk *pkg) error {
@@ -27,8 +29,8 @@ func (ps *pass) layoutCharts(pk *pkg) error {
 		}
 		root.RootElem().Walk(func(n *node) bool {
 			switch {
-			case n.Is("catAx", nsChart, nsChartStrict) || n.Is("dateAx", nsChart, nsChartStrict):
-				flipOrientation(n)
+			case n.Is("catAx", nsChart, nsChartStrict) || n.Is("dateAx", nsChart, nsChartStrict) || n.Is("valAx", nsChart, nsChartStrict):
+				mirrorAxis(n)
 			case n.Is("legendPos", nsChart, nsChartStrict):
 				if v := n.AttrOr("val", "r"); v == "l" || v == "r" {
 					n.SetAttr("val", map[string]string{"l": "r", "r": "l"}[v])
@@ -39,6 +41,23 @@ func (ps *pass) layoutCharts(pk *pkg) error {
 		pk.changed[f.Name] = true
 	}
 	return nil
+}
+
+// mirrorAxis reverses a horizontal axis and moves a vertical one.
+func mirrorAxis(ax *node) {
+	for _, c := range ax.Children {
+		if c.Is("axPos", ax.NS) {
+			switch c.AttrOr("val", "") {
+			case "l":
+				c.SetAttr("val", "r")
+			case "r":
+				c.SetAttr("val", "l")
+			case "b", "t":
+				flipOrientation(ax)
+			}
+			return
+		}
+	}
 }
 
 // flipOrientation reverses an axis (c:scaling/c:orientation, default minMax).

@@ -224,7 +224,7 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindNarrowTable:
 		return fmt.Sprintf("%d tables were narrower than the page or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width (centred and floating tables kept, and may differ).", n)
 	case kindChart:
-		return fmt.Sprintf("%d charts: titles, series names and category labels were translated and the category axis and a side legend mirrored, but the text inside the chart, data tables and 3-D views keep the source direction, and the embedded data keeps the source text.", n)
+		return fmt.Sprintf("%d charts: titles, series names and category labels were translated and the axes and a side legend mirrored, but the text inside the chart, data tables and 3-D views keep the source direction (LibreOffice also keeps a value-axis title on the left), and the embedded data keeps the source text.", n)
 	case kindEquation:
 		return fmt.Sprintf("%d equations are kept left-to-right.", n)
 	case kindArrowBullet:
