@@ -24,6 +24,11 @@ type proc struct {
 	props map[string]bool
 	trees treeReader
 
+	// charts and SmartArt (charts.go, smartart.go)
+	caches  map[string]bool // string cache elements of a chart part
+	cacheID map[string]string
+	diagram map[string]*segment.Unit
+
 	// extraction
 	units []segment.Unit
 
@@ -99,8 +104,9 @@ func (p *proc) root(raw []byte) {
 	switch p.kind {
 	case ooxml.Story:
 		p.d = wordDialect(pick(nsW, nsWStrict), pick(nsWP, nsWPStr), pick(nsMC))
-	case ooxml.Drawing:
+	case ooxml.Drawing, ooxml.DiagramDrawing:
 		p.d = drawingDialect(pick(nsA, nsAStrict))
+		p.caches = chartCaches(pick(nsC, nsCStrict))
 	case ooxml.CoreProp:
 		dc := pick("http://purl.org/dc/elements/1.1/")
 		p.d = &dialect{}
@@ -114,13 +120,16 @@ func (p *proc) wants(name string) bool {
 	if p.props != nil {
 		return p.props[name]
 	}
-	return name == p.d.p
+	return name == p.d.p || p.caches[name]
 }
 
 // tree handles one outermost paragraph (or document property).
 func (p *proc) tree(t *node) error {
 	if p.props != nil {
 		return p.property(t)
+	}
+	if p.caches[t.name] {
+		return p.cache(t)
 	}
 	// number paragraphs and drawing descriptions in document order, then
 	// read every paragraph before writing any (field state follows order)
@@ -151,12 +160,15 @@ func (p *proc) tree(t *node) error {
 	for _, n := range order {
 		pa := flatten(p.d, &p.f, n)
 		p.paras[n] = pa
-		if !p.assemble && pa.hasText && p.aliasOf(n) == nil {
+		if !p.assemble && pa.hasText && p.aliasOf(n) == nil && p.kind != ooxml.DiagramDrawing {
 			p.units = append(p.units, p.unit(pa))
 		}
 	}
 	if !p.assemble {
 		return nil
+	}
+	if p.kind == ooxml.DiagramDrawing {
+		p.shareDiagramText(order)
 	}
 	p.buf = p.emitNode(p.buf[:0], t)
 	_, err := p.out.Write(p.buf)

@@ -31,6 +31,9 @@ const (
 	Drawing       // DrawingML text: charts, SmartArt data
 	CoreProp      // docProps/core.xml
 	Settings      // word/settings.xml
+	// DiagramDrawing is SmartArt's cached drawing (diagrams/drawing*.xml),
+	// which Word and LibreOffice display: its text is the diagram data's.
+	DiagramDrawing
 )
 
 // KindOf classifies a part by its content type.
@@ -49,6 +52,8 @@ func KindOf(contentType string) Kind {
 		return Story
 	case strings.HasSuffix(ct, "drawingml.diagramdata+xml"), strings.HasSuffix(ct, "drawingml.chart+xml"):
 		return Drawing
+	case strings.HasSuffix(ct, "drawingml.diagramdrawing+xml"):
+		return DiagramDrawing
 	case strings.HasSuffix(ct, "package.core-properties+xml"):
 		return CoreProp
 	case strings.HasSuffix(ct, "wordprocessingml.settings+xml"):

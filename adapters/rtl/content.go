@@ -316,6 +316,9 @@ func (ps *pass) table(t *node) {
 	})
 	tblPr := ensureFirst(t, "tblPr")
 	setFlag(tblPr, "bidiVisual", ps.m.targetRTL && rtlContent, tblPrOrder)
+	if ps.m.targetRTL && rtlContent {
+		ps.spanTable(t, tblPr)
+	}
 	if ps.m.flip {
 		ps.mirrorFloatingTable(t, tblPr)
 	}

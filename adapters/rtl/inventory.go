@@ -222,9 +222,9 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindAsymmetric:
 		return fmt.Sprintf("%d asymmetric borders or paddings: their side may differ between Word and other viewers.", n)
 	case kindNarrowTable:
-		return fmt.Sprintf("%d tables are narrower than the page or indented: their alignment follows Word's RTL rules; LibreOffice-based viewers show them on the left.", n)
+		return fmt.Sprintf("%d tables were narrower than the page or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width (centred and floating tables kept, and may differ).", n)
 	case kindChart:
-		return fmt.Sprintf("%d charts: axes, legend and category order were not mirrored.", n)
+		return fmt.Sprintf("%d charts: titles, series names and category labels were translated and the axes and a side legend mirrored, but the text inside the chart, data tables and 3-D views keep the source direction (LibreOffice also keeps a value-axis title on the left), and the embedded data keeps the source text.", n)
 	case kindEquation:
 		return fmt.Sprintf("%d equations are kept left-to-right.", n)
 	case kindArrowBullet:
@@ -236,7 +236,7 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindFields:
 		return fmt.Sprintf("%d tables of contents or cross-reference fields must be updated in Word (the document is set to update fields on open).", n)
 	case kindSmartArt:
-		return fmt.Sprintf("%d SmartArt graphics: the layout direction and the cached drawing are not regenerated, so text and arrows keep the source direction.", n)
+		return fmt.Sprintf("%d SmartArt graphics: the text was translated in the diagram and its cached drawing alike, but the layout is not mirrored: shapes, arrows and reading order keep the source direction.", n)
 	case kindWordArt:
 		return fmt.Sprintf("%d WordArt texts were translated but are not laid out %s.", n, dir)
 	case kindOLE:

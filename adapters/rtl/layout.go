@@ -356,6 +356,9 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		ps.layoutNumbering(num)
 		pk.changed["word/numbering.xml"] = true
 	}
+	if err := ps.layoutCharts(pk); err != nil {
+		return err
+	}
 	if set, err := pk.part("word/settings.xml"); err != nil {
 		return err
 	} else if set != nil {

@@ -156,25 +156,87 @@ func (ps *pass) mirrorAnchor(a *node) {
 			}
 		}
 	}
-	for _, h := range a.Children {
-		if !h.Is("positionH", nsWP, nsWPStrict) {
-			continue
-		}
+	for _, h := range positionsH(a) {
 		rel := h.AttrOr("relativeFrom", "column")
+		base, ok := ps.baseEMU(rel)
 		for _, c := range h.Children {
 			switch {
 			case c.Is("align", nsWP, nsWPStrict):
 				c.SetText(swapLR(strings.TrimSpace(c.TextOf())))
 			case c.Is("posOffset", nsWP, nsWPStrict):
 				off, err := strconv.ParseInt(strings.TrimSpace(c.TextOf()), 10, 64)
-				base, ok := ps.baseEMU(rel)
-				if err == nil && ok {
-					c.SetText(strconv.FormatInt(base-off-cx, 10))
+				if err != nil || !ok {
+					continue
+				}
+				mirrored := base - off - cx
+				// An object flush with an edge keeps to it by alignment:
+				// LibreOffice measures posOffset from the right in an RTL
+				// paragraph, Word from the left, but both read wp:align
+				// physically (brief row 34, surprise 8).
+				if edge := edgeAlign(rel, off, mirrored); edge != "" {
+					c.Local = "align"
+					c.SetText(edge)
+					continue
+				}
+				c.SetText(strconv.FormatInt(mirrored, 10))
+			case c.Local == "pctPosHOffset" && c.NS == nsWP14 && ok && base > 0:
+				// thousandths of a percent of the base width
+				pct, err := strconv.ParseInt(strings.TrimSpace(c.TextOf()), 10, 64)
+				if err == nil {
+					c.SetText(strconv.FormatInt(100000-pct-cx*100000/base, 10))
 				}
 			}
 		}
 		h.SetAttr("relativeFrom", swapLR(rel))
 	}
+}
+
+const nsWP14 = "http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing"
+
+// positionsH are an anchor's horizontal positions, those inside
+// mc:AlternateContent (a wp14 percentage and its fallback) included.
+func positionsH(a *node) []*node {
+	var out []*node
+	for _, c := range a.Children {
+		switch {
+		case c.Is("positionH", nsWP, nsWPStrict):
+			out = append(out, c)
+		case c.Is("AlternateContent", nsMC):
+			for _, b := range c.Children {
+				for _, h := range b.Children {
+					if h.Is("positionH", nsWP, nsWPStrict) {
+						out = append(out, h)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// edgeAlign is the alignment that keeps an object flush with the edge of
+// its base after mirroring ("" if it touches neither edge).
+func edgeAlign(rel string, off, mirrored int64) string {
+	switch rel {
+	case "page", "margin", "column":
+	default:
+		return ""
+	}
+	const slack = 635 * 10 // half a point
+	switch {
+	case abs64(mirrored) <= slack:
+		return "left"
+	case abs64(off) <= slack:
+		return "right"
+	}
+	return ""
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // baseEMU is the width of a horizontal positioning base in EMU.

@@ -128,10 +128,29 @@ func TestApplyParagraphAndRuns(t *testing.T) {
 }
 
 func TestApplyMirrorsAnchors(t *testing.T) {
-	body := `<w:p><w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:positionH relativeFrom="margin"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:extent cx="635000" cy="100"/><wp:wrapSquare wrapText="left"/></wp:anchor></w:drawing></w:r><w:r><w:t>نص</w:t></w:r></w:p>`
-	got := applyMini(t, Options{}, body, "en", "he")
-	// text width 12240-2000-1000 = 9240 twips = 5867400 EMU; minus 635000
-	for _, want := range []string{`<wp:posOffset>5232400</wp:posOffset>`, `wrapText="right"`} {
+	anchor := func(pos string) string {
+		return `<w:p><w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:positionH relativeFrom="margin">` + pos + `</wp:positionH><wp:extent cx="635000" cy="100"/><wp:wrapSquare wrapText="left"/></wp:anchor></w:drawing></w:r><w:r><w:t>نص</w:t></w:r></w:p>`
+	}
+	got := applyMini(t, Options{}, anchor(`<wp:posOffset>100000</wp:posOffset>`), "en", "he")
+	// text width 12240-2000-1000 = 9240 twips = 5867400 EMU; minus 100000 and 635000
+	for _, want := range []string{`<wp:posOffset>5132400</wp:posOffset>`, `wrapText="right"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s\nin %s", want, got)
+		}
+	}
+	// Flush with the left margin: the mirror is flush right, written as an
+	// alignment, which Word and LibreOffice both read physically
+	// (LibreOffice measures posOffset from the right in RTL paragraphs).
+	got = applyMini(t, Options{}, anchor(`<wp:posOffset>0</wp:posOffset>`), "en", "he")
+	if want := `<wp:positionH relativeFrom="margin"><wp:align>right</wp:align></wp:positionH>`; !strings.Contains(got, want) {
+		t.Errorf("missing %s\nin %s", want, got)
+	}
+	// A wp14 percentage position inside mc:AlternateContent is mirrored too.
+	pct := `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wp14"><wp:positionH relativeFrom="margin"><wp14:pctPosHOffset xmlns:wp14="http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing">10000</wp14:pctPosHOffset></wp:positionH></mc:Choice><mc:Fallback><wp:positionH relativeFrom="margin"><wp:posOffset>586740</wp:posOffset></wp:positionH></mc:Fallback></mc:AlternateContent>`
+	body := strings.Replace(anchor(""), `<wp:positionH relativeFrom="margin"></wp:positionH>`, pct, 1)
+	got = applyMini(t, Options{}, body, "en", "he")
+	// 100% − 10% − 635000/5867400 (10.82%) = 79.18%; the fallback mirrored alike
+	for _, want := range []string{`>79178</wp14:pctPosHOffset>`, `<wp:posOffset>4645660</wp:posOffset>`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %s\nin %s", want, got)
 		}

@@ -1,0 +1,91 @@
+package rtl
+
+import (
+	"encoding/xml"
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+)
+
+// layoutCharts mirrors what a chart can mirror when the direction flips
+// (brief §4 list A, "Charts"): a horizontal axis runs the other way
+// (c:orientation minMax ⇄ maxMin: the categories of a column chart, the
+// values of a bar chart), a vertical axis changes side (c:axPos l ⇄ r,
+// which LibreOffice also follows for the axis title), and a legend on the
+// left or right changes side. Text inside
+// the chart keeps its own direction, data tables and 3-D views are not
+// mirrored: the report says so (kindChart).
+func (ps *pass) layoutCharts(pk *pkg) error {
+	if !ps.m.flip {
+		return nil
+	}
+	for _, f := range pk.Files() {
+		if pk.Kind(f) != ooxml.Drawing || !strings.Contains(f.Name, "charts/chart") {
+			continue
+		}
+		root, err := pk.part(f.Name)
+		if err != nil {
+			return err
+		}
+		root.RootElem().Walk(func(n *node) bool {
+			switch {
+			case n.Is("catAx", nsChart, nsChartStrict) || n.Is("dateAx", nsChart, nsChartStrict) || n.Is("valAx", nsChart, nsChartStrict):
+				mirrorAxis(n)
+			case n.Is("legendPos", nsChart, nsChartStrict):
+				if v := n.AttrOr("val", "r"); v == "l" || v == "r" {
+					n.SetAttr("val", map[string]string{"l": "r", "r": "l"}[v])
+				}
+			}
+			return true
+		})
+		pk.changed[f.Name] = true
+	}
+	return nil
+}
+
+// mirrorAxis reverses a horizontal axis and moves a vertical one.
+func mirrorAxis(ax *node) {
+	for _, c := range ax.Children {
+		if c.Is("axPos", ax.NS) {
+			switch c.AttrOr("val", "") {
+			case "l":
+				c.SetAttr("val", "r")
+			case "r":
+				c.SetAttr("val", "l")
+			case "b", "t":
+				flipOrientation(ax)
+			}
+			return
+		}
+	}
+}
+
+// flipOrientation reverses an axis (c:scaling/c:orientation, default minMax).
+func flipOrientation(ax *node) {
+	for _, sc := range ax.Children {
+		if !sc.Is("scaling", ax.NS) {
+			continue
+		}
+		for _, o := range sc.Children {
+			if o.Is("orientation", ax.NS) {
+				if o.AttrOr("val", "minMax") == "maxMin" {
+					o.SetAttr("val", "minMax")
+				} else {
+					o.SetAttr("val", "maxMin")
+				}
+				return
+			}
+		}
+		// schema order: logBase?, orientation?, max?, min?
+		at := 0
+		for i, c := range sc.Children {
+			if c.Is("logBase", ax.NS) {
+				at = i + 1
+			}
+		}
+		o := &node{Kind: ooxml.ElemNode, Prefix: ax.Prefix, Local: "orientation", NS: ax.NS,
+			Attrs: []xml.Attr{{Name: xml.Name{Local: "val"}, Value: "maxMin"}}}
+		sc.InsertAt(at, o)
+		return
+	}
+}

@@ -1,0 +1,140 @@
+package rtl
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
+)
+
+// TestRenderFlushLeftCauses renders, with LibreOffice, one document built
+// per cause of RTL text drawn at the left edge (issue 10 item 4) and checks
+// where the text lands after the layout, English to Arabic.
+func TestRenderFlushLeftCauses(t *testing.T) {
+	const (
+		narrow = "41114" // first cell of a narrow table
+		indent = "42224" // first cell of a narrow indented table
+		box    = "43334" // text box flush with the column's left edge
+		pct    = "44444" // table narrower than the page by percentage
+	)
+	cell := func(text string) string {
+		return `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>` + text + `</w:t></w:r></w:p></w:tc>`
+	}
+	table := func(tblPr, first string) string {
+		return `<w:tbl><w:tblPr>` + tblPr + `<w:tblBorders><w:top w:val="single" w:sz="4"/><w:bottom w:val="single" w:sz="4"/><w:insideV w:val="single" w:sz="4"/></w:tblBorders></w:tblPr>` +
+			`<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid><w:tr>` + cell("table "+first) + cell("note") + `</w:tr></w:tbl><w:p/>`
+	}
+	textBox := `<w:p><w:r><mc:AlternateContent xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><mc:Choice Requires="wps"><w:drawing>` +
+		`<wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+		`<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>` +
+		`<wp:extent cx="1828800" cy="457200"/><wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapNone/><wp:docPr id="1" name="box"/><wp:cNvGraphicFramePr/>` +
+		`<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:cNvSpPr txBox="1"/>` +
+		`<wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="457200"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>` +
+		`<wps:txbx><w:txbxContent><w:p><w:r><w:t>box ` + box + `</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr rot="0" vert="horz" wrap="square" lIns="0" tIns="0" rIns="0" bIns="0" anchor="t"/></wps:wsp></a:graphicData></a:graphic>` +
+		`</wp:anchor></w:drawing></mc:Choice><mc:Fallback/></mc:AlternateContent></w:r><w:r><w:t>anchor</w:t></w:r></w:p><w:p/><w:p/><w:p/>`
+	body := table(`<w:tblW w:w="0" w:type="auto"/>`, narrow) +
+		table(`<w:tblW w:w="4000" w:type="dxa"/><w:tblInd w:w="720" w:type="dxa"/>`, indent) +
+		table(`<w:tblW w:w="2500" w:type="pct"/>`, pct) +
+		textBox + `<w:p><w:r><w:t>end of the document</w:t></w:r></w:p>`
+	_, out := layoutDoc(t, New(Options{}), miniDocx(t, body), "en", "ar")
+	dir := t.TempDir()
+	if keep := os.Getenv("DRAGOMAN_RTL_KEEP"); keep != "" {
+		dir = keep
+	}
+	p := filepath.Join(dir, "causes.docx")
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdfs, err := rtltest.ToPDF(context.Background(), dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := rtltest.Layout(context.Background(), pdfs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, right, err := rtltest.PageEdges(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(marker string) rtltest.Line { // the line holding marker
+		var found []rtltest.Line
+		for _, pg := range pages {
+			for _, l := range pg.Lines {
+				for _, w := range l.Words {
+					if strings.Trim(w.Text, "\u200e\u200f") == marker {
+						found = append(found, l)
+					}
+				}
+			}
+		}
+		if len(found) != 1 {
+			t.Fatalf("marker %s rendered %d times", marker, len(found))
+		}
+		return found[0]
+	}
+	// A narrow bidiVisual table: LibreOffice puts it at the left margin,
+	// Word at the right; spanned to the text width it is the same in both
+	// and its first cell's text ends at the right margin (less the cell
+	// padding).
+	for _, m := range []string{narrow, pct} {
+		if w := at(m); w.XMax < right-12 {
+			t.Errorf("first cell of a narrow table (%s) ends at x=%.0f, not at the right margin %.0f", m, w.XMax, right)
+		}
+	}
+	// Indented by 720 twips (36 pt): the first cell ends 36 pt from the
+	// right margin, less the cell padding (LibreOffice counts the indent to
+	// the cell text, as Word before compatibility mode 15).
+	if w := at(indent); w.XMax < right-36-18 || w.XMax > right-36+3 {
+		t.Errorf("first cell of an indented table ends at x=%.0f, want about %.0f", w.XMax, right-36)
+	}
+	// A text box flush with the column's left edge goes to the right edge.
+	if w := at(box); w.XMin < (left+right)/2 {
+		t.Errorf("text box flush with the left edge stays on the left after mirroring: x=%.0f", w.XMin)
+	}
+}
+
+// TestRenderChartMirrored: a chart in a document translated to Arabic
+// runs its categories from the right and puts its value axis (and the
+// axis title beside it) on the right, as Excel's "categories in reverse
+// order" does (onlyoffice-sample's column chart).
+func TestRenderChartMirrored(t *testing.T) {
+	_, out := layoutDoc(t, New(Options{}), read(t, testDoc("ltr/onlyoffice-sample.docx")), "en", "ar")
+	dir := t.TempDir()
+	p := filepath.Join(dir, "chart.docx")
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdfs, err := rtltest.ToPDF(context.Background(), dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := rtltest.Layout(context.Background(), pdfs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := func(text string) float64 {
+		// LibreOffice draws chart labels of an RTL document reversed
+		// in the PDF's text ("lecxE"): either order counts.
+		rs := []rune(text)
+		for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+			rs[i], rs[j] = rs[j], rs[i]
+		}
+		w := append(rtltest.Find(pages, text), rtltest.Find(pages, string(rs))...)
+		if len(w) != 1 {
+			t.Fatalf("%q rendered %d times", text, len(w))
+		}
+		return (w[0].XMin + w[0].XMax) / 2
+	}
+	// categories: Excel first, Outlook last; value axis labels 0…600 (500: not a palindrome of another label)
+	excel, outlook, axis := x("Excel"), x("Outlook"), x("500")
+	if excel < outlook {
+		t.Errorf("first category at x=%.0f, last at x=%.0f: categories still run from the left", excel, outlook)
+	}
+	if axis < excel {
+		t.Errorf("value axis at x=%.0f, left of the first category (x=%.0f): not moved to the right", axis, excel)
+	}
+}
