@@ -223,6 +223,9 @@ func (s *stallCount) add(t jobTimes) {
 // benchServer starts a server whose embedded NATS listens on a known port
 // and watches its job events.
 func benchServer(b *testing.B, env ...string) (*server, *eventWatch, string) {
+	// DRAGOMAN_BENCH_SERVER_ENV (space-separated NAME=value) is added to
+	// every server's environment, e.g. GOMEMLIMIT=400MiB.
+	env = append(env, strings.Fields(os.Getenv("DRAGOMAN_BENCH_SERVER_ENV"))...)
 	nport := freePort(b)
 	s := startServer(b, []string{"--workers", "2", "--nats-listen", nport}, env...)
 	s.client.Timeout = 15 * time.Minute // a 50 MB upload is checked before the answer
@@ -550,13 +553,18 @@ func benchRSS(b *testing.B, dir, big string, stalls *stallCount) []benchRow {
 		b.Fatal(err)
 	}
 	var rows []benchRow
+	// DRAGOMAN_BENCH_RSS (comma list of heavy, words, part) picks documents.
+	docs := envList("DRAGOMAN_BENCH_RSS", "heavy,words,part")
 	for _, c := range []struct {
-		name, path string
+		id, name, path string
 	}{
-		{fmt.Sprintf("50 MB text-heavy .docx (%d words, one run per word, stored)", words), heavy},
-		{"the 547k-word .docx", big},
-		{fmt.Sprintf("a 127 MB document.xml (the 128 MB part limit; %d words, deflated)", pwords), part},
+		{"heavy", fmt.Sprintf("50 MB text-heavy .docx (%d words, one run per word, stored)", words), heavy},
+		{"words", "the 547k-word .docx", big},
+		{"part", fmt.Sprintf("a 127 MB document.xml (the 128 MB part limit; %d words, deflated)", pwords), part},
 	} {
+		if !docs[c.id] {
+			continue
+		}
 		st, _ := os.Stat(c.path)
 		srv, tree, j, took, stages := measureRSS(b, c.path, stalls)
 		fmt.Fprintf(os.Stderr, "peak RSS, %s: server %.0f MB, tree %.0f MB; job %v in %.1f s (%v); server MB by stage: %s\n", c.name, srv, tree, j["status"], took.Seconds(), j["error"], stages)
