@@ -25,7 +25,7 @@ PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseu
 	dragoman-provider-azure:azure dragoman-provider-libretranslate:libretranslate \
 	dragoman-provider-example:example dragoman-converter-libreoffice:libreoffice
 
-.PHONY: all deps tools build plugins run test bench proto openapi fmt clean
+.PHONY: all deps tools build plugins run test bench bench-all proto openapi fmt clean
 
 all: build
 
@@ -90,8 +90,13 @@ test: deps build tools
 	$(GO) vet ./...
 	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 40m ./...
 
-## bench: benchmarks with allocation counts
+## bench: issue 13's table in one run (BenchmarkTable in app/: the whole
+## service against its peers; DRAGOMAN_BENCH_* variables tune it)
 bench: build
+	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkTable$$' -benchtime 1x -timeout 90m ./app/
+
+## bench-all: every benchmark, with allocation counts
+bench-all: build
 	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
 
 ## proto: regenerate the plugin protocol's Go code

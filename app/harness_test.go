@@ -332,10 +332,16 @@ func (s *server) getPatiently(path, key string) response {
 	}
 }
 
-// waitJob polls a job until it is terminal.
+// waitJob polls a job until it is terminal: every 200 ms at first, then
+// less often, up to every 2 s, so that a long job's polls stay within the
+// pro plan's 60 requests a minute. Polling at 200 ms throughout spent the
+// minute's requests in 12 s, and the 429's Retry-After (up to 48 s) then
+// hid the completed job: the 30–55 s "stalls" of issue 13, which the job's
+// own events never showed.
 func (s *server) waitJob(key, id string, timeout time.Duration) map[string]any {
 	s.t.Helper()
 	deadline := time.Now().Add(timeout)
+	pause := 200 * time.Millisecond
 	for {
 		r := s.do("GET", "/v1/jobs/"+id, key, nil, "")
 		if r.status == http.StatusTooManyRequests { // a long poll on a small plan: back off as told
@@ -353,7 +359,8 @@ func (s *server) waitJob(key, id string, timeout time.Duration) map[string]any {
 		if time.Now().After(deadline) {
 			s.t.Fatalf("job %s still %v after %s", id, j["status"], timeout)
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(pause)
+		pause = min(pause*5/4, 2*time.Second)
 	}
 }
 

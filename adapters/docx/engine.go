@@ -51,6 +51,7 @@ func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Doc
 		return nil, err
 	}
 	doc := &segment.Document{Format: "docx"}
+	check := ports.ExtractCheckOf(ctx)
 	for _, f := range pk.Files() {
 		k := pk.Kind(f)
 		if k == ooxml.Other || k == ooxml.Settings {
@@ -59,8 +60,13 @@ func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Doc
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p := &proc{part: f.Name, kind: k}
+		p := &proc{part: f.Name, kind: k, check: check}
 		if err := walk(pk, f, p); err != nil {
+			return nil, err
+		}
+		// Units read outside paragraphs (document properties) are told
+		// at the end of their part.
+		if err := p.tell(); err != nil {
 			return nil, err
 		}
 		doc.Units = append(doc.Units, p.units...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
+	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -31,6 +32,8 @@ type proc struct {
 
 	// extraction
 	units []segment.Unit
+	check ports.ExtractCheck // nil: read everything
+	told  int                // units already passed to check
 
 	// assembly
 	assemble bool
@@ -165,7 +168,7 @@ func (p *proc) tree(t *node) error {
 		}
 	}
 	if !p.assemble {
-		return nil
+		return p.tell()
 	}
 	if p.kind == ooxml.DiagramDrawing {
 		p.shareDiagramText(order)
@@ -260,6 +263,17 @@ func (p *proc) rawAtom(b []byte, a atom) []byte {
 	}
 	b = writeRaw(b, a.item)
 	return append(append(append(b, "</"...), p.d.r...), '>')
+}
+
+// tell passes the units read since the last call to the extraction's
+// check, which may stop the extraction (a document over a cap).
+func (p *proc) tell() error {
+	if p.check == nil || p.told == len(p.units) {
+		return nil
+	}
+	from := p.told
+	p.told = len(p.units)
+	return p.check(p.units[from:])
 }
 
 // extractDescr makes a unit of an image's alt text.

@@ -65,7 +65,7 @@ func handoffPipeline(t *testing.T) (*Pipeline, *memBlobs, *job.Job) {
 	ctx := context.Background()
 	mb.Put(ctx, key(j, "input"), strings.NewReader("source"))
 	doc := &segment.Document{Units: []segment.Unit{{ID: "u", Segments: []segment.Segment{{ID: "s", Source: "a", Target: "b"}}}}}
-	if err := p.putJSON(ctx, key(j, "translated.json"), doc); err != nil {
+	if err := p.putDoc(ctx, job.SegmentsKey(j.ID), doc); err != nil {
 		t.Fatal(err)
 	}
 	return p, mb, j

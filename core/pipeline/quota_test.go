@@ -133,3 +133,54 @@ func TestDocumentCaps(t *testing.T) {
 		t.Fatalf("under the caps: job %s (%s), words %d, reserved %v", j.Status, j.Error, j.Words, q.reserved)
 	}
 }
+
+// checkingDocs is an engine that tells the extraction check about every
+// unit as it reads it, as the DOCX engine does, and counts what it read.
+type checkingDocs struct {
+	ports.DocumentEngine
+	segments int
+	read     *int
+}
+
+func (d checkingDocs) Extract(ctx context.Context, _ ports.Blob) (*segment.Document, error) {
+	doc := &segment.Document{Format: "docx"}
+	check := ports.ExtractCheckOf(ctx)
+	for i := 0; i < d.segments; i++ {
+		u := segment.Unit{ID: fmt.Sprint(i), Segments: []segment.Segment{
+			{ID: fmt.Sprint(i), Source: "one two three four five six seven eight nine ten"}}}
+		*d.read++
+		if check != nil {
+			if err := check([]segment.Unit{u}); err != nil {
+				return nil, err
+			}
+		}
+		doc.Units = append(doc.Units, u)
+	}
+	return doc, nil
+}
+
+// Issue 15: the per-document cap was checked after the whole document was
+// extracted. Now extraction stops at the first unit past the cap: a free
+// account (10,000 words per document) reads 1,001 units of ten words of a
+// million, and the job fails with the words counted, nothing charged.
+func TestExtractionStopsAtTheDocumentCap(t *testing.T) {
+	p, js, _, b := newPipeline(t)
+	read := 0
+	q := &usedQuota{quotaStore: quotaStore{reserved: map[string]int64{}}}
+	p.Quota, p.Accounts = q, oneAccount{a: &account.Account{ID: "a1", PlanName: "free"}}
+	p.Docs = checkingDocs{segments: 1_000_000, read: &read}
+	js.UpdateJob(context.Background(), "j1", func(j *job.Job) error {
+		j.Format, j.SourceLang, j.TargetLang = "docx", "English", "English"
+		return j.Start(clock{}.Now())
+	})
+	if err := p.stage(job.StageExtracted, ports.TopicExtracted, p.extract)(context.Background(), event()); err != nil {
+		t.Fatal(err)
+	}
+	j := mustJob(t, js)
+	if j.Status != job.Failed || j.Words != 10_010 || len(q.reserved) != 0 || b.count(ports.TopicFailed) != 1 {
+		t.Fatalf("job %s, words %d, reserved %v: %q", j.Status, j.Words, q.reserved, j.Error)
+	}
+	if read != 1001 {
+		t.Errorf("the engine read %d units; extraction should stop at the 1,001st", read)
+	}
+}

@@ -44,30 +44,45 @@ func (p *Pipeline) convert(ctx context.Context, j *job.Job) (func(*job.Job), err
 // extract reads the text, counts words, settles the source language and
 // reserves the words against the account's quota.
 func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), error) {
+	a, err := p.Accounts.GetAccount(ctx, j.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := p.wordCounter(ctx, j, a.Limits())
+	if err != nil {
+		return nil, err
+	}
 	src, err := p.Blobs.Open(ctx, sourceKey(j))
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	doc, err := p.Docs.Extract(ctx, src)
+	// The engine tells the counter what it reads, so a document over a cap
+	// stops being read there (issue 15: a 200 MB part was read whole before
+	// the cap refused it).
+	doc, err := p.Docs.Extract(ports.WithExtractCheck(ctx, c.add), src)
+	var f *Failure
+	if errors.As(err, &f) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &Failure{Msg: "the document could not be read: " + err.Error()}
 	}
-	a, err := p.Accounts.GetAccount(ctx, j.AccountID)
-	if err != nil {
+	// An engine that does not call the check is counted afterwards.
+	if err := c.add(doc.Units[min(c.units, len(doc.Units)):]); err != nil {
 		return nil, err
 	}
-	words, err := p.countWords(ctx, j, a.Limits(), doc)
-	if err != nil {
-		return nil, err
-	}
-	text := doc.PlainText()
+	words := int(c.words)
 
 	target, ok := language.ByCode(j.TargetLang)
 	if !ok {
 		return nil, failf("unknown target language code %q", j.TargetLang)
 	}
 	var warnings []string
+	var text string // a copy of every word: only where detection needs it
+	if j.SourceLang == "" || j.SourceLang == "auto" {
+		text = doc.PlainText()
+	}
 	source, warn, err := p.sourceLanguage(j, text)
 	if err != nil {
 		return nil, err
@@ -96,7 +111,7 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 	if err != nil {
 		return nil, err
 	}
-	if err := p.putJSON(ctx, key(j, "segments.json"), doc); err != nil {
+	if err := p.putDoc(ctx, key(j, "segments.json"), doc); err != nil {
 		return nil, err
 	}
 	return func(j *job.Job) {
@@ -108,56 +123,69 @@ func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), err
 	}, nil
 }
 
-// countWords counts the document's words segment by segment (the sum is
-// wordcount.Count of its plain text) and stops as soon as they pass what
-// the account may still use: the words left this month or the plan's
-// per-document cap, whichever is less. The job then fails right there
-// (a 402-equivalent message for the quota), with the words counted so far
-// on the job and nothing charged. A document over the plan's segment cap
-// fails before any counting.
-func (p *Pipeline) countWords(ctx context.Context, j *job.Job, plan quota.Plan, doc *segment.Document) (int, error) {
-	segments := 0
-	for _, u := range doc.Units {
-		segments += len(u.Segments)
-	}
-	if plan.MaxDocumentSegments > 0 && int64(segments) > plan.MaxDocumentSegments {
-		return 0, failf("the document has %d segments, over the %s plan's cap of %d segments per document; nothing was charged",
-			segments, plan.Name, plan.MaxDocumentSegments)
-	}
-	stop := int64(-1) // no cap
+// wordCounter counts a document's words segment by segment as extraction
+// reads them (the sum is wordcount.Count of its plain text) and stops as
+// soon as they pass what the account may still use: the words left this
+// month or the plan's per-document cap, whichever is less. The job then
+// fails right there (a 402-equivalent message for the quota), with the
+// words counted so far on the job and nothing charged. Passing the plan's
+// segment cap fails the same way.
+func (p *Pipeline) wordCounter(ctx context.Context, j *job.Job, plan quota.Plan) (*wordCounter, error) {
+	c := &wordCounter{plan: plan, stop: -1, left: -1}
 	if plan.MaxDocumentWords > 0 {
-		stop = plan.MaxDocumentWords
+		c.stop = plan.MaxDocumentWords
 	}
-	left := int64(-1) // unlimited
 	if plan.LimitWords != nil {
 		used, err := p.Quota.Used(ctx, j.AccountID, quota.Period(j.CreatedAt))
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		left = max(*plan.LimitWords-used, 0)
-		if stop < 0 || left < stop {
-			stop = left
+		c.left = max(*plan.LimitWords-used, 0)
+		if c.stop < 0 || c.left < c.stop {
+			c.stop = c.left
 		}
 	}
-	words := int64(0)
-	for _, u := range doc.Units {
+	return c, nil
+}
+
+type wordCounter struct {
+	plan       quota.Plan
+	stop, left int64 // -1: no cap, unlimited
+	units      int   // units counted
+	segments   int64
+	words      int64
+}
+
+// add counts units; it fails once a cap is passed.
+func (c *wordCounter) add(units []segment.Unit) error {
+	plan := c.plan
+	// Segments first: they cost nothing to count.
+	for _, u := range units {
+		c.segments += int64(len(u.Segments))
+	}
+	if plan.MaxDocumentSegments > 0 && c.segments > plan.MaxDocumentSegments {
+		return failf("reading stopped at %d segments, over the %s plan's cap of %d segments per document; nothing was charged",
+			c.segments, plan.Name, plan.MaxDocumentSegments)
+	}
+	for _, u := range units {
+		c.units++
 		for _, s := range u.Segments {
-			words += int64(wordcount.Count(segment.Plain(s.Source)))
-			if stop >= 0 && words > stop {
-				counted := int(words)
+			c.words += int64(wordcount.Count(segment.Plain(s.Source)))
+			if c.stop >= 0 && c.words > c.stop {
+				counted := int(c.words)
 				apply := func(j *job.Job) { j.Words = counted }
-				if left >= 0 && stop == left {
-					return 0, &Failure{Apply: apply, Msg: fmt.Sprintf(
+				if c.left >= 0 && c.stop == c.left {
+					return &Failure{Apply: apply, Msg: fmt.Sprintf(
 						"word quota exceeded: the document has more than %d words but only %d of this month's %d remain; counting stopped there and nothing was charged",
-						left, left, *plan.LimitWords)}
+						c.left, c.left, *plan.LimitWords)}
 				}
-				return 0, &Failure{Apply: apply, Msg: fmt.Sprintf(
+				return &Failure{Apply: apply, Msg: fmt.Sprintf(
 					"the document has more than %d words, over the %s plan's cap of %d words per document; counting stopped there and nothing was charged",
-					stop, plan.Name, stop)}
+					c.stop, plan.Name, c.stop)}
 			}
 		}
 	}
-	return int(words), nil
+	return nil
 }
 
 func detectedOrGiven(j *job.Job) string {
@@ -264,7 +292,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 			return nil, err
 		}
 	}
-	if err := p.putJSON(ctx, job.SegmentsKey(j.ID), doc); err != nil {
+	if err := p.putDoc(ctx, job.SegmentsKey(j.ID), doc); err != nil {
 		return nil, err
 	}
 	return func(j *job.Job) {

@@ -51,3 +51,22 @@ type InMemoryAssembler interface {
 type AssembledLayout interface {
 	ApplyAssembled(ctx context.Context, doc Assembled, req LayoutRequest, out io.Writer) (*job.RTLReport, error)
 }
+
+// ExtractCheck is told, during DocumentEngine.Extract, about the units
+// just read, in document order (every unit once). An error stops the
+// extraction at once and Extract returns it unwrapped, so a caller can
+// refuse a document over a cap without reading all of it.
+type ExtractCheck func(units []segment.Unit) error
+
+type extractCheckKey struct{}
+
+// WithExtractCheck asks the engine's Extract under ctx to call check.
+func WithExtractCheck(ctx context.Context, check ExtractCheck) context.Context {
+	return context.WithValue(ctx, extractCheckKey{}, check)
+}
+
+// ExtractCheckOf is the check WithExtractCheck set, or nil.
+func ExtractCheckOf(ctx context.Context) ExtractCheck {
+	c, _ := ctx.Value(extractCheckKey{}).(ExtractCheck)
+	return c
+}
