@@ -64,6 +64,7 @@ type Options struct {
 type Layout struct {
 	opts     Options
 	coverage FontCoverage
+	onParse  func(name string) // tests: called for every part parsed into a tree
 }
 
 var (
@@ -156,7 +157,14 @@ type pass struct {
 
 // Estimate pre-scans a source document for what the output would lose.
 func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutRequest) (*job.RTLReport, error) {
-	pk, ps, err := l.prepare(src, req)
+	pk, err := l.open(src)
+	if err != nil {
+		return nil, err
+	}
+	if l.nothingToDo(pk, req) {
+		return nil, nil
+	}
+	ps, err := l.preparePkg(pk, req)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +177,7 @@ func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutR
 
 // Apply converts an assembled document and writes the laid-out .docx.
 func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error) {
-	pk, err := openPkg(src)
+	pk, err := l.open(src)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +206,9 @@ func (l *Layout) ApplyAssembled(ctx context.Context, doc ports.Assembled, req po
 			return nil, fmt.Errorf("rtl: %w", err)
 		}
 	}
-	return l.apply(wrapPkg(op), req, out, func() error {
+	pk := wrapPkg(op)
+	pk.onParse = l.onParse
+	return l.apply(pk, req, out, func() error {
 		_, err := op.WriteTo(out)
 		return err
 	})
@@ -207,6 +217,9 @@ func (l *Layout) ApplyAssembled(ctx context.Context, doc ports.Assembled, req po
 // apply lays out pk and writes it to out; unchanged writes the document as
 // it came when nothing in it or the target is right to left.
 func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchanged func() error) (*job.RTLReport, error) {
+	if l.nothingToDo(pk, req) {
+		return nil, unchanged()
+	}
 	ps, err := l.preparePkg(pk, req)
 	if err != nil {
 		return nil, err
@@ -233,12 +246,22 @@ func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchange
 }
 
 func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, error) {
-	pk, err := openPkg(src)
+	pk, err := l.open(src)
 	if err != nil {
 		return nil, nil, err
 	}
 	ps, err := l.preparePkg(pk, req)
 	return pk, ps, err
+}
+
+// open opens src for this layout.
+func (l *Layout) open(src ports.Blob) (*pkg, error) {
+	pk, err := openPkg(src)
+	if err != nil {
+		return nil, err
+	}
+	pk.onParse = l.onParse
+	return pk, nil
 }
 
 // preparePkg settles the pass's mode, styles and geometry from an opened
@@ -477,6 +500,7 @@ type pkg struct {
 	changed map[string]bool
 	mainDoc string
 	stories []string
+	onParse func(name string)
 }
 
 func openPkg(src ports.Blob) (*pkg, error) {
@@ -505,6 +529,9 @@ func (pk *pkg) part(name string) (*node, error) {
 	data, err := pk.ReadPart(name)
 	if err != nil {
 		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
+	}
+	if pk.onParse != nil {
+		pk.onParse(name)
 	}
 	n, err := ooxml.Parse(data)
 	if err != nil {
