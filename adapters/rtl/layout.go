@@ -64,7 +64,7 @@ type Options struct {
 type Layout struct {
 	opts     Options
 	coverage FontCoverage
-	onParse  func(name string) // tests: called for every part parsed into a tree
+	onParse  func(name string, storiesHeld int) // tests: called for every part parsed into a tree
 }
 
 var (
@@ -233,14 +233,17 @@ func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchange
 		// document goes out as it came.
 		return nil, unchanged()
 	}
+	// Story parts are laid out as the package is written, one tree at a
+	// time, so the peak is the largest story's tree, not all of them.
+	pk.layStory = ps.layoutContent
 	if err := ps.convert(pk, f); err != nil {
+		return nil, err
+	}
+	if err := pk.write(out); err != nil {
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(ps.substituted)) { // the same warning on every run
 		f.addName(kindSubstitution, fmt.Sprintf("%s → %s", name, ps.csFont))
-	}
-	if err := pk.write(out); err != nil {
-		return nil, err
 	}
 	return f.fidelity(ps.m.targetRTL), nil
 }
@@ -277,6 +280,16 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	}
 	ps := &pass{m: m, opts: l.opts, coverage: l.coverage, substituted: map[string]bool{}}
 	ps.styles = newStyleSheet(styles)
+	// The page geometry first, while the main part's tree is the one held:
+	// the direction scan then starts from it.
+	body, err := pk.part(pk.mainDoc)
+	if err != nil {
+		return nil, err
+	}
+	if body == nil {
+		return nil, fmt.Errorf("rtl: package has no main document part")
+	}
+	ps.geom = geomOf(body.RootElem())
 	// The document's own direction counts as much as its language's: a
 	// French-detected document laid out right to left is converted too.
 	dd, err := pk.direction(ps.styles)
@@ -286,14 +299,6 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	ps.doc = dd
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
-	body, err := pk.part(pk.mainDoc)
-	if err != nil {
-		return nil, err
-	}
-	if body == nil {
-		return nil, fmt.Errorf("rtl: package has no main document part")
-	}
-	ps.geom = geomOf(body.RootElem())
 	if ps.m.rtlLang != "" {
 		ps.csFont = ps.chooseCSFont()
 	}
@@ -366,6 +371,9 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		pk.changed["word/styles.xml"] = true
 	}
 	for _, name := range pk.stories {
+		if pk.layStory != nil {
+			break // laid out as written (pk.write)
+		}
 		root, err := pk.part(name)
 		if err != nil {
 			return err
@@ -500,7 +508,11 @@ type pkg struct {
 	changed map[string]bool
 	mainDoc string
 	stories []string
-	onParse func(name string)
+	story   map[string]bool
+	// layStory, when set, lays out each story part as the package is
+	// written, parsed then and dropped once written.
+	layStory func(*node)
+	onParse  func(name string, storiesHeld int)
 }
 
 func openPkg(src ports.Blob) (*pkg, error) {
@@ -515,10 +527,16 @@ func openPkg(src ports.Blob) (*pkg, error) {
 }
 
 func wrapPkg(op *ooxml.Package) *pkg {
-	return &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories()}
+	pk := &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories(), story: map[string]bool{}}
+	for _, s := range pk.stories {
+		pk.story[s] = true
+	}
+	return pk
 }
 
-// part parses an entry once; a missing entry is (nil, nil).
+// part parses an entry once; a missing entry is (nil, nil). Story parts
+// are the big ones: parsing one drops the tree of any other story not
+// changed, so the scans that visit them in turn hold one at a time.
 func (pk *pkg) part(name string) (*node, error) {
 	if n, ok := pk.parsed[name]; ok {
 		return n, nil
@@ -526,12 +544,25 @@ func (pk *pkg) part(name string) (*node, error) {
 	if pk.File(name) == nil {
 		return nil, nil
 	}
+	held := 0
+	if pk.story[name] {
+		for other := range pk.parsed {
+			if !pk.story[other] {
+				continue
+			}
+			if pk.changed[other] {
+				held++
+			} else {
+				delete(pk.parsed, other)
+			}
+		}
+	}
 	data, err := pk.ReadPart(name)
 	if err != nil {
 		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
 	}
 	if pk.onParse != nil {
-		pk.onParse(name)
+		pk.onParse(name, held)
 	}
 	n, err := ooxml.Parse(data)
 	if err != nil {
@@ -572,6 +603,18 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 // straight into the package.
 func (pk *pkg) write(out io.Writer) error {
 	return pk.WriteEach(out, func(name string) func(io.Writer) error {
+		if pk.layStory != nil && pk.story[name] {
+			return func(w io.Writer) error {
+				root, err := pk.part(name)
+				if err != nil {
+					return err
+				}
+				pk.layStory(root)
+				err = ooxml.WriteTree(w, root)
+				delete(pk.parsed, name)
+				return err
+			}
+		}
 		if !pk.changed[name] {
 			return nil
 		}

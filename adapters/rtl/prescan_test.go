@@ -27,7 +27,7 @@ func TestLTRJobBuildsNoTree(t *testing.T) {
 		req := ports.LayoutRequest{SourceLang: src, TargetLang: "es"}
 		var parsed []string
 		l := New(Options{})
-		l.onParse = func(name string) { parsed = append(parsed, name) }
+		l.onParse = func(name string, _ int) { parsed = append(parsed, name) }
 
 		rep, err := l.Estimate(context.Background(), newBlob(doc), req)
 		if err != nil || rep != nil {
@@ -128,4 +128,65 @@ func TestPrescanAgreesWithTreeScan(t *testing.T) {
 		t.Error("the pre-scan skipped no corpus document: it decides nothing")
 	}
 	t.Logf("%d corpus jobs decided without trees", skipped)
+}
+
+// TestStoriesOneTreeAtATime: a job that needs layout parses each story
+// part while holding no other story's tree (the peak is the largest part,
+// not the sum), and writes what laying out every part first wrote.
+func TestStoriesOneTreeAtATime(t *testing.T) {
+	multi := 0
+	for _, dir := range []string{"ltr", "rtl"} {
+		for _, p := range corpus(t, dir) {
+			doc := read(t, p)
+			pk, err := openPkg(newBlob(doc))
+			if err != nil || len(pk.stories) < 2 {
+				continue
+			}
+			multi++
+			req := ports.LayoutRequest{SourceLang: "en", TargetLang: "ar"}
+			if dir == "rtl" {
+				req = ports.LayoutRequest{SourceLang: "ar", TargetLang: "en"}
+			}
+			l := New(Options{})
+			stories := 0
+			l.onParse = func(name string, held int) {
+				if pk.story[name] {
+					stories++
+					if held > 0 {
+						t.Errorf("%s: parsing %s while %d other story trees are held", filepath.Base(p), name, held)
+					}
+				}
+			}
+			var got bytes.Buffer
+			if _, err := l.Apply(context.Background(), newBlob(doc), req, &got); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if stories == 0 {
+				t.Errorf("%s: no story parsed", filepath.Base(p))
+			}
+			// Every part laid out first, then written: the old order.
+			l.onParse = nil
+			epk, ps, err := l.prepare(newBlob(doc), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _, err := l.inventory(epk, ps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ps.convert(epk, f); err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			if err := epk.write(&want); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s: laying out story by story wrote a different package", filepath.Base(p))
+			}
+		}
+	}
+	if multi == 0 {
+		t.Fatal("no corpus document with more than one story part")
+	}
 }
