@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -39,7 +40,8 @@ import (
 // pseudo engine; DRAGOMAN_BENCH_STALL_JOBS (default 100) small jobs back to
 // back for the stall count; DRAGOMAN_BENCH_APERTIUM_WORDS (default 60000)
 // unique words for the Apertium row. DRAGOMAN_BENCH_ROWS (comma list of
-// identity, apertium, stall, rss, office; default all) picks rows.
+// identity, apertium, stall, rss, office; default all) picks rows;
+// DRAGOMAN_BENCH_TARGET sets the rss rows' target language (default Spanish).
 func BenchmarkTable(b *testing.B) {
 	rows := envList("DRAGOMAN_BENCH_ROWS", "identity,apertium,stall,rss,office")
 	runs := envInt("DRAGOMAN_BENCH_RUNS", 3)
@@ -530,7 +532,7 @@ func measureRSS(b *testing.B, path string, stalls *stallCount) (server, tree flo
 	defer w.close()
 	t := sampleTree(s.cmd.Process.Pid)
 	start := time.Now()
-	j, took, times := runJob(b, s, w, key, path, pseudoFields)
+	j, took, times := runJob(b, s, w, key, path, rssFields())
 	tree = t.end()
 	stages = t.byStage(start, times)
 	stalls.add(times)
@@ -539,6 +541,17 @@ func measureRSS(b *testing.B, path string, stalls *stallCount) (server, tree flo
 		b.Fatal(err)
 	}
 	return server, tree, j, took, stages
+}
+
+// rssFields are the memory rows' job fields: English→Spanish, or the
+// target DRAGOMAN_BENCH_TARGET names (e.g. Arabic, to measure the RTL
+// layout's trees).
+func rssFields() map[string]string {
+	f := maps.Clone(pseudoFields)
+	if t := os.Getenv("DRAGOMAN_BENCH_TARGET"); t != "" {
+		f["target_lang"] = t
+	}
+	return f
 }
 
 func benchRSS(b *testing.B, dir, big string, stalls *stallCount) []benchRow {

@@ -64,6 +64,7 @@ type Options struct {
 type Layout struct {
 	opts     Options
 	coverage FontCoverage
+	onParse  func(name string, storiesHeld int) // tests: called for every part parsed into a tree
 }
 
 var (
@@ -156,7 +157,14 @@ type pass struct {
 
 // Estimate pre-scans a source document for what the output would lose.
 func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutRequest) (*job.RTLReport, error) {
-	pk, ps, err := l.prepare(src, req)
+	pk, err := l.open(src)
+	if err != nil {
+		return nil, err
+	}
+	if l.nothingToDo(pk, req) {
+		return nil, nil
+	}
+	ps, err := l.preparePkg(pk, req)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +177,7 @@ func (l *Layout) Estimate(ctx context.Context, src ports.Blob, req ports.LayoutR
 
 // Apply converts an assembled document and writes the laid-out .docx.
 func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error) {
-	pk, err := openPkg(src)
+	pk, err := l.open(src)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +206,9 @@ func (l *Layout) ApplyAssembled(ctx context.Context, doc ports.Assembled, req po
 			return nil, fmt.Errorf("rtl: %w", err)
 		}
 	}
-	return l.apply(wrapPkg(op), req, out, func() error {
+	pk := wrapPkg(op)
+	pk.onParse = l.onParse
+	return l.apply(pk, req, out, func() error {
 		_, err := op.WriteTo(out)
 		return err
 	})
@@ -207,6 +217,9 @@ func (l *Layout) ApplyAssembled(ctx context.Context, doc ports.Assembled, req po
 // apply lays out pk and writes it to out; unchanged writes the document as
 // it came when nothing in it or the target is right to left.
 func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchanged func() error) (*job.RTLReport, error) {
+	if l.nothingToDo(pk, req) {
+		return nil, unchanged()
+	}
 	ps, err := l.preparePkg(pk, req)
 	if err != nil {
 		return nil, err
@@ -220,25 +233,38 @@ func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchange
 		// document goes out as it came.
 		return nil, unchanged()
 	}
+	// Story parts are laid out as the package is written, one tree at a
+	// time, so the peak is the largest story's tree, not all of them.
+	pk.layStory = ps.layoutContent
 	if err := ps.convert(pk, f); err != nil {
+		return nil, err
+	}
+	if err := pk.write(out); err != nil {
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(ps.substituted)) { // the same warning on every run
 		f.addName(kindSubstitution, fmt.Sprintf("%s → %s", name, ps.csFont))
 	}
-	if err := pk.write(out); err != nil {
-		return nil, err
-	}
 	return f.fidelity(ps.m.targetRTL), nil
 }
 
 func (l *Layout) prepare(src ports.Blob, req ports.LayoutRequest) (*pkg, *pass, error) {
-	pk, err := openPkg(src)
+	pk, err := l.open(src)
 	if err != nil {
 		return nil, nil, err
 	}
 	ps, err := l.preparePkg(pk, req)
 	return pk, ps, err
+}
+
+// open opens src for this layout.
+func (l *Layout) open(src ports.Blob) (*pkg, error) {
+	pk, err := openPkg(src)
+	if err != nil {
+		return nil, err
+	}
+	pk.onParse = l.onParse
+	return pk, nil
 }
 
 // preparePkg settles the pass's mode, styles and geometry from an opened
@@ -254,6 +280,16 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	}
 	ps := &pass{m: m, opts: l.opts, coverage: l.coverage, substituted: map[string]bool{}}
 	ps.styles = newStyleSheet(styles)
+	// The page geometry first, while the main part's tree is the one held:
+	// the direction scan then starts from it.
+	body, err := pk.part(pk.mainDoc)
+	if err != nil {
+		return nil, err
+	}
+	if body == nil {
+		return nil, fmt.Errorf("rtl: package has no main document part")
+	}
+	ps.geom = geomOf(body.RootElem())
 	// The document's own direction counts as much as its language's: a
 	// French-detected document laid out right to left is converted too.
 	dd, err := pk.direction(ps.styles)
@@ -263,14 +299,6 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	ps.doc = dd
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
-	body, err := pk.part(pk.mainDoc)
-	if err != nil {
-		return nil, err
-	}
-	if body == nil {
-		return nil, fmt.Errorf("rtl: package has no main document part")
-	}
-	ps.geom = geomOf(body.RootElem())
 	if ps.m.rtlLang != "" {
 		ps.csFont = ps.chooseCSFont()
 	}
@@ -343,6 +371,9 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		pk.changed["word/styles.xml"] = true
 	}
 	for _, name := range pk.stories {
+		if pk.layStory != nil {
+			break // laid out as written (pk.write)
+		}
 		root, err := pk.part(name)
 		if err != nil {
 			return err
@@ -477,6 +508,11 @@ type pkg struct {
 	changed map[string]bool
 	mainDoc string
 	stories []string
+	story   map[string]bool
+	// layStory, when set, lays out each story part as the package is
+	// written, parsed then and dropped once written.
+	layStory func(*node)
+	onParse  func(name string, storiesHeld int)
 }
 
 func openPkg(src ports.Blob) (*pkg, error) {
@@ -491,10 +527,16 @@ func openPkg(src ports.Blob) (*pkg, error) {
 }
 
 func wrapPkg(op *ooxml.Package) *pkg {
-	return &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories()}
+	pk := &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories(), story: map[string]bool{}}
+	for _, s := range pk.stories {
+		pk.story[s] = true
+	}
+	return pk
 }
 
-// part parses an entry once; a missing entry is (nil, nil).
+// part parses an entry once; a missing entry is (nil, nil). Story parts
+// are the big ones: parsing one drops the tree of any other story not
+// changed, so the scans that visit them in turn hold one at a time.
 func (pk *pkg) part(name string) (*node, error) {
 	if n, ok := pk.parsed[name]; ok {
 		return n, nil
@@ -502,9 +544,25 @@ func (pk *pkg) part(name string) (*node, error) {
 	if pk.File(name) == nil {
 		return nil, nil
 	}
+	held := 0
+	if pk.story[name] {
+		for other := range pk.parsed {
+			if !pk.story[other] {
+				continue
+			}
+			if pk.changed[other] {
+				held++
+			} else {
+				delete(pk.parsed, other)
+			}
+		}
+	}
 	data, err := pk.ReadPart(name)
 	if err != nil {
 		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
+	}
+	if pk.onParse != nil {
+		pk.onParse(name, held)
 	}
 	n, err := ooxml.Parse(data)
 	if err != nil {
@@ -545,6 +603,18 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 // straight into the package.
 func (pk *pkg) write(out io.Writer) error {
 	return pk.WriteEach(out, func(name string) func(io.Writer) error {
+		if pk.layStory != nil && pk.story[name] {
+			return func(w io.Writer) error {
+				root, err := pk.part(name)
+				if err != nil {
+					return err
+				}
+				pk.layStory(root)
+				err = ooxml.WriteTree(w, root)
+				delete(pk.parsed, name)
+				return err
+			}
+		}
 		if !pk.changed[name] {
 			return nil
 		}
