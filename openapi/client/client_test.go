@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -116,5 +117,72 @@ func TestREADMEShowsTheExample(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "```go\n"+string(ex)+"```\n") {
 		t.Fatal("README.md does not show openapi/client/example/main.go as it is")
+	}
+}
+
+// Ctrl-C after an upload was sent but before its 202 arrived: the answer
+// is still read and the job it names is cancelled, so no job is left
+// running that the user believes stopped (a CLI test caught one such job).
+func TestInterruptedSubmissionCancelsTheAcceptedJob(t *testing.T) {
+	const id = "6f1c0a0e-9d7b-4a5c-8f1c-0a0e9d7b6a5c"
+	type round struct{ received, answer chan struct{} }
+	var cur atomic.Pointer[round]
+	var deleted atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "POST" && (r.URL.Path == "/v1/translate" || r.URL.Path == "/v1/translate-url"):
+			_, _ = io.Copy(io.Discard, r.Body)
+			rd := cur.Load()
+			close(rd.received)
+			<-rd.answer // the client's context ends meanwhile
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(202)
+			w.Write([]byte(`{"job_id":"` + id + `","status":"pending","total_words":3}`))
+		case r.Method == "DELETE" && r.URL.Path == "/v1/jobs/"+id:
+			deleted.Store(r.URL.Path)
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"job_id":"` + id + `","status":"failed","error":"cancelled"}`))
+		default:
+			w.WriteHeader(404)
+			w.Write([]byte(`{"status":404,"code":"not_found","message":"no"}`))
+		}
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL, "dgm_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := filepath.Join(t.TempDir(), "a.docx")
+	os.WriteFile(doc, []byte("PK not really"), 0o644)
+	for _, tc := range []struct {
+		name string
+		run  func(ctx context.Context) error
+	}{
+		{"file", func(ctx context.Context) error { _, err := c.TranslateFile(ctx, doc, Options{To: "es"}); return err }},
+		{"url", func(ctx context.Context) error {
+			_, err := c.TranslateURL(ctx, "https://example.com/a.docx", Options{To: "es"})
+			return err
+		}},
+	} {
+		rd := &round{make(chan struct{}), make(chan struct{})}
+		cur.Store(rd)
+		deleted = atomic.Value{}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- tc.run(ctx) }()
+		select {
+		case <-rd.received:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: the upload never reached the server", tc.name)
+		}
+		cancel()
+		time.Sleep(100 * time.Millisecond) // the interrupt lands before the answer
+		close(rd.answer)
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v, want context.Canceled", tc.name, err)
+		}
+		if deleted.Load() == nil {
+			t.Errorf("%s: the job accepted as the client was interrupted was not cancelled", tc.name)
+		}
 	}
 }

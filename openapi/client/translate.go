@@ -74,10 +74,54 @@ type Result struct {
 func (c *Client) TranslateFile(ctx context.Context, path string, opts Options) (*Result, error) {
 	acc, err := c.Submit(ctx, path, opts)
 	if err != nil {
+		if acc != nil { // accepted as ctx ended
+			c.cancelStarted(ctx, acc.JobId.String(), opts)
+		}
 		return nil, err
 	}
 	id := acc.JobId.String()
 	return c.finish(ctx, id, filepath.Dir(path), opts)
+}
+
+// cancelStarted cancels a job this client started once ctx has ended,
+// unless opts.KeepOnCancel.
+func (c *Client) cancelStarted(ctx context.Context, id string, opts Options) {
+	if ctx.Err() == nil || opts.KeepOnCancel {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	_, _ = c.Cancel(cctx, id)
+	cancel()
+}
+
+// answerGrace is how long a request whose body was all sent may still take
+// to be answered after ctx ends: the server may have accepted the job, and
+// only its answer tells which job to cancel.
+const answerGrace = 10 * time.Second
+
+// requestContext is the context of a submission: it ends with ctx while
+// the body is still being sent (an interrupted upload creates no job), and
+// answerGrace after ctx once sent is closed. stop releases it.
+func requestContext(ctx context.Context, sent <-chan struct{}) (rctx context.Context, stop func()) {
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		select {
+		case <-sent:
+			select {
+			case <-done:
+			case <-time.After(answerGrace):
+			}
+		default:
+		}
+		cancel()
+	}()
+	return rctx, func() { close(done); cancel() }
 }
 
 // TranslateURL is TranslateFile for a document the server fetches from an
@@ -97,9 +141,17 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 	if opts.PDF {
 		body.Pdf = &opts.PDF
 	}
-	r, err := c.API.TranslateUrlWithResponse(ctx, body)
+	sent := make(chan struct{})
+	close(sent) // a small JSON body: always wait for the answer
+	rctx, stop := requestContext(ctx, sent)
+	r, err := c.API.TranslateUrlWithResponse(rctx, body)
+	stop()
 	if err := result(r, err); err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		c.cancelStarted(ctx, r.JSON202.JobId.String(), opts)
+		return nil, ctx.Err()
 	}
 	dir := opts.OutDir
 	if dir == "" {
@@ -111,11 +163,7 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 func (c *Client) finish(ctx context.Context, id, dir string, opts Options) (*Result, error) {
 	j, err := c.Wait(ctx, id, opts.Progress)
 	if err != nil {
-		if ctx.Err() != nil && !opts.KeepOnCancel {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			_, _ = c.Cancel(cctx, id)
-			cancel()
-		}
+		c.cancelStarted(ctx, id, opts)
 		return nil, err
 	}
 	res := &Result{Job: j}
@@ -149,7 +197,10 @@ func report(fn func(Progress), p Progress) {
 }
 
 // Submit uploads the document at path and returns the accepted job. The
-// body is streamed; a 429 is waited out and the file sent again.
+// body is streamed; a 429 is waited out and the file sent again. When ctx
+// ends after the whole body was sent, the server's answer is still awaited
+// for a while: a job accepted then is returned together with ctx's error,
+// so the caller can cancel it.
 func (c *Client) Submit(ctx context.Context, path string, opts Options) (*gen.JobAccepted, error) {
 	max := c.MaxRateLimitWaits
 	if max <= 0 {
@@ -157,6 +208,9 @@ func (c *Client) Submit(ctx context.Context, path string, opts Options) (*gen.Jo
 	}
 	for i := 0; ; i++ {
 		acc, err := c.submitOnce(ctx, path, opts)
+		if acc != nil && ctx.Err() != nil {
+			return acc, ctx.Err()
+		}
 		var ae *APIError
 		if err == nil || !errors.As(err, &ae) || ae.Status != http.StatusTooManyRequests || i >= max {
 			return acc, err
@@ -183,6 +237,7 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 	total := st.Size()
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
+	sent := make(chan struct{})
 	go func() {
 		fields := [][2]string{{"target_lang", opts.To}, {"source_lang", opts.From}, {"translation_mode", opts.Mode}}
 		if opts.PDF {
@@ -206,10 +261,16 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 			pw.CloseWithError(err)
 			return
 		}
-		pw.CloseWithError(mw.Close())
+		err = mw.Close()
+		if err == nil {
+			close(sent)
+		}
+		pw.CloseWithError(err)
 	}()
 	report(opts.Progress, Progress{Phase: PhaseUpload, Total: total})
-	resp, err := c.API.TranslateWithBody(ctx, mw.FormDataContentType(), pr)
+	rctx, stop := requestContext(ctx, sent)
+	defer stop()
+	resp, err := c.API.TranslateWithBody(rctx, mw.FormDataContentType(), pr)
 	pr.CloseWithError(errors.New("request finished")) // stop the writer if the server answered early
 	if err != nil {
 		return nil, err
