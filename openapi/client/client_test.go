@@ -186,3 +186,34 @@ func TestInterruptedSubmissionCancelsTheAcceptedJob(t *testing.T) {
 		}
 	}
 }
+
+// A job that completed just before the interrupt is not deleted: DELETE on
+// a finished job deletes its output, which the user has paid for.
+func TestInterruptKeepsAFinishedJob(t *testing.T) {
+	const id = "6f1c0a0e-9d7b-4a5c-8f1c-0a0e9d7b6a5c"
+	var deletes atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == "GET" && r.URL.Path == "/v1/jobs/"+id:
+			w.Write([]byte(`{"job_id":"` + id + `","status":"completed","total_words":3}`))
+		case r.Method == "DELETE":
+			deletes.Add(1)
+			w.WriteHeader(204)
+		default:
+			w.WriteHeader(404)
+			w.Write([]byte(`{"status":404,"code":"not_found","message":"no"}`))
+		}
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL, "dgm_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c.cancelStarted(ctx, id, Options{})
+	if deletes.Load() != 0 {
+		t.Error("a completed job was deleted on interrupt")
+	}
+}
