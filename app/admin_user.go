@@ -37,7 +37,7 @@ func adminUser(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	svc := &service.Service{Accounts: st, Users: st, Limiter: st, Clock: systemClock{}, NewID: newID}
+	svc := &service.Admin{Accounts: st, Users: st, Clock: systemClock{}, NewID: newID}
 	ctx := context.Background()
 	out := json.NewEncoder(stdout)
 	switch verb {
