@@ -265,10 +265,12 @@ var stepOf = map[job.Stage]int{
 }
 
 func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobView, error) {
-	jobs, err := d.svc.RecentJobs(r.Context(), s.Caller, 100)
+	// The newest page of the API's job list, through the same catalogue.
+	page, err := d.svc.ListJobs(r.Context(), s.Caller, "", "", service.MaxJobPage)
 	if err != nil {
 		return nil, err
 	}
+	jobs := page.Jobs
 	now := d.svc.Clock.Now()
 	out := make([]jobView, 0, len(jobs))
 	for _, j := range jobs {
