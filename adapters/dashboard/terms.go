@@ -78,13 +78,7 @@ func (d *Dashboard) saveTerms(w http.ResponseWriter, r *http.Request, s *service
 		lines = append(lines, i+1)
 	}
 	if _, err := d.svc.SetDoNotTranslate(r.Context(), s.Caller, terms); err != nil {
-		msg := termIndex.ReplaceAllStringFunc(d.message(err), func(m string) string {
-			i, _ := strconv.Atoi(termIndex.FindStringSubmatch(m)[1])
-			if i < len(lines) {
-				return "line " + strconv.Itoa(lines[i])
-			}
-			return m
-		})
+		msg := termIndex.ReplaceAllStringFunc(d.message(err), func(m string) string { return lineOf(m, lines) })
 		d.renderTerms(w, r, s, statusOf(err), page{Title: "Terminology", Nav: "terms", Error: msg},
 			termsData{Terms: text, Count: len(terms)})
 		return
@@ -93,3 +87,12 @@ func (d *Dashboard) saveTerms(w http.ResponseWriter, r *http.Request, s *service
 }
 
 var termIndex = regexp.MustCompile(`terms\[(\d+)\]`)
+
+// lineOf turns one "terms[i]" into "line N", N the line terms[i] came from.
+func lineOf(m string, lines []int) string {
+	i, _ := strconv.Atoi(termIndex.FindStringSubmatch(m)[1])
+	if i < len(lines) {
+		return "line " + strconv.Itoa(lines[i])
+	}
+	return m
+}
