@@ -97,6 +97,12 @@ func TestDashboardTermsInABrowser(t *testing.T) {
 	if got := apiTerms(); len(got) != 0 {
 		t.Fatalf("a refused list was saved: %v", got)
 	}
+	// The count follows the typing.
+	u.do("type without saving", chromedp.Evaluate[chromedp.Void](`document.getElementById("dnt-terms").value = ""`),
+		chromedp.SendKeys(chromedp.CSS("#dnt-terms"), "one\n\ntwo\nthree\n"))
+	if c := u.text("#dnt-count"); c != "3 of 1,000 terms" {
+		t.Errorf("live count while typing: %q", c)
+	}
 	typeTerms("a good list", "Dragoman\n  ACME Corp  \n\n")
 	if msg := u.text(".alert.notice"); !strings.HasPrefix(msg, "Saved: 2 terms.") {
 		t.Errorf("saved: %q", msg)

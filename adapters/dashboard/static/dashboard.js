@@ -83,6 +83,15 @@
     });
   }
 
+  // The do-not-translate list counts its terms (non-blank lines) as they are typed.
+  var dnt = document.getElementById("dnt-terms"), dntCount = document.getElementById("dnt-count");
+  if (dnt && dntCount) {
+    dnt.addEventListener("input", function () {
+      var n = dnt.value.split("\n").filter(function (l) { return l.trim() !== ""; }).length;
+      dntCount.textContent = n.toLocaleString("en-US") + " of " + dntCount.dataset.max + " terms";
+    });
+  }
+
   // Translate form.
   var form = document.getElementById("translate-form");
   if (!form) return;
