@@ -123,6 +123,47 @@ func TestDashboardTermsInABrowser(t *testing.T) {
 		t.Errorf("the page shows %q after the API set [Zeta]", v)
 	}
 
+	// A glossary made on the page: refused with the API's message naming
+	// the line, kept as typed; then read from a file, listed, on the API,
+	// and deleted.
+	u.do("a glossary with a duplicate line",
+		chromedp.SendKeys(chromedp.CSS("#glossary-name"), "Page terms"),
+		chromedp.SetValue(chromedp.CSS("#glossary-target"), "French"),
+		chromedp.SendKeys(chromedp.CSS("#glossary-entries"), "file,Fichox\ntime,Tiempox\nfile,Otro"),
+		navClick(chromedp.CSS("#create-glossary")), chromedp.WaitVisible(chromedp.CSS(".alert.error")))
+	if msg := u.text(".alert.error"); msg != `Glossary: line 3: duplicate source term "file" (already on line 1).` {
+		t.Errorf("duplicate glossary line: %q", msg)
+	}
+	if v := uiRun(u, "form kept", chromedp.Evaluate[[]string](`["glossary-name", "glossary-source", "glossary-target", "glossary-entries"].map(id => document.getElementById(id).value)`)); !slices.Equal(v, []string{"Page terms", "English", "French", "file,Fichox\ntime,Tiempox\nfile,Otro"}) {
+		t.Errorf("the refused glossary form was not kept: %q", v)
+	}
+	u.strict("terminology page, glossary refused")
+	gcsv := filepath.Join(t.TempDir(), "page.tsv")
+	if err := os.WriteFile(gcsv, []byte("file\tFichier-x\ntime\tTemps-x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u.do("choose a glossary file", chromedp.SetUploadFiles(chromedp.CSS("#glossary-file"), []string{gcsv}))
+	if !uiRun(u, "the file fills the box", chromedp.Poll[bool](`document.getElementById("glossary-entries").value === "file\tFichier-x\ntime\tTemps-x\n"`, chromedp.WithPollingTimeout(10*time.Second))) {
+		t.Fatal("the glossary file was not read into the entries box")
+	}
+	u.do("create it", navClick(chromedp.CSS("#create-glossary")), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+	if g := u.text("#glossaries tbody tr:last-child"); !strings.Contains(g, "Page terms") || !strings.Contains(g, "English → French") || !strings.Contains(g, "2") {
+		t.Errorf("the page's glossary in the list: %q", g)
+	}
+	u.screenshot("02b-glossary-created")
+	u.strict("terminology page, glossary created")
+	pageGlossary := uiRun(u, "its id", chromedp.Evaluate[string](`document.querySelector("#glossaries tbody tr:last-child").dataset.glossary`))
+	if r := s.do("GET", "/v1/glossaries/"+pageGlossary, key, nil, ""); r.status != 200 || !strings.Contains(string(r.body), "Fichier-x") {
+		t.Fatalf("the page's glossary on the API: %d %s", r.status, r.body)
+	}
+	u.do("delete it", navClick(chromedp.CSS(`#glossaries tbody tr:last-child button.danger`)), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+	if r := s.do("GET", "/v1/glossaries/"+pageGlossary, key, nil, ""); r.status != 404 {
+		t.Errorf("the deleted glossary on the API: %d", r.status)
+	}
+	if g := u.text("#glossaries tbody"); strings.Contains(g, "Page terms") || !strings.Contains(g, "Sample terms") {
+		t.Errorf("after deleting: %q", g)
+	}
+
 	// The translate form offers the glossary; choosing it chooses its pair.
 	doc, err := filepath.Abs(glossaryCorpusDoc)
 	if err != nil {

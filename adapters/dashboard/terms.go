@@ -2,7 +2,9 @@ package dashboard
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -25,6 +27,13 @@ type termsData struct {
 	MaxChars   int
 	Glossaries []glossaryView
 	GlossError string
+	Languages  []string // a glossary's languages, by name
+	Form       glossaryForm
+}
+
+// glossaryForm is the new-glossary form, kept as typed when refused.
+type glossaryForm struct {
+	Name, Source, Target, Entries string
 }
 
 func (d *Dashboard) termsPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
@@ -33,8 +42,13 @@ func (d *Dashboard) termsPage(w http.ResponseWriter, r *http.Request, s *service
 	if err != nil {
 		p.Error = d.message(err)
 	}
-	if r.URL.Query().Get("saved") != "" {
+	switch q := r.URL.Query(); {
+	case q.Get("saved") != "":
 		p.Notice = "Saved: " + strconv.Itoa(len(terms)) + " terms. Jobs in professional mode keep them as written."
+	case q.Get("created") != "":
+		p.Notice = "The glossary was created: choose it on the Translate page."
+	case q.Get("deleted") != "":
+		p.Notice = "The glossary was deleted."
 	}
 	d.renderTerms(w, r, s, http.StatusOK, p, termsData{Terms: strings.Join(terms, "\n"), Count: len(terms)})
 }
@@ -46,6 +60,10 @@ func (d *Dashboard) renderTerms(w http.ResponseWriter, r *http.Request, s *servi
 		td.GlossError = sentence(d.message(err))
 	}
 	td.Glossaries = gs
+	td.Languages = d.glossaryLanguages(r)
+	if td.Form.Source == "" {
+		td.Form.Source, td.Form.Target = "English", "Spanish"
+	}
 	p.Data = td
 	d.render(w, r, status, "terms", s, p)
 }
@@ -66,7 +84,6 @@ func (d *Dashboard) glossaryViews(r *http.Request, s *service.SessionCaller) ([]
 // through the API's use case, so limits and messages are the API's; blank
 // lines are skipped, and the API's "terms[i]" becomes the line it came from.
 func (d *Dashboard) saveTerms(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	text := r.PostFormValue("terms")
 	var terms []string
 	var lines []int // terms[i] came from line lines[i]
@@ -95,4 +112,53 @@ func lineOf(m string, lines []int) string {
 		return "line " + strconv.Itoa(lines[i])
 	}
 	return m
+}
+
+// glossaryLanguages is every language the engines translate from or to,
+// by name, for the new-glossary form.
+func (d *Dashboard) glossaryLanguages(r *http.Request) []string {
+	pairs, err := d.svc.TargetsBySource(r.Context())
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for src, ts := range pairs {
+		for _, n := range append([]string{src}, ts...) {
+			if n != "auto" && !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// createGlossary stores a glossary pasted (or read from a file by the
+// page's script) as CSV, TSV or TBX text, through the API's use case: the
+// same parser, limits and messages as POST /v1/glossaries.
+func (d *Dashboard) createGlossary(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	// The form was parsed (up to net/http's 10 MB) for its CSRF token; the
+	// glossary's own 2 MiB limit is the parser's, in its words.
+	f := glossaryForm{Name: r.PostFormValue("name"), Source: r.PostFormValue("source_lang"),
+		Target: r.PostFormValue("target_lang"), Entries: r.PostFormValue("entries")}
+	g, err := d.svc.CreateGlossary(r.Context(), s.Caller, service.GlossaryRequest{
+		Name: f.Name, SourceLang: f.Source, TargetLang: f.Target, File: []byte(f.Entries), FromFile: true,
+	})
+	if err != nil {
+		terms, _ := d.svc.DoNotTranslate(r.Context(), s.Caller)
+		d.renderTerms(w, r, s, statusOf(err), page{Title: "Terminology", Nav: "terms", Error: "Glossary: " + d.message(err)},
+			termsData{Terms: strings.Join(terms, "\n"), Count: len(terms), Form: f})
+		return
+	}
+	http.Redirect(w, r, "/terms?created="+url.QueryEscape(g.ID), http.StatusSeeOther)
+}
+
+func (d *Dashboard) deleteGlossary(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	if err := d.svc.DeleteGlossary(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Terminology", Nav: "terms", Error: d.message(err)})
+		return
+	}
+	http.Redirect(w, r, "/terms?deleted=1", http.StatusSeeOther)
 }

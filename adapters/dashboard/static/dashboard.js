@@ -92,6 +92,18 @@
     });
   }
 
+  // A glossary file is read into the entries box, which the form sends.
+  var gfile = document.getElementById("glossary-file"), gentries = document.getElementById("glossary-entries");
+  if (gfile && gentries) {
+    gfile.addEventListener("change", function () {
+      var f = gfile.files[0];
+      if (!f) return;
+      var rd = new FileReader();
+      rd.onload = function () { gentries.value = String(rd.result); };
+      rd.readAsText(f);
+    });
+  }
+
   // Translate form.
   var form = document.getElementById("translate-form");
   if (!form) return;
