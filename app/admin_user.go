@@ -12,8 +12,8 @@ import (
 )
 
 // adminUser runs `dragoman admin user create|list|disable`: the people who
-// sign in to an account's dashboard. It goes through the same use cases
-// as the dashboard.
+// sign in to an account's dashboard, through service.Admin as the other
+// admin commands.
 func adminUser(args []string, stdout io.Writer) error {
 	if len(args) < 1 {
 		return usageError{"usage: dragoman admin user create|list|disable --account ID [flags]"}
@@ -37,7 +37,7 @@ func adminUser(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	svc := &service.Service{Accounts: st, Users: st, Limiter: st, Clock: systemClock{}, NewID: newID}
+	svc := &service.Admin{Accounts: st, Users: st, Clock: systemClock{}, NewID: newID}
 	ctx := context.Background()
 	out := json.NewEncoder(stdout)
 	switch verb {

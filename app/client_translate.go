@@ -31,7 +31,8 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // translateCmd: dragoman translate FILE... --to LANG [--from LANG] [--mode M]
-// [--out DIR] [--url URL] [--server URL] [--key KEY] [--local] [--json].
+// [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL]
+// [--key KEY] [--local] [--json].
 func translateCmd(args []string, stdout, stderr io.Writer) int {
 	cf := newClientFlags("translate")
 	to := cf.fs.String("to", "", "target language name or ISO code (required)")
@@ -42,6 +43,8 @@ func translateCmd(args []string, stdout, stderr io.Writer) int {
 	local := cf.fs.Bool("local", false, "run the pipeline in this process with the installed plugins: no server, no key")
 	pluginDir := cf.fs.String("plugin-dir", defaultPluginDir(), "--local: plugin binaries")
 	engines := cf.fs.String("engines", envOr("DRAGOMAN_ENGINES", "apertium"), "--local: translation engines in priority order (env DRAGOMAN_ENGINES)")
+	glossaryFile := cf.fs.String("glossary", "", "--local: a glossary for the --from/--to pair, as CSV or TSV (source and target per line) or TBX; its terms are enforced as the API's glossaries are")
+	glossaryID := cf.fs.String("glossary-id", "", "one of the account's glossaries on the server (POST /v1/glossaries) for the --from/--to pair")
 	var urls multiFlag
 	cf.fs.Var(&urls, "url", "HTTPS address of a document for the server to fetch (repeatable)")
 	files, err := cf.parse(args)
@@ -54,9 +57,12 @@ func translateCmd(args []string, stdout, stderr io.Writer) int {
 	if err == nil && *local && len(urls) > 0 {
 		err = usageError{"--url needs a server: it cannot be combined with --local"}
 	}
+	if err == nil {
+		err = glossaryFlags(*glossaryFile, *glossaryID, *from, *local)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dragoman translate:", err)
-		fmt.Fprintln(stderr, "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--pdf] [--out DIR] [--url URL] [--server URL] [--key KEY] [--local] [--json]")
+		fmt.Fprintln(stderr, "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--pdf] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]")
 		return 2
 	}
 	ctx, cancel := interruptible()
@@ -73,6 +79,12 @@ func translateCmd(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer l.Close()
+		if *glossaryFile != "" {
+			if *glossaryID, err = l.AddGlossary(ctx, *glossaryFile, *from, *to); err != nil {
+				fmt.Fprintf(stderr, "dragoman translate --local: glossary %s: %v\n", *glossaryFile, err)
+				return 1
+			}
+		}
 		tr = l
 	} else {
 		c, err := cf.client()
@@ -83,7 +95,26 @@ func translateCmd(args []string, stdout, stderr io.Writer) int {
 		tr = c
 		clientOf = c
 	}
-	return runTranslations(ctx, tr, clientOf, files, urls, client.Options{To: *to, From: *from, Mode: *mode, PDF: *pdf, OutDir: *out}, *cf.json, stdout, stderr)
+	return runTranslations(ctx, tr, clientOf, files, urls, client.Options{To: *to, From: *from, Mode: *mode, PDF: *pdf, OutDir: *out, GlossaryID: *glossaryID}, *cf.json, stdout, stderr)
+}
+
+// glossaryFlags checks --glossary and --glossary-id: a file is read by
+// --local (a server keeps its glossaries: --glossary-id names one), and a
+// glossary is for one pair, so like the API it needs the source language.
+func glossaryFlags(file, id, from string, local bool) error {
+	switch {
+	case file == "" && id == "":
+		return nil
+	case file != "" && id != "":
+		return usageError{"give --glossary FILE or --glossary-id ID, not both"}
+	case file != "" && !local:
+		return usageError{"--glossary FILE needs --local; with a server, create the glossary (POST /v1/glossaries) and pass --glossary-id ID"}
+	case id != "" && local:
+		return usageError{"--glossary-id names a glossary on a server: with --local, give the file with --glossary FILE"}
+	case from == "" || strings.EqualFold(from, "auto"):
+		return usageError{"a glossary is for one language pair: give its source language with --from LANG (auto-detection cannot be checked against the glossary's pair)"}
+	}
+	return nil
 }
 
 func envOr(k, def string) string {

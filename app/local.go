@@ -14,6 +14,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/core/account"
+	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -65,6 +66,30 @@ func newLocal(ctx context.Context, pluginDir, engines string, stderr io.Writer) 
 	return l, nil
 }
 
+// AddGlossary stores the glossary file at path (CSV or TSV, source and
+// target per line, or TBX) for the from → to pair through the API's use
+// case, so its parsing, limits and messages are the API's, and returns
+// its id for Options.GlossaryID.
+func (l *local) AddGlossary(ctx context.Context, path, from, to string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	// One byte past the limit, so the parser refuses a larger file in its words.
+	b, err := io.ReadAll(io.LimitReader(f, glossary.MaxBytes+1))
+	if err != nil {
+		return "", err
+	}
+	g, err := l.svc.CreateGlossary(ctx, l.caller, service.GlossaryRequest{
+		Name: filepath.Base(path), SourceLang: from, TargetLang: to, File: b, FromFile: true,
+	})
+	if err != nil {
+		return "", err
+	}
+	return g.ID, nil
+}
+
 // Close stops the pipeline and deletes the throw-away data dir.
 func (l *local) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -102,6 +127,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 	}
 	acc, err := l.svc.Queue(ctx, l.caller, up, service.SubmitRequest{
 		Name: filepath.Base(path), TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode, PDF: opts.PDF,
+		GlossaryID: opts.GlossaryID,
 	})
 	if err != nil {
 		return nil, err

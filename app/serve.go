@@ -179,7 +179,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Docs: docx.New(), Detector: detector,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
-		Users: st, KeyCatalog: st, JobList: st, Pages: previewRenderer(plugins), History: st,
+		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,
 		PDF:        plugins.PDFRenderer(),
 		Glossaries: st,
 		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},

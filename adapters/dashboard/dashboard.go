@@ -82,6 +82,10 @@ func New(svc *service.Service, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("POST /webhooks/{id}/test", d.authed(d.testWebhook))
 	d.mux.HandleFunc("POST /webhooks/{id}/active", d.authed(d.setWebhookActive))
 	d.mux.HandleFunc("POST /webhooks/{id}/delete", d.authed(d.deleteWebhook))
+	d.mux.HandleFunc("GET /terms", d.authed(d.termsPage))
+	d.mux.HandleFunc("POST /terms/do-not-translate", d.authed(d.saveTerms))
+	d.mux.HandleFunc("POST /terms/glossaries", d.authed(d.createGlossary))
+	d.mux.HandleFunc("POST /terms/glossaries/{id}/delete", d.authed(d.deleteGlossary))
 	d.mux.HandleFunc("GET /usage", d.authed(d.usagePage))
 	d.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		d.render(w, r, http.StatusNotFound, "error", nil, page{Title: "Not found", Error: "There is no page at this address."})

@@ -72,7 +72,7 @@ func TestPagesRender(t *testing.T) {
 		var b strings.Builder
 		data := map[string]any{
 			"signin": signinData{}, "translate": translateData{}, "jobs": []jobView{}, "keys": keysData{},
-			"webhooks": webhooksData{}, "webhook": webhookData{}, "usage": usageData{Unlimited: true}, "preview": jobView{},
+			"webhooks": webhooksData{}, "webhook": webhookData{}, "usage": usageData{Unlimited: true}, "preview": jobView{}, "terms": termsData{},
 		}[n]
 		if n == "preview" {
 			continue // needs a job: covered by the browser test
@@ -83,5 +83,15 @@ func TestPagesRender(t *testing.T) {
 		if strings.Contains(b.String(), "<script>") || strings.Contains(b.String(), " style=") {
 			t.Errorf("page %s has inline script or style", n)
 		}
+	}
+}
+
+// The core's "terms[i]" becomes the textarea line the term came from.
+func TestTermIndexNamesTheLine(t *testing.T) {
+	lines := []int{1, 3, 4}
+	msg := `terms[2]: duplicate term "a" (already terms[0])`
+	got := termIndex.ReplaceAllStringFunc(msg, func(m string) string { return lineOf(m, lines) })
+	if want := `line 4: duplicate term "a" (already line 1)`; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

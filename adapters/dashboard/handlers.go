@@ -112,11 +112,12 @@ var modes = []modeInfo{
 }
 
 type translateData struct {
-	Sources []string
-	Pairs   string // JSON: source name → target names
-	Modes   []modeInfo
-	MaxMB   int64
-	MaxSize int64
+	Sources    []string
+	Glossaries []glossaryView
+	Pairs      string // JSON: source name → target names
+	Modes      []modeInfo
+	MaxMB      int64
+	MaxSize    int64
 }
 
 func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
@@ -134,7 +135,9 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	}
 	sort.Strings(sources)
 	b, _ := json.Marshal(pairs)
-	p.Data = translateData{Sources: sources, Pairs: string(b), Modes: modes,
+	// A server without glossaries still translates: the picker is empty.
+	glossaries, _ := d.glossaryViews(r, s)
+	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Modes: modes,
 		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload}
 	d.render(w, r, http.StatusOK, "translate", s, p)
 }
@@ -155,7 +158,7 @@ type accepted struct {
 }
 
 // translate takes a multipart form whose text fields (target_lang,
-// source_lang, mode, url) come before the file, and streams the file
+// source_lang, mode, pdf, glossary_id, url) come before the file, and streams the file
 // straight into the submission, as the API does.
 func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
@@ -202,7 +205,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 			}
 			acc, err = d.svc.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
 				Name: part.FileName(), TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
-				PDF: wantsPDF(f["pdf"]),
+				PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"],
 			})
 			if err != nil {
 				d.writeJSONError(w, err)
@@ -220,6 +223,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		}
 		acc, err = d.svc.SubmitURLRequest(r.Context(), s.Caller, f["url"], service.SubmitRequest{
 			TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"], PDF: wantsPDF(f["pdf"]),
+			GlossaryID: f["glossary_id"],
 		})
 		if err != nil {
 			d.writeJSONError(w, err)
@@ -265,10 +269,12 @@ var stepOf = map[job.Stage]int{
 }
 
 func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobView, error) {
-	jobs, err := d.svc.RecentJobs(r.Context(), s.Caller, 100)
+	// The newest page of the API's job list, through the same catalogue.
+	page, err := d.svc.ListJobs(r.Context(), s.Caller, "", "", service.MaxJobPage)
 	if err != nil {
 		return nil, err
 	}
+	jobs := page.Jobs
 	now := d.svc.Clock.Now()
 	out := make([]jobView, 0, len(jobs))
 	for _, j := range jobs {

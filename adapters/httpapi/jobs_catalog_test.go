@@ -53,7 +53,7 @@ func newJobsEnv(t *testing.T) (*webhookEnv, *blobstore.Local, *recordingBus) {
 		t.Fatal(err)
 	}
 	bus := &recordingBus{events: map[ports.Topic][]ports.JobEvent{}}
-	svc := &service.Service{Config: service.DefaultConfig, Jobs: st, Accounts: st, Quota: st, Webhooks: st,
+	svc := &service.Service{Config: service.DefaultConfig, Jobs: st, JobCatalog: st, Accounts: st, Quota: st, Webhooks: st,
 		Limiter: st, Blobs: blobs, Bus: bus, Clock: wallClock{}, NewID: uuid.NewString}
 	e := &webhookEnv{t: t, store: st, keys: map[string]string{}, client: http.DefaultClient}
 	for _, id := range []string{"alice", "bob"} {

@@ -7,14 +7,12 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/account"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 var (
 	_ ports.UserStore    = (*Store)(nil)
 	_ ports.KeyCatalog   = (*Store)(nil)
-	_ ports.JobLister    = (*Store)(nil)
 	_ ports.UsageHistory = (*Store)(nil)
 )
 
@@ -178,11 +176,6 @@ func (s *Store) TouchKey(ctx context.Context, keyID string, at time.Time) error 
 		return fmt.Errorf("sqlstore: touch key %s: %w", keyID, err)
 	}
 	return nil
-}
-
-// JobsOf lists an account's jobs created at or after since, newest first.
-func (s *Store) JobsOf(ctx context.Context, accountID string, since time.Time, limit int) ([]*job.Job, error) {
-	return s.selectJobs(ctx, jobSelect+" WHERE account_id = ? AND created_at >= ? ORDER BY created_at DESC, id LIMIT ?", accountID, ts(since), limit)
 }
 
 // DailyUsage sums the words charged to an account's period by day (UTC,

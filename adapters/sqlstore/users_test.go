@@ -108,7 +108,7 @@ func testUsers(t *testing.T, b backend) {
 	if got, err := s.DailyUsage(ctx, "a1", "2026-03"); err != nil || len(got) != 1 || got[day] != 40 {
 		t.Fatalf("daily usage: %v %v", got, err)
 	}
-	jobs, err := s.JobsOf(ctx, "a1", t0.Add(time.Minute), 10)
+	jobs, err := s.ListJobs(ctx, ports.JobQuery{AccountID: "a1", Limit: 10}, t0.Add(time.Minute))
 	if err != nil || len(jobs) != 2 || jobs[0].ID != "j3" || jobs[1].ID != "j2" {
 		t.Fatalf("jobs of a1 since t0+1m: %v %v", jobs, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/account"
-	"github.com/dragoman-translate/dragoman/core/job"
 )
 
 // UserStore keeps the people who sign in to the dashboard and their
@@ -38,13 +37,6 @@ type KeyCatalog interface {
 	KeyInfos(ctx context.Context, accountID string) ([]account.KeyInfo, error)
 	// TouchKey records that a key was used at at.
 	TouchKey(ctx context.Context, keyID string, at time.Time) error
-}
-
-// JobLister lists an account's jobs for the dashboard.
-type JobLister interface {
-	// JobsOf lists an account's jobs created at or after since, newest
-	// first, at most limit.
-	JobsOf(ctx context.Context, accountID string, since time.Time, limit int) ([]*job.Job, error)
 }
 
 // UsageHistory reports charged words per day, for the dashboard's chart.

@@ -59,14 +59,13 @@ func (s *Service) CancelJob(ctx context.Context, c *Caller, id string) (*Cancell
 }
 
 func (s *Service) deleteFinished(ctx context.Context, j *job.Job) (*Cancellation, error) {
-	cat, ok := s.Jobs.(ports.JobCatalog)
-	if !ok {
-		return nil, fail(KindUnavailable, "deleting jobs is not available on this store")
+	if s.JobCatalog == nil {
+		return nil, fail(KindUnavailable, "deleting jobs is not available on this server")
 	}
 	if err := s.Blobs.DeletePrefix(ctx, job.Prefix(j.ID)); err != nil {
 		return nil, err
 	}
-	if err := cat.DeleteJob(ctx, j.ID); err != nil && !errors.Is(err, ports.ErrNotFound) {
+	if err := s.JobCatalog.DeleteJob(ctx, j.ID); err != nil && !errors.Is(err, ports.ErrNotFound) {
 		return nil, err
 	}
 	return &Cancellation{Job: j, Deleted: true}, nil

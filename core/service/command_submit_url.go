@@ -12,14 +12,10 @@ import (
 // TooLarge is implemented by errors that mean the document exceeded the cap.
 type TooLarge interface{ TooLarge() bool }
 
-// SubmitURL fetches a document through the SSRF-safe fetcher and submits
-// it. The download streams straight into the blob store.
-func (s *Service) SubmitURL(ctx context.Context, c *Caller, rawURL, target, source, mode string) (*Accepted, error) {
-	return s.SubmitURLRequest(ctx, c, rawURL, SubmitRequest{TargetLang: target, SourceLang: source, Mode: mode})
-}
-
-// SubmitURLRequest is SubmitURL with the options of r (target, source,
-// mode, pdf, glossary); r's name and body come from the fetch.
+// SubmitURLRequest fetches a document through the SSRF-safe fetcher and
+// submits it with the options of r (target, source, mode, pdf, glossary);
+// r's name and body come from the fetch. The download streams straight
+// into the blob store.
 func (s *Service) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Accepted, error) {
 	target, source, mode := r.TargetLang, r.SourceLang, r.Mode
 	if s.Fetcher == nil {

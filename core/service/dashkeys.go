@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/account"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/quota"
 )
 
@@ -68,11 +67,6 @@ func (s *Service) touchKey(ctx context.Context, keyID string) {
 	}
 	keyTouched.Store(keyID, now)
 	_ = s.KeyCatalog.TouchKey(ctx, keyID, now) // last use is advice; never fail a request for it
-}
-
-// RecentJobs lists the caller's jobs within their retention, newest first.
-func (s *Service) RecentJobs(ctx context.Context, c *Caller, limit int) ([]*job.Job, error) {
-	return s.JobList.JobsOf(ctx, c.Account.ID, s.Clock.Now().Add(-s.Config.JobRetention), limit)
 }
 
 // TargetsBySource maps each source language (by name, "auto" for

@@ -28,9 +28,8 @@ type JobPage struct {
 // those in one status. cursor is "" for the first page, else the Next of
 // the page before. Jobs past their retention are not listed.
 func (s *Service) ListJobs(ctx context.Context, c *Caller, status, cursor string, limit int) (*JobPage, error) {
-	cat, ok := s.Jobs.(ports.JobCatalog)
-	if !ok {
-		return nil, fail(KindUnavailable, "listing jobs is not available on this store")
+	if s.JobCatalog == nil {
+		return nil, fail(KindUnavailable, "listing jobs is not available on this server")
 	}
 	if limit <= 0 {
 		limit = DefaultJobPage
@@ -54,7 +53,7 @@ func (s *Service) ListJobs(ctx context.Context, c *Caller, status, cursor string
 		q.Before = k
 	}
 	since := s.Clock.Now().Add(-s.Config.JobRetention)
-	jobs, err := cat.ListJobs(ctx, q, since)
+	jobs, err := s.JobCatalog.ListJobs(ctx, q, since)
 	if err != nil {
 		return nil, err
 	}

@@ -40,11 +40,13 @@ type Service struct {
 	Fetcher  ports.URLFetcher // nil: translate-url unavailable
 	Clock    ports.Clock
 	NewID    func() string
-	// Dashboard: people, sessions, named keys and job listings; nil where
-	// the dashboard is not served.
+	// JobCatalog lists and deletes an account's jobs (the API's job list
+	// and the dashboard's); nil: 503 there.
+	JobCatalog ports.JobCatalog
+	// Dashboard: people, sessions and named keys; nil where the dashboard
+	// is not served.
 	Users      ports.UserStore
 	KeyCatalog ports.KeyCatalog
-	JobList    ports.JobLister
 	Pages      ports.PageRenderer // nil: no previews
 	History    ports.UsageHistory // nil: no words-per-day chart
 	// PDF renders the PDF of a translation downloaded as PDF when the

@@ -10,7 +10,7 @@ import (
 
 // CreateUser adds a person to an account. With password empty a random
 // one is made; the plain password is returned once and never stored.
-func (s *Service) CreateUser(ctx context.Context, accountID, email, password string) (*account.User, string, error) {
+func (s *Admin) CreateUser(ctx context.Context, accountID, email, password string) (*account.User, string, error) {
 	email = account.NormalizeEmail(email)
 	if !account.ValidEmail(email) {
 		return nil, "", fail(KindUnprocessable, "email: not an e-mail address")
@@ -42,7 +42,7 @@ func (s *Service) CreateUser(ctx context.Context, accountID, email, password str
 }
 
 // AccountUsers lists an account's users.
-func (s *Service) AccountUsers(ctx context.Context, accountID string) ([]*account.User, error) {
+func (s *Admin) AccountUsers(ctx context.Context, accountID string) ([]*account.User, error) {
 	if _, err := s.Accounts.GetAccount(ctx, accountID); err != nil {
 		if errors.Is(err, ports.ErrNotFound) {
 			return nil, fail(KindNotFound, "account %s not found", accountID)
@@ -54,7 +54,7 @@ func (s *Service) AccountUsers(ctx context.Context, accountID string) ([]*accoun
 
 // DisableUser stops a user of the account from signing in and ends its
 // sessions. The user is named by id or e-mail address.
-func (s *Service) DisableUser(ctx context.Context, accountID, user string) (*account.User, error) {
+func (s *Admin) DisableUser(ctx context.Context, accountID, user string) (*account.User, error) {
 	u, err := s.Users.GetUser(ctx, user)
 	if errors.Is(err, ports.ErrNotFound) {
 		u, err = s.Users.UserByEmail(ctx, account.NormalizeEmail(user))

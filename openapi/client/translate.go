@@ -26,6 +26,10 @@ type Options struct {
 	// TranslateFile and TranslateURL write beside the .docx as
 	// NAME.<code>.pdf. It adds a few seconds per job; no words.
 	PDF bool
+	// GlossaryID is one of the account's glossaries (POST /v1/glossaries)
+	// for the From/To pair, enforced on the job (the glossary_id field);
+	// it needs From.
+	GlossaryID string
 	// OutDir receives NAME.<code>.docx; "" is the input's folder.
 	OutDir string
 	// Progress, if set, is told of every step.
@@ -146,6 +150,9 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 	if opts.PDF {
 		body.Pdf = &opts.PDF
 	}
+	if opts.GlossaryID != "" {
+		body.GlossaryId = &opts.GlossaryID
+	}
 	sent := make(chan struct{})
 	close(sent) // a small JSON body: always wait for the answer
 	rctx, stop := requestContext(ctx, sent)
@@ -244,7 +251,7 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 	mw := multipart.NewWriter(pw)
 	sent := make(chan struct{})
 	go func() {
-		fields := [][2]string{{"target_lang", opts.To}, {"source_lang", opts.From}, {"translation_mode", opts.Mode}}
+		fields := [][2]string{{"target_lang", opts.To}, {"source_lang", opts.From}, {"translation_mode", opts.Mode}, {"glossary_id", opts.GlossaryID}}
 		if opts.PDF {
 			fields = append(fields, [2]string{"pdf", "true"})
 		}

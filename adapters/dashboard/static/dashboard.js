@@ -83,6 +83,27 @@
     });
   }
 
+  // The do-not-translate list counts its terms (non-blank lines) as they are typed.
+  var dnt = document.getElementById("dnt-terms"), dntCount = document.getElementById("dnt-count");
+  if (dnt && dntCount) {
+    dnt.addEventListener("input", function () {
+      var n = dnt.value.split("\n").filter(function (l) { return l.trim() !== ""; }).length;
+      dntCount.textContent = n.toLocaleString("en-US") + " of " + dntCount.dataset.max + " terms";
+    });
+  }
+
+  // A glossary file is read into the entries box, which the form sends.
+  var gfile = document.getElementById("glossary-file"), gentries = document.getElementById("glossary-entries");
+  if (gfile && gentries) {
+    gfile.addEventListener("change", function () {
+      var f = gfile.files[0];
+      if (!f) return;
+      var rd = new FileReader();
+      rd.onload = function () { gentries.value = String(rd.result); };
+      rd.readAsText(f);
+    });
+  }
+
   // Translate form.
   var form = document.getElementById("translate-form");
   if (!form) return;
@@ -93,6 +114,7 @@
   var url = document.getElementById("url"), submit = document.getElementById("submit");
   var progress = document.getElementById("progress"), progressText = document.getElementById("progress-text");
   var result = document.getElementById("result"), pdf = document.getElementById("pdf");
+  var glossary = document.getElementById("glossary");
   var maxSize = Number(form.dataset.maxSize), maxMB = form.dataset.maxMb;
   var picked = null;
 
@@ -114,6 +136,14 @@
   }
   source.addEventListener("change", fillTargets);
   fillTargets();
+  // Choosing a glossary chooses its pair; the server checks the pair sent.
+  if (glossary) glossary.addEventListener("change", function () {
+    var o = glossary.selectedOptions[0];
+    if (!o || !o.dataset.source || !pairs[o.dataset.source]) return;
+    source.value = o.dataset.source;
+    fillTargets();
+    if ((pairs[o.dataset.source] || []).indexOf(o.dataset.target) >= 0) target.value = o.dataset.target;
+  });
 
   function show(kind, text) {
     result.hidden = false;
@@ -146,7 +176,7 @@
     var msg = (body && body.message) || "";
     switch (status) {
       case 413: return "This document is too large: the limit is " + maxMB + " MB.";
-      case 422: return "This document cannot be translated: " + msg;
+      case 422: return msg.indexOf("glossary_id: ") === 0 ? "This glossary cannot be used: " + msg.slice(13) : "This document cannot be translated: " + msg;
       case 400: return "The address could not be used: " + msg;
       case 402: return "Your plan's words for this month are used up (" + msg + "). Upgrade your plan or wait until next month.";
       case 429: return "Too many requests right now. Try again in " + ((body && body.retry_after) || 60) + " seconds.";
@@ -167,6 +197,7 @@
     fd.append("source_lang", source.value);
     fd.append("mode", (form.querySelector("input[name=mode]:checked") || {}).value || "professional");
     fd.append("pdf", pdf && pdf.checked ? "true" : "false");
+    if (glossary && glossary.value) fd.append("glossary_id", glossary.value);
     if (picked) fd.append("file", picked, picked.name); else fd.append("url", url.value);
     var xhr = new XMLHttpRequest();
     xhr.open("POST", "/translate");
