@@ -224,13 +224,20 @@ type Tally struct {
 	Applied int            // occurrences placed where the engine kept them
 	Terms   map[string]int // applied occurrences by entry
 	Lost    map[string]int // occurrences the engine dropped, by entry
+	// Missing are occurrences an engine that enforces glossaries natively
+	// left without the target term in its output, by entry.
+	Missing map[string]int
+}
+
+func (t *Tally) init() {
+	if t.Terms == nil {
+		t.Terms, t.Lost, t.Missing = map[string]int{}, map[string]int{}, map[string]int{}
+	}
 }
 
 // Add records one segment's placements and losses.
 func (t *Tally) Add(placed, lost []Placed) {
-	if t.Terms == nil {
-		t.Terms, t.Lost = map[string]int{}, map[string]int{}
-	}
+	t.init()
 	gone := make(map[int]bool, len(lost))
 	for _, p := range lost {
 		gone[p.ID] = true
@@ -244,24 +251,62 @@ func (t *Tally) Add(placed, lost []Placed) {
 	}
 }
 
+// Check records one segment an engine translated applying the glossary
+// itself: expected are the source terms the segment has (as Protect finds
+// them), out the engine's translation. An occurrence counts as applied
+// while out holds its target term, compared case-insensitively because
+// vendors adapt a term's case to the sentence; otherwise as missing.
+func (t *Tally) Check(expected []Placed, out string) {
+	if len(expected) == 0 {
+		return
+	}
+	t.init()
+	plain := strings.ToLower(segment.Plain(out))
+	left := map[string]int{} // target occurrences in out not yet counted
+	for _, p := range expected {
+		tgt := strings.ToLower(p.Target)
+		n, ok := left[tgt]
+		if !ok {
+			n = strings.Count(plain, tgt)
+		}
+		if n > 0 {
+			t.Applied++
+			t.Terms[p.Source]++
+			n--
+		} else {
+			t.Missing[p.Source]++
+		}
+		left[tgt] = n
+	}
+}
+
 // Warnings are the job's report of a glossary: how many terms were
 // applied, and the terms the engine could not place.
 func (t *Tally) Warnings(name string) []string {
 	out := []string{fmt.Sprintf("glossary %q: %d term occurrence(s) applied (%d distinct term(s))", name, t.Applied, len(t.Terms))}
-	if len(t.Lost) > 0 {
-		var names []string
-		n := 0
-		for s, c := range t.Lost {
-			names = append(names, strconv.Quote(s))
-			n += c
-		}
-		sort.Strings(names)
-		if len(names) > 20 {
-			names = append(names[:20], "…")
-		}
-		out = append(out, fmt.Sprintf("glossary %q: the engine dropped %d term occurrence(s), which could not be placed and were appended to the end of their sentences: %s", name, n, strings.Join(names, ", ")))
+	if n, names := listed(t.Lost); n > 0 {
+		out = append(out, fmt.Sprintf("glossary %q: the engine dropped %d term occurrence(s), which could not be placed and were appended to the end of their sentences: %s", name, n, names))
+	}
+	if n, names := listed(t.Missing); n > 0 {
+		out = append(out, fmt.Sprintf("glossary %q: the engine applied the glossary itself but its output lacks the target term for %d occurrence(s): %s", name, n, names))
 	}
 	return out
+}
+
+// listed is the number of occurrences in m and the quoted terms, sorted,
+// at most 20 named.
+func listed(m map[string]int) (int, string) {
+	var names []string
+	n := 0
+	for s, c := range m {
+		names = append(names, strconv.Quote(s))
+		n += c
+	}
+	sort.Strings(names)
+	if len(names) > 20 {
+		names = append(names[:20], "…")
+	}
+	return n, strings.Join(names, ", ")
 }
 
 // Exact reports the entry whose source term (or capitalised variant) is
