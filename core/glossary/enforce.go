@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -85,38 +86,12 @@ func (m *Matcher) Protect(tagged string) (string, []Placed) {
 	if m == nil || len(m.terms) == 0 {
 		return tagged, nil
 	}
-	toks := segment.Tokenize(tagged)
-	next := 0
-	for _, t := range toks {
-		if t.Kind != segment.Text && t.ID >= next {
-			next = t.ID + 1
-		}
-	}
 	var placed []Placed
-	var out []segment.Token
-	for _, t := range toks {
-		if t.Kind != segment.Text {
-			out = append(out, t)
-			continue
-		}
-		text, pos := t.Text, 0
-		for _, f := range m.find(text) {
-			if f.from > pos {
-				out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:f.from]})
-			}
-			placed = append(placed, Placed{ID: next, Source: f.t.entry, Target: f.t.tgt})
-			out = append(out, segment.Token{Kind: segment.Place, ID: next})
-			next++
-			pos = f.from + len(f.t.src)
-		}
-		if pos < len(text) {
-			out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:]})
-		}
-	}
-	if len(placed) == 0 {
-		return tagged, nil
-	}
-	return segment.Render(out), placed
+	out := protect.Hide(tagged, m.find, func(f found) (int, int) { return f.from, f.from + len(f.t.src) },
+		func(id int, f found, _ string) {
+			placed = append(placed, Placed{ID: id, Source: f.t.entry, Target: f.t.tgt})
+		})
+	return out, placed
 }
 
 type found struct {
@@ -193,30 +168,15 @@ func unspaced(r rune) bool {
 // to the end of the segment, so no term is missing from the output; lost
 // lists those.
 func Restore(tagged string, placed []Placed) (out string, lost []Placed) {
-	if len(placed) == 0 {
-		return tagged, nil
+	ids := make([]int, len(placed))
+	for i, p := range placed {
+		ids[i] = p.ID
 	}
-	byID := make(map[int]Placed, len(placed))
-	for _, p := range placed {
-		byID[p.ID] = p
+	out, gone := protect.Reveal(tagged, ids, func(i int) string { return placed[i].Target })
+	for _, i := range gone {
+		lost = append(lost, placed[i])
 	}
-	seen := map[int]bool{}
-	var toks []segment.Token
-	for _, t := range segment.Tokenize(tagged) {
-		if p, ok := byID[t.ID]; ok && t.Kind == segment.Place {
-			seen[t.ID] = true
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: p.Target})
-			continue
-		}
-		toks = append(toks, t)
-	}
-	for _, p := range placed {
-		if !seen[p.ID] {
-			lost = append(lost, p)
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: " " + p.Target})
-		}
-	}
-	return segment.Render(toks), lost
+	return out, lost
 }
 
 // Tally counts what enforcement did over a document.
