@@ -302,6 +302,11 @@ func TestDeepLGlossaryErrors(t *testing.T) {
 		if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "DeepL refused the glossary") || !strings.Contains(res.Warnings[0], "Invalid glossary entries provided: line 1") {
 			t.Errorf("warnings %q", res.Warnings)
 		}
+		// The next batch is not refused again: it goes without at once.
+		res, err = translateWith(t, e, billing(glossary.Entry{Source: "invoice", Target: "REFUSE"}), "The invoice.")
+		if creates, _, _ := d.count(); err != nil || creates != 1 || len(res.Warnings) != 1 {
+			t.Errorf("second batch: %d creations, %q, %v", creates, res.Warnings, err)
+		}
 	})
 	t.Run("glossary limit is final", func(t *testing.T) {
 		d := newStandIn(t)

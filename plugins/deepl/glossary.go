@@ -37,6 +37,7 @@ type vendorGlossary struct {
 	name     string
 	src, tgt string // DeepL's glossary languages
 	id       string // "" until found or created
+	refused  error  // DeepL refused it: later batches skip it at once
 }
 
 // glossaryRefused is DeepL refusing to create a glossary (400: a pair or
@@ -76,12 +77,19 @@ func (e *engine) glossary(ctx context.Context, g *sdk.Glossary, src, tgt string)
 	if vg.id != "" {
 		return vg, nil
 	}
+	if vg.refused != nil {
+		return nil, vg.refused
+	}
 	found, err := e.findGlossary(ctx, vg)
 	if err != nil {
 		return nil, err
 	}
 	if found == nil {
 		if found, err = e.createGlossary(ctx, vg, g.Entries); err != nil {
+			var refused *glossaryRefused
+			if errors.As(err, &refused) {
+				vg.refused = err
+			}
 			return nil, err
 		}
 	}

@@ -352,6 +352,11 @@ func TestGoogleGlossarySettingsAndErrors(t *testing.T) {
 		if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "refused the glossary") || !strings.Contains(res.Warnings[0], "Invalid glossary entry") {
 			t.Errorf("warnings %q", res.Warnings)
 		}
+		// The next batch is not refused again: it goes without at once.
+		res, err = translateWith(t, e, billing(glossary.Entry{Source: "invoice", Target: "REFUSE"}), "The invoice.")
+		if _, creates, _, _ := d.count(); err != nil || creates != 1 || len(res.Warnings) != 1 {
+			t.Errorf("second batch: %d creations, %q, %v", creates, res.Warnings, err)
+		}
 	})
 	t.Run("bad token is final", func(t *testing.T) {
 		d := newStandIn(t)

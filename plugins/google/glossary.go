@@ -33,10 +33,11 @@ const (
 // vendorGlossary is Google's glossary for one host glossary and pair; mu
 // makes concurrent batches wait for the one that creates it.
 type vendorGlossary struct {
-	mu    sync.Mutex
-	id    string // dragoman-<version>
-	name  string // the resource name
-	ready bool
+	mu      sync.Mutex
+	id      string // dragoman-<version>
+	name    string // the resource name
+	ready   bool
+	refused error // Google refused it: later batches skip it at once
 }
 
 // glossaryRefused is Google refusing the glossary (INVALID_ARGUMENT, e.g.
@@ -70,12 +71,19 @@ func (e *engine) glossary(ctx context.Context, g *sdk.Glossary, src, tgt string)
 	if vg.ready {
 		return vg, nil
 	}
+	if vg.refused != nil {
+		return nil, vg.refused
+	}
 	exists, err := e.glossaryExists(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	if !exists {
 		if err := e.createGlossary(ctx, vg, g.Entries, src, tgt); err != nil {
+			var refused *glossaryRefused
+			if errors.As(err, &refused) {
+				vg.refused = err
+			}
 			return nil, err
 		}
 	}
