@@ -13,7 +13,10 @@ import (
 // credential rotated or a batch resized must not throw the translation
 // memory away.
 var notOutput = []string{"API_KEY", "ACCESS_TOKEN", "AUTH_HEADER", "MAX_RETRIES", "BACKOFF",
-	"BATCH_CHARS", "BATCH_SEGMENTS", "TIMEOUT", "POOL_SIZE", "CONCURRENCY"}
+	"BATCH_CHARS", "BATCH_SEGMENTS", "TIMEOUT", "POOL_SIZE", "CONCURRENCY",
+	// Where Google keeps glossary files: output with a native glossary is
+	// keyed by the glossary's version anyway.
+	"GLOSSARY_BUCKET", "STORAGE_URL"}
 
 // ConfigFingerprint is the engine configuration the translation memory is
 // keyed by (ports.Capabilities.Config): a short hash of the plugin's

@@ -10,7 +10,7 @@ import (
 
 // Test plugin directories, built once by TestMain.
 var (
-	pluginDir string // apertium, pseudo, crashy providers and the upperconv converter
+	pluginDir string // apertium, pseudo, crashy, glossecho providers and the upperconv converter
 	oldDir    string // a provider speaking another protocol version
 )
 
@@ -32,7 +32,8 @@ func run(m *testing.M) (int, error) {
 	build := filepath.Join(tmp, "build")
 	cmd := exec.Command("go", "build", "-o", build+string(filepath.Separator),
 		"../../plugins/apertium", "../../plugins/pseudo",
-		"../../testdata/plugins/crashy", "../../testdata/plugins/oldproto", "../../testdata/plugins/upperconv")
+		"../../testdata/plugins/crashy", "../../testdata/plugins/oldproto", "../../testdata/plugins/upperconv",
+		"../../testdata/plugins/glossecho")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return 0, fmt.Errorf("building the test plugins: %w", err)
@@ -43,6 +44,7 @@ func run(m *testing.M) (int, error) {
 		"apertium":  filepath.Join(pluginDir, "dragoman-provider-apertium"),
 		"pseudo":    filepath.Join(pluginDir, "dragoman-provider-pseudo"),
 		"crashy":    filepath.Join(pluginDir, "dragoman-provider-crashy"),
+		"glossecho": filepath.Join(pluginDir, "dragoman-provider-glossecho"),
 		"upperconv": filepath.Join(pluginDir, "dragoman-converter-upper"),
 		"oldproto":  filepath.Join(oldDir, "dragoman-provider-old"),
 	}

@@ -17,9 +17,14 @@ func capsFromSDK(c sdk.Capabilities) ports.Capabilities {
 		AnyToAny:    c.AnyToAny,
 		MaxSegments: c.MaxSegments,
 		MaxChars:    c.MaxChars,
+
+		NativeGlossary: c.NativeGlossary,
 	}
 	for _, p := range c.Pairs {
 		out.Pairs = append(out.Pairs, ports.Pair{Source: p.Source, Target: p.Target})
+	}
+	for _, p := range c.GlossaryPairs { // sdk.AnyLanguage is ports.AnyLanguage
+		out.GlossaryPairs = append(out.GlossaryPairs, ports.Pair{Source: p.Source, Target: p.Target})
 	}
 	for _, m := range c.Modes {
 		out.Modes = append(out.Modes, job.Mode(m))
@@ -28,7 +33,14 @@ func capsFromSDK(c sdk.Capabilities) ports.Capabilities {
 }
 
 func requestToSDK(r ports.TranslateRequest) sdk.TranslateRequest {
-	return sdk.TranslateRequest{Source: r.Source, Target: r.Target, Mode: sdk.Mode(r.Mode), Segments: r.Segments}
+	out := sdk.TranslateRequest{Source: r.Source, Target: r.Target, Mode: sdk.Mode(r.Mode), Segments: r.Segments}
+	if g := r.Glossary; g != nil {
+		out.Glossary = &sdk.Glossary{Version: g.Version, Entries: make([]sdk.GlossaryEntry, len(g.Entries))}
+		for i, e := range g.Entries {
+			out.Glossary.Entries[i] = sdk.GlossaryEntry{Source: e.Source, Target: e.Target}
+		}
+	}
+	return out
 }
 
 func resultFromSDK(r sdk.TranslateResult) ports.TranslateResult {

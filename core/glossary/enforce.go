@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -85,38 +86,12 @@ func (m *Matcher) Protect(tagged string) (string, []Placed) {
 	if m == nil || len(m.terms) == 0 {
 		return tagged, nil
 	}
-	toks := segment.Tokenize(tagged)
-	next := 0
-	for _, t := range toks {
-		if t.Kind != segment.Text && t.ID >= next {
-			next = t.ID + 1
-		}
-	}
 	var placed []Placed
-	var out []segment.Token
-	for _, t := range toks {
-		if t.Kind != segment.Text {
-			out = append(out, t)
-			continue
-		}
-		text, pos := t.Text, 0
-		for _, f := range m.find(text) {
-			if f.from > pos {
-				out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:f.from]})
-			}
-			placed = append(placed, Placed{ID: next, Source: f.t.entry, Target: f.t.tgt})
-			out = append(out, segment.Token{Kind: segment.Place, ID: next})
-			next++
-			pos = f.from + len(f.t.src)
-		}
-		if pos < len(text) {
-			out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:]})
-		}
-	}
-	if len(placed) == 0 {
-		return tagged, nil
-	}
-	return segment.Render(out), placed
+	out := protect.Hide(tagged, m.find, func(f found) (int, int) { return f.from, f.from + len(f.t.src) },
+		func(id int, f found, _ string) {
+			placed = append(placed, Placed{ID: id, Source: f.t.entry, Target: f.t.tgt})
+		})
+	return out, placed
 }
 
 type found struct {
@@ -193,30 +168,15 @@ func unspaced(r rune) bool {
 // to the end of the segment, so no term is missing from the output; lost
 // lists those.
 func Restore(tagged string, placed []Placed) (out string, lost []Placed) {
-	if len(placed) == 0 {
-		return tagged, nil
+	ids := make([]int, len(placed))
+	for i, p := range placed {
+		ids[i] = p.ID
 	}
-	byID := make(map[int]Placed, len(placed))
-	for _, p := range placed {
-		byID[p.ID] = p
+	out, gone := protect.Reveal(tagged, ids, func(i int) string { return placed[i].Target })
+	for _, i := range gone {
+		lost = append(lost, placed[i])
 	}
-	seen := map[int]bool{}
-	var toks []segment.Token
-	for _, t := range segment.Tokenize(tagged) {
-		if p, ok := byID[t.ID]; ok && t.Kind == segment.Place {
-			seen[t.ID] = true
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: p.Target})
-			continue
-		}
-		toks = append(toks, t)
-	}
-	for _, p := range placed {
-		if !seen[p.ID] {
-			lost = append(lost, p)
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: " " + p.Target})
-		}
-	}
-	return segment.Render(toks), lost
+	return out, lost
 }
 
 // Tally counts what enforcement did over a document.
@@ -224,13 +184,20 @@ type Tally struct {
 	Applied int            // occurrences placed where the engine kept them
 	Terms   map[string]int // applied occurrences by entry
 	Lost    map[string]int // occurrences the engine dropped, by entry
+	// Missing are occurrences an engine that enforces glossaries natively
+	// left without the target term in its output, by entry.
+	Missing map[string]int
+}
+
+func (t *Tally) init() {
+	if t.Terms == nil {
+		t.Terms, t.Lost, t.Missing = map[string]int{}, map[string]int{}, map[string]int{}
+	}
 }
 
 // Add records one segment's placements and losses.
 func (t *Tally) Add(placed, lost []Placed) {
-	if t.Terms == nil {
-		t.Terms, t.Lost = map[string]int{}, map[string]int{}
-	}
+	t.init()
 	gone := make(map[int]bool, len(lost))
 	for _, p := range lost {
 		gone[p.ID] = true
@@ -244,24 +211,62 @@ func (t *Tally) Add(placed, lost []Placed) {
 	}
 }
 
+// Check records one segment an engine translated applying the glossary
+// itself: expected are the source terms the segment has (as Protect finds
+// them), out the engine's translation. An occurrence counts as applied
+// while out holds its target term, compared case-insensitively because
+// vendors adapt a term's case to the sentence; otherwise as missing.
+func (t *Tally) Check(expected []Placed, out string) {
+	if len(expected) == 0 {
+		return
+	}
+	t.init()
+	plain := strings.ToLower(segment.Plain(out))
+	left := map[string]int{} // target occurrences in out not yet counted
+	for _, p := range expected {
+		tgt := strings.ToLower(p.Target)
+		n, ok := left[tgt]
+		if !ok {
+			n = strings.Count(plain, tgt)
+		}
+		if n > 0 {
+			t.Applied++
+			t.Terms[p.Source]++
+			n--
+		} else {
+			t.Missing[p.Source]++
+		}
+		left[tgt] = n
+	}
+}
+
 // Warnings are the job's report of a glossary: how many terms were
 // applied, and the terms the engine could not place.
 func (t *Tally) Warnings(name string) []string {
 	out := []string{fmt.Sprintf("glossary %q: %d term occurrence(s) applied (%d distinct term(s))", name, t.Applied, len(t.Terms))}
-	if len(t.Lost) > 0 {
-		var names []string
-		n := 0
-		for s, c := range t.Lost {
-			names = append(names, strconv.Quote(s))
-			n += c
-		}
-		sort.Strings(names)
-		if len(names) > 20 {
-			names = append(names[:20], "…")
-		}
-		out = append(out, fmt.Sprintf("glossary %q: the engine dropped %d term occurrence(s), which could not be placed and were appended to the end of their sentences: %s", name, n, strings.Join(names, ", ")))
+	if n, names := listed(t.Lost); n > 0 {
+		out = append(out, fmt.Sprintf("glossary %q: the engine dropped %d term occurrence(s), which could not be placed and were appended to the end of their sentences: %s", name, n, names))
+	}
+	if n, names := listed(t.Missing); n > 0 {
+		out = append(out, fmt.Sprintf("glossary %q: the engine applied the glossary itself but its output lacks the target term for %d occurrence(s): %s", name, n, names))
 	}
 	return out
+}
+
+// listed is the number of occurrences in m and the quoted terms, sorted,
+// at most 20 named.
+func listed(m map[string]int) (int, string) {
+	var names []string
+	n := 0
+	for s, c := range m {
+		names = append(names, strconv.Quote(s))
+		n += c
+	}
+	sort.Strings(names)
+	if len(names) > 20 {
+		names = append(names[:20], "…")
+	}
+	return n, strings.Join(names, ", ")
 }
 
 // Exact reports the entry whose source term (or capitalised variant) is

@@ -14,11 +14,14 @@ package glossary
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -49,6 +52,21 @@ type Glossary struct {
 	Entries    []Entry // nil in listings
 	EntryCount int
 	CreatedAt  time.Time
+}
+
+// Version is a hash of the glossary's pair and entries (not its name or
+// id): two glossaries with the same version translate alike. Engines that
+// enforce glossaries natively cache their vendor glossary by it, and the
+// translation memory keys their output on it.
+func (g *Glossary) Version() string {
+	h := sha256.New()
+	h.Write([]byte(g.SourceLang + "\t" + g.TargetLang + "\n"))
+	entries := slices.Clone(g.Entries) // the order of the entries does not matter
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Source, b.Source) })
+	for _, e := range entries {
+		h.Write([]byte(e.Source + "\t" + e.Target + "\n")) // terms hold no tab or line break
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // Error is a refused glossary; Where names the line ("line 3") or entry

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
 )
 
@@ -31,6 +32,33 @@ type Capabilities struct {
 	// (model, endpoint, formality, …), set by the host; the translation
 	// memory keys on it, so another model never gets the old one's output.
 	Config string
+	// NativeGlossary engines enforce a job's glossary themselves (a vendor
+	// glossary, dictionary markup) for GlossaryPairs, or for every pair
+	// when GlossaryPairs is empty; AnyLanguage in a pair matches every
+	// language. The core then sends the glossary with each request and
+	// puts no placeholders for its terms.
+	NativeGlossary bool
+	GlossaryPairs  []Pair
+}
+
+// AnyLanguage in Capabilities.GlossaryPairs matches every language.
+const AnyLanguage = "*"
+
+// GlossaryNative says whether the engine enforces glossaries itself for
+// the pair src→tgt.
+func (c Capabilities) GlossaryNative(src, tgt string) bool {
+	if !c.NativeGlossary {
+		return false
+	}
+	if len(c.GlossaryPairs) == 0 {
+		return true
+	}
+	for _, p := range c.GlossaryPairs {
+		if (p.Source == src || p.Source == AnyLanguage) && (p.Target == tgt || p.Target == AnyLanguage) {
+			return true
+		}
+	}
+	return false
 }
 
 // TranslateRequest is one batch of segments for one engine.
@@ -39,6 +67,17 @@ type TranslateRequest struct {
 	Target   string // ISO code
 	Mode     job.Mode
 	Segments []string // tagged text (see package segment)
+	// Glossary is set only for engines that enforce it natively
+	// (Capabilities.GlossaryNative); its terms then have no placeholders.
+	Glossary *Glossary
+}
+
+// Glossary is a job's glossary as a native engine gets it.
+type Glossary struct {
+	// Version is glossary.Glossary.Version: equal versions are equal
+	// glossaries, so an engine may cache its vendor glossary by it.
+	Version string
+	Entries []glossary.Entry
 }
 
 // TranslateResult answers a TranslateRequest, segment for segment.

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
 // Kind names what a protected span is, for tests and warnings.
@@ -94,39 +92,12 @@ func New(terms []string) *Protector {
 // numbered after the highest code id the text already has, so they cannot
 // clash with the document's own codes. Spans never cross a code.
 func (p *Protector) Protect(tagged string) (string, []Span) {
-	toks := segment.Tokenize(tagged)
-	next := 0
-	for _, t := range toks {
-		if t.Kind != segment.Text && t.ID >= next {
-			next = t.ID + 1
-		}
-	}
 	var spans []Span
-	var out []segment.Token
-	for _, t := range toks {
-		if t.Kind != segment.Text {
-			out = append(out, t)
-			continue
-		}
-		text := t.Text
-		pos := 0
-		for _, m := range p.matches(text) {
-			if m.from > pos {
-				out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:m.from]})
-			}
-			spans = append(spans, Span{ID: next, Kind: m.kind, Text: text[m.from:m.to]})
-			out = append(out, segment.Token{Kind: segment.Place, ID: next})
-			next++
-			pos = m.to
-		}
-		if pos < len(text) {
-			out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:]})
-		}
-	}
-	if len(spans) == 0 {
-		return tagged, nil
-	}
-	return segment.Render(out), spans
+	out := Hide(tagged, p.matches, func(m match) (int, int) { return m.from, m.to },
+		func(id int, m match, text string) {
+			spans = append(spans, Span{ID: id, Kind: m.kind, Text: text[m.from:m.to]})
+		})
+	return out, spans
 }
 
 type match struct {
@@ -180,28 +151,10 @@ func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r
 // lost is appended at the end of the segment, so no protected text is ever
 // missing from the output; lost counts them.
 func Restore(tagged string, spans []Span) (out string, lost int) {
-	if len(spans) == 0 {
-		return tagged, 0
+	ids := make([]int, len(spans))
+	for i, s := range spans {
+		ids[i] = s.ID
 	}
-	byID := make(map[int]Span, len(spans))
-	for _, s := range spans {
-		byID[s.ID] = s
-	}
-	seen := map[int]bool{}
-	var toks []segment.Token
-	for _, t := range segment.Tokenize(tagged) {
-		if s, ok := byID[t.ID]; ok && t.Kind == segment.Place {
-			seen[t.ID] = true
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: s.Text})
-			continue
-		}
-		toks = append(toks, t)
-	}
-	for _, s := range spans {
-		if !seen[s.ID] {
-			lost++
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: " " + s.Text})
-		}
-	}
-	return segment.Render(toks), lost
+	out, gone := Reveal(tagged, ids, func(i int) string { return spans[i].Text })
+	return out, len(gone)
 }

@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,5 +77,126 @@ func TestGlossaryWinsOverProtectedSpansThatAreTerms(t *testing.T) {
 	}
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "3 term occurrence(s) applied (3 distinct") {
 		t.Errorf("warnings %q", res.Warnings)
+	}
+}
+
+// native is an engine that applies glossaries itself: it translates like
+// upper, then writes each entry's target where the upper-cased source term
+// is, except for the source terms in skip (a vendor that ignored them).
+type native struct {
+	upper
+	skip map[string]bool
+}
+
+func (n *native) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
+	res, err := n.upper.Translate(ctx, r)
+	if err != nil || r.Glossary == nil {
+		return res, err
+	}
+	for i, s := range res.Segments {
+		for _, e := range r.Glossary.Entries {
+			if !n.skip[e.Source] {
+				s = strings.ReplaceAll(s, strings.ToUpper(e.Source), e.Target)
+			}
+		}
+		res.Segments[i] = s
+	}
+	return res, nil
+}
+
+var nativeCaps = ports.Capabilities{AnyToAny: true, NativeGlossary: true, GlossaryPairs: []ports.Pair{{Source: ports.AnyLanguage, Target: "de"}}}
+
+// An engine that applies glossaries itself for the pair gets the glossary
+// and the terms in the text, no placeholder; the job still reports the
+// terms applied, and those whose target is missing from the output.
+func TestNativeEngineGetsTheGlossaryNotPlaceholders(t *testing.T) {
+	g := &glossary.Glossary{Name: "Billing", SourceLang: "en", TargetLang: "de", Entries: []glossary.Entry{
+		{Source: "invoice", Target: "Rechnung"}, {Source: "due date", Target: "Fälligkeit"}, {Source: "Acme", Target: "Acme AG"}}}
+	n := &native{skip: map[string]bool{"due date": true}}
+	tr := &Translator{Engines: registry{engine("native", n, nativeCaps)}}
+	d := docOf(`Pay the <g id="1">invoice</g> by the due date.`, "Acme sends the Invoice.", "Nothing else.")
+	res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.requests) != 1 {
+		t.Fatalf("%d requests", len(n.requests))
+	}
+	req := n.requests[0]
+	if req.Glossary == nil || req.Glossary.Version != g.Version() || len(req.Glossary.Entries) != 3 {
+		t.Fatalf("request glossary %+v", req.Glossary)
+	}
+	for _, s := range req.Segments {
+		if strings.Contains(s, "<x ") {
+			t.Errorf("placeholder sent to a native engine: %q", s)
+		}
+	}
+	if got := targets(d); got[0] != `PAY THE /de<g id="1">Rechnung/de</g> BY THE DUE DATE./de` || got[1] != "Acme AG SENDS THE Rechnung./de" {
+		t.Errorf("targets %q", got)
+	}
+	want := []string{
+		`glossary "Billing": 3 term occurrence(s) applied (2 distinct term(s))`,
+		`glossary "Billing": the engine applied the glossary itself but its output lacks the target term for 1 occurrence(s): "due date"`,
+	}
+	if !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings\n%q, want\n%q", res.Warnings, want)
+	}
+
+	// Another pair: the core's placeholders.
+	n = &native{}
+	tr = &Translator{Engines: registry{engine("native", n, nativeCaps)}}
+	if _, err := tr.TranslateWith(ctx, docOf("Pay the invoice."), "en", "fr", job.Full, Options{Glossary: g}); err != nil {
+		t.Fatal(err)
+	}
+	if r := n.requests[0]; r.Glossary != nil || !strings.Contains(r.Segments[0], `<x id="0"/>`) {
+		t.Errorf("en→fr: request %+v, want a placeholder and no glossary", r)
+	}
+	// A route through English (he→en→de): neither leg is the glossary's pair.
+	first, second := &native{}, &native{}
+	tr = &Translator{Engines: registry{
+		engine("first", first, ports.Capabilities{Pairs: []ports.Pair{{Source: "he", Target: "en"}}}),
+		engine("second", second, ports.Capabilities{Pairs: []ports.Pair{{Source: "en", Target: "de"}}, NativeGlossary: true}),
+	}}
+	gHe := &glossary.Glossary{Name: "He", SourceLang: "he", TargetLang: "de", Entries: []glossary.Entry{{Source: "invoice", Target: "Rechnung"}}}
+	if _, err := tr.TranslateWith(ctx, docOf("Pay the invoice."), "he", "de", job.Full, Options{Glossary: gHe}); err != nil {
+		t.Fatal(err)
+	}
+	if len(second.requests) != 1 || second.requests[0].Glossary != nil || !strings.Contains(first.requests[0].Segments[0], `<x id="0"/>`) {
+		t.Errorf("pivot: requests %+v then %+v, want the core's placeholders", first.requests, second.requests)
+	}
+}
+
+// With a native engine the terms are in the text hashed for the memory,
+// so the glossary's version keys the memory too: the same glossary is
+// served from memory, another one (or none) is not served its output.
+func TestMemoryIsKeyedByTheGlossaryOfANativeEngine(t *testing.T) {
+	tm := newMemoryTM()
+	gA := &glossary.Glossary{Name: "A", SourceLang: "en", TargetLang: "de", Entries: []glossary.Entry{{Source: "invoice", Target: "Rechnung"}}}
+	gB := &glossary.Glossary{Name: "B", SourceLang: "en", TargetLang: "de", Entries: []glossary.Entry{{Source: "invoice", Target: "Faktura"}}}
+	gA2 := &glossary.Glossary{Name: "A again", SourceLang: "en", TargetLang: "de", Entries: gA.Entries}
+	run := func(g *glossary.Glossary) (string, job.Metrics) {
+		t.Helper()
+		tr := &Translator{Engines: registry{engine("native", &native{}, nativeCaps)}, TM: tm}
+		d := docOf("Pay the invoice.")
+		res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return targets(d)[0], res.Metrics
+	}
+	if out, m := run(gA); out != "PAY THE Rechnung./de" || m.EngineCalls != 1 {
+		t.Fatalf("glossary A: %q %+v", out, m)
+	}
+	if out, m := run(gB); out != "PAY THE Faktura./de" || m.CacheHits != 0 {
+		t.Errorf("glossary B was served A's output: %q %+v", out, m)
+	}
+	if out, m := run(nil); out != "PAY THE INVOICE./de" || m.CacheHits != 0 {
+		t.Errorf("no glossary was served a glossary's output: %q %+v", out, m)
+	}
+	if out, m := run(gA2); out != "PAY THE Rechnung./de" || m.CacheHits != 1 || m.EngineCalls != 0 {
+		t.Errorf("the same entries under another name: %q %+v, want the memory", out, m)
 	}
 }

@@ -28,10 +28,26 @@ func tmEngine(leg Leg) string {
 	return leg.Engine.Name
 }
 
+// tmLeg is where a leg's output is kept in the memory: its direction and
+// engine key.
+type tmLeg struct{ engine, src, tgt string }
+
+// memoryKey is the memory's place for a leg's output. When the engine
+// applies a glossary itself (g not nil), the terms are not hidden behind
+// codes in the text hashed, so the glossary's version joins the engine
+// key: another glossary, or none, never gets this output.
+func memoryKey(l Leg, g *ports.Glossary) tmLeg {
+	k := tmLeg{tmEngine(l), l.Source, l.Target}
+	if g != nil {
+		k.engine += "+glossary:" + g.Version
+	}
+	return k
+}
+
 // recall looks texts up in the memory and returns the hits by index: the
 // entries still waiting to be written first, then the store. The memory
 // is a saving, not a source of truth: an error means no hits.
-func (t *Translator) recall(ctx context.Context, leg Leg, mode string, texts []string) map[int]string {
+func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) map[int]string {
 	if t.TM == nil || len(texts) == 0 {
 		return nil
 	}
@@ -41,7 +57,7 @@ func (t *Translator) recall(ctx context.Context, leg Leg, mode string, texts []s
 	w := t.writer()
 	for i, s := range texts {
 		h := Hash(s)
-		if v, ok := w.lookup(memKey{tmEngine(leg), mode, leg.Source, leg.Target, h}); ok {
+		if v, ok := w.lookup(memKey{leg.engine, mode, leg.src, leg.tgt, h}); ok {
 			hits[i] = v
 			continue
 		}
@@ -51,7 +67,7 @@ func (t *Translator) recall(ctx context.Context, leg Leg, mode string, texts []s
 	if len(hashes) == 0 {
 		return hits
 	}
-	found, err := t.TM.GetTM(ctx, tmEngine(leg), mode, leg.Source, leg.Target, hashes)
+	found, err := t.TM.GetTM(ctx, leg.engine, mode, leg.src, leg.tgt, hashes)
 	if err != nil {
 		return hits
 	}
@@ -66,7 +82,7 @@ func (t *Translator) recall(ctx context.Context, leg Leg, mode string, texts []s
 // remember queues fresh engine output for the memory: the job goes on
 // while it is written (write-behind). A failed write only costs a later
 // engine call.
-func (t *Translator) remember(ctx context.Context, leg Leg, mode string, src, out []string) {
+func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, out []string) {
 	if t.TM == nil || len(src) == 0 {
 		return
 	}
@@ -74,7 +90,7 @@ func (t *Translator) remember(ctx context.Context, leg Leg, mode string, src, ou
 	for i, s := range src {
 		entries[Hash(s)] = out[i]
 	}
-	t.writer().put(context.WithoutCancel(ctx), tmWrite{tmEngine(leg), mode, leg.Source, leg.Target, entries})
+	t.writer().put(context.WithoutCancel(ctx), tmWrite{leg.engine, mode, leg.src, leg.tgt, entries})
 }
 
 // Close writes the translation-memory entries still queued and makes

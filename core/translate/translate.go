@@ -106,8 +106,9 @@ func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, 
 type pending struct {
 	unique int // index into the distinct texts; -1: not sent (no letters)
 	spans  []protect.Span
-	terms  []glossary.Placed
-	text   string // what stands for the source once protected
+	terms  []glossary.Placed // behind codes
+	found  []glossary.Placed // left in the text for an engine that applies the glossary
+	text   string            // what stands for the source once protected
 }
 
 // TranslateWith is Translate with per-job options.
@@ -140,6 +141,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 		prot = protect.New(o.DoNotTranslate)
 	}
 	terms := newTerms(o.Glossary)
+	terms.nativeFor(legs)
 	var unique []string
 	seen := map[string]int{}
 	var plan []pending
@@ -150,7 +152,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 		if prot != nil {
 			text, p.spans = prot.Protect(text)
 		}
-		text, p.spans, p.terms = terms.protect(text, p.spans) // after: no term inside a URL or path
+		text, p.spans, p.terms, p.found = terms.protect(text, p.spans) // after: no term inside a URL or path
 		if hasLetters(segment.Plain(text)) {
 			i, ok := seen[text]
 			if !ok {
@@ -166,7 +168,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 
 	texts := unique
 	for _, l := range legs {
-		texts, err = t.translateLeg(ctx, l, mode, texts, &res)
+		texts, err = t.translateLeg(ctx, l, mode, terms.glossary(), texts, &res)
 		if err != nil {
 			if ctx.Err() != nil { // shutting down or timed out: not the engine's fault
 				return res, ctx.Err()
@@ -184,7 +186,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 			out = texts[p.unique]
 		}
 		var n int
-		s.Target, n = protect.Restore(terms.restore(out, p.terms), p.spans)
+		s.Target, n = protect.Restore(terms.restore(out, p.terms, p.found), p.spans)
 		lost += n
 	})
 	res.Warnings = append(res.Warnings, terms.warnings()...)
@@ -195,10 +197,12 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 }
 
 // translateLeg translates texts with one engine: memory hits first, the
-// rest in batches, fresh output stored back.
-func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, texts []string, res *Result) ([]string, error) {
+// rest in batches, fresh output stored back. g is the glossary the engine
+// applies itself, or nil.
+func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
 	out := make([]string, len(texts))
-	hits := t.recall(ctx, l, string(mode), texts)
+	key := memoryKey(l, g)
+	hits := t.recall(ctx, key, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
 	for i := range texts {
 		if h, ok := hits[i]; ok {
@@ -233,7 +237,7 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, tex
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			req := ports.TranslateRequest{Source: l.Source, Target: l.Target, Mode: mode, Segments: send[b.from:b.to]}
+			req := ports.TranslateRequest{Source: l.Source, Target: l.Target, Mode: mode, Segments: send[b.from:b.to], Glossary: g}
 			got, warns, calls, err := t.call(ctx, l.Engine, req)
 			mu.Lock()
 			defer mu.Unlock()
@@ -252,7 +256,7 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, tex
 			for j, s := range got {
 				out[todo[b.from+j]] = s
 			}
-			t.remember(ctx, l, string(mode), req.Segments, got)
+			t.remember(ctx, key, string(mode), req.Segments, got)
 		}()
 	}
 	wg.Wait()

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/dragoman-translate/dragoman/core/glossary"
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
 )
 
@@ -54,7 +61,7 @@ func translatorV3(t *testing.T) http.Handler {
 			}
 			var out []res
 			for _, e := range in {
-				out = append(out, res{[]tr{{enginetest.Upper(e.Text), q.Get("to")}}})
+				out = append(out, res{[]tr{{withDictionary(t, e.Text, q.Get("from"), q.Get("to")), q.Get("to")}}})
 			}
 			w.Header().Set("Content-Type", "application/json")
 			json.NewEncoder(w).Encode(out)
@@ -77,4 +84,68 @@ func TestAzureWire(t *testing.T) {
 		},
 		BigDoc: 1200,
 	}.Run(t)
+}
+
+var dictionaryMarkup = regexp.MustCompile(`<mstrans:dictionary translation="([^"]*)">(.*?)</mstrans:dictionary>`)
+
+// withDictionary translates like enginetest.Upper, applying the dynamic
+// dictionary as documented: each marked phrase becomes its translation
+// attribute, as it is (HTML), when English is the source or the target.
+func withDictionary(t *testing.T, text, from, to string) string {
+	marks := dictionaryMarkup.FindAllStringSubmatch(text, -1)
+	if len(marks) == 0 {
+		return enginetest.Upper(text)
+	}
+	if from != "en" && to != "en" {
+		t.Errorf("dynamic dictionary sent for %s→%s, which the service ignores", from, to)
+	}
+	i := 0
+	text = dictionaryMarkup.ReplaceAllStringFunc(text, func(string) string { i++; return fmt.Sprintf("\x00%d\x00", i-1) })
+	text = enginetest.Upper(text)
+	for i, m := range marks {
+		text = strings.Replace(text, fmt.Sprintf("\x00%d\x00", i), m[1], 1)
+	}
+	return text
+}
+
+// For pairs with English the job's glossary goes to Translator as dynamic
+// dictionary markup, in HTML mode, codes and escapes kept; without
+// English (where the service ignores the markup) none is sent, and the
+// capabilities leave those pairs to the core.
+func TestAzureDynamicDictionary(t *testing.T) {
+	var bodies []string
+	stand := translatorV3(t)
+	v := enginetest.NewVendor(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, string(b))
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		stand.ServeHTTP(w, r)
+	}))
+	e, err := enginetest.Start(t, pluginDir, "azure", map[string]string{"DRAGOMAN_AZURE_API_KEY": "az-key", "DRAGOMAN_AZURE_REGION": "westeurope", "DRAGOMAN_AZURE_BASE_URL": v.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Caps.GlossaryNative("en", "ar") || !e.Caps.GlossaryNative("ar", "en") || e.Caps.GlossaryNative("de", "fr") {
+		t.Errorf("capabilities %+v", e.Caps)
+	}
+	g := &ports.Glossary{Version: "v1", Entries: []glossary.Entry{{Source: "invoice", Target: "فاتورة"}, {Source: "Fish & chips", Target: `"F&C" <Ltd>`}}}
+	segs := []string{`Pay the <g id="1">invoice</g> for Fish &amp; chips<x id="2"/> now.`, "Reinvoice nothing."}
+	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "ar", Mode: job.Full, Segments: segs, Glossary: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `PAY THE <g id="1">فاتورة</g> FOR "F&amp;C" &lt;Ltd&gt;<x id="2"/> NOW.`; res.Segments[0] != want {
+		t.Errorf("target %q\nwant   %q", res.Segments[0], want)
+	}
+	if res.Segments[1] != "REINVOICE NOTHING." {
+		t.Errorf("a term inside a word was marked: %q", res.Segments[1])
+	}
+	if !strings.Contains(bodies[0], `\u003cmstrans:dictionary translation=\"فاتورة\"\u003einvoice\u003c/mstrans:dictionary\u003e`) {
+		t.Errorf("request body %s", bodies[0])
+	}
+	// Without English the service ignores the markup: none is sent.
+	res, err = e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "de", Target: "fr", Mode: job.Full, Segments: []string{"Die invoice."}, Glossary: g})
+	if err != nil || res.Segments[0] != "DIE INVOICE." || strings.Contains(bodies[1], "mstrans") {
+		t.Errorf("de→fr: %q, %v, body %s", res.Segments, err, bodies[1])
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -36,6 +37,9 @@ type engine struct {
 	err                         error
 	client                      *httpengine.Client
 	base, key, region, category string
+
+	mu    sync.Mutex
+	terms map[string]*httpengine.Terms // by glossary version, the last few
 }
 
 func (e *engine) load() error {
@@ -56,7 +60,31 @@ func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	if err := e.load(); err != nil {
 		return sdk.Capabilities{}, err
 	}
-	return sdk.Capabilities{Name: "azure", AnyToAny: true, MaxSegments: maxElements, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full}}, nil
+	// The dynamic dictionary works only between English and another
+	// language; other pairs get the host's enforcement.
+	return sdk.Capabilities{Name: "azure", AnyToAny: true, MaxSegments: maxElements, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full},
+		NativeGlossary: true, GlossaryPairs: []sdk.Pair{{Source: "en", Target: sdk.AnyLanguage}, {Source: sdk.AnyLanguage, Target: "en"}}}, nil
+}
+
+// termsOf prepares a glossary for marking, once per version.
+func (e *engine) termsOf(g *sdk.Glossary) *httpengine.Terms {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t, ok := e.terms[g.Version]; ok {
+		return t
+	}
+	if e.terms == nil || len(e.terms) >= 8 {
+		e.terms = map[string]*httpengine.Terms{}
+	}
+	t := httpengine.NewTerms(g.Entries)
+	e.terms[g.Version] = t
+	return t
+}
+
+// dictionary is Translator's dynamic dictionary markup for one term; the
+// markup is the same in HTML mode, which this engine uses.
+func dictionary(source, target string) string {
+	return `<mstrans:dictionary translation="` + html.EscapeString(target) + `">` + html.EscapeString(source) + `</mstrans:dictionary>`
 }
 
 type element struct {
@@ -78,9 +106,13 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 	if e.category != "" {
 		q.Set("category", e.category)
 	}
+	var terms *httpengine.Terms
+	if r.Glossary != nil && (r.Source == "en" || r.Target == "en") { // the dictionary's documented requirement
+		terms = e.termsOf(r.Glossary)
+	}
 	body := make([]element, len(r.Segments))
 	for i, s := range r.Segments {
-		body[i].Text = httpengine.ToHTML(s)
+		body[i].Text = httpengine.ToHTMLMarking(s, terms, dictionary)
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {

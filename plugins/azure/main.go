@@ -14,6 +14,15 @@
 //
 // Modes: full (and professional, protected by the core). Literal and
 // extreme are translated as full, with a warning on the job.
+//
+// Glossaries: for pairs from or to English the engine applies a job's
+// glossary itself with Translator's dynamic dictionary: each source term
+// in the text (found as the core finds them: whole words, longest first,
+// never across a code) is sent as
+// <mstrans:dictionary translation="target">term</mstrans:dictionary>,
+// which the service documents as working the same in HTML mode, with the
+// from parameter given. The dictionary needs English on one side, so for
+// other pairs the core enforces the glossary with placeholders.
 package main
 
 import "github.com/dragoman-translate/dragoman/plugins/sdk"

@@ -18,20 +18,28 @@ func TestMain(m *testing.M) { enginetest.Main(m, "deepl", &pluginDir) }
 const key = "0f6a-test-key:fx"
 
 // deepL is the documented v2 /translate contract: JSON or form body,
-// DeepL-Auth-Key header, at most 50 texts and 128 KiB, XML tag handling.
-func deepL(t *testing.T) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// DeepL-Auth-Key header, at most 50 texts and 128 KiB, XML tag handling;
+// and the v2 glossary endpoints (see glossaries_test.go).
+func deepL(t *testing.T) http.Handler { return newStandIn(t) }
+
+func (d *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	t := d.t
+	{
 		fail := func(status int, msg string) {
 			t.Errorf("request refused: %d %s", status, msg)
 			w.WriteHeader(status)
 			fmt.Fprintf(w, `{"message":%q}`, msg)
 		}
-		if r.Method != http.MethodPost || r.URL.Path != "/v2/translate" {
-			fail(404, "no such endpoint "+r.Method+" "+r.URL.Path)
-			return
-		}
 		if r.Header.Get("Authorization") != "DeepL-Auth-Key "+key {
 			fail(403, "Authorization failed")
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/v2/glossaries") {
+			d.glossaries(w, r)
+			return
+		}
+		if r.Method != http.MethodPost || r.URL.Path != "/v2/translate" {
+			fail(404, "no such endpoint "+r.Method+" "+r.URL.Path)
 			return
 		}
 		if r.ContentLength > 128<<10 {
@@ -45,6 +53,7 @@ func deepL(t *testing.T) http.Handler {
 			TagHandling      string   `json:"tag_handling"`
 			NonSplittingTags []string `json:"non_splitting_tags"`
 			Formality        string   `json:"formality"`
+			GlossaryID       string   `json:"glossary_id"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Text) == 0 || req.TargetLang == "" {
 			fail(400, "Bad request: "+fmt.Sprint(err))
@@ -66,6 +75,16 @@ func deepL(t *testing.T) http.Handler {
 			fail(400, "Value for 'target_lang' not supported: deprecated")
 			return
 		}
+		apply := enginetest.Upper
+		if req.GlossaryID != "" {
+			g, status, msg := d.use(req.GlossaryID, req.SourceLang, req.TargetLang)
+			if status != 0 {
+				w.WriteHeader(status) // a documented refusal the test provokes: no t.Errorf
+				fmt.Fprintf(w, `{"message":%q}`, msg)
+				return
+			}
+			apply = g.apply
+		}
 		type tr struct {
 			Detected string `json:"detected_source_language"`
 			Text     string `json:"text"`
@@ -74,11 +93,11 @@ func deepL(t *testing.T) http.Handler {
 			Translations []tr `json:"translations"`
 		}
 		for _, s := range req.Text {
-			out.Translations = append(out.Translations, tr{strings.ToUpper(req.SourceLang), enginetest.Upper(s)})
+			out.Translations = append(out.Translations, tr{strings.ToUpper(req.SourceLang), apply(s)})
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(out)
-	})
+	}
 }
 
 func suite() enginetest.Suite {

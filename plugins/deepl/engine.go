@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -46,6 +48,9 @@ type engine struct {
 	baseURL   string
 	key       string
 	formality string
+
+	mu         sync.Mutex
+	glossaries map[string]*vendorGlossary // by name and pair (see glossary.go)
 }
 
 func (e *engine) load() error {
@@ -83,7 +88,10 @@ func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 			}
 		}
 	}
-	return sdk.Capabilities{Name: "deepl", Pairs: pairs, MaxSegments: maxTexts, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full}}, nil
+	// DeepL has glossaries for every language it translates but Thai,
+	// which this engine does not offer.
+	return sdk.Capabilities{Name: "deepl", Pairs: pairs, MaxSegments: maxTexts, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full},
+		NativeGlossary: true}, nil
 }
 
 type request struct {
@@ -94,6 +102,7 @@ type request struct {
 	NonSplittingTags []string `json:"non_splitting_tags"`
 	SplitSentences   string   `json:"split_sentences"`
 	Formality        string   `json:"formality,omitempty"`
+	GlossaryID       string   `json:"glossary_id,omitempty"` // needs SourceLang
 }
 
 type response struct {
@@ -120,29 +129,53 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 	if formal[tgt] && e.formality != "" {
 		body.Formality = e.formality
 	}
-	payload, err := json.Marshal(body)
+	var warnings []string
+	var vg *vendorGlossary
+	if r.Glossary != nil && len(r.Glossary.Entries) > 0 {
+		var err error
+		if vg, err = e.glossary(ctx, r.Glossary, src, tgt); err != nil {
+			var refused *glossaryRefused
+			if !errors.As(err, &refused) {
+				return sdk.TranslateResult{}, err
+			}
+			warnings = append(warnings, refused.Error())
+		} else {
+			body.GlossaryID = vg.id
+		}
+	}
+	out, err := e.translate(ctx, body, len(r.Segments))
+	var he *httpengine.Error
+	if vg != nil && errors.As(err, &he) && he.Status == http.StatusNotFound {
+		// The vendor glossary was deleted behind our back: make it again, once.
+		e.forget(vg)
+		if vg, err = e.glossary(ctx, r.Glossary, src, tgt); err != nil {
+			return sdk.TranslateResult{}, err
+		}
+		body.GlossaryID = vg.id
+		out, err = e.translate(ctx, body, len(r.Segments))
+	}
 	if err != nil {
 		return sdk.TranslateResult{}, err
 	}
+	return sdk.TranslateResult{Segments: out, Warnings: warnings}, nil
+}
+
+// translate sends one /v2/translate request of n texts.
+func (e *engine) translate(ctx context.Context, body request, n int) ([]string, error) {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	err = e.client.Do(ctx,
-		func(ctx context.Context) (*http.Request, error) {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.baseURL+"/v2/translate", bytes.NewReader(payload))
-			if err != nil {
-				return nil, err
-			}
-			req.Header.Set("Authorization", "DeepL-Auth-Key "+e.key)
-			req.Header.Set("Content-Type", "application/json")
-			return req, nil
-		},
+	err = e.client.Do(ctx, e.newRequest(http.MethodPost, "/v2/translate", payload),
 		classify,
 		func(resp httpengine.Response) error {
 			var d response
 			if err := json.Unmarshal(resp.Body, &d); err != nil {
 				return err
 			}
-			if len(d.Translations) != len(r.Segments) {
-				return fmt.Errorf("%d translations for %d texts", len(d.Translations), len(r.Segments))
+			if len(d.Translations) != n {
+				return fmt.Errorf("%d translations for %d texts", len(d.Translations), n)
 			}
 			out = make([]string, len(d.Translations))
 			for i, t := range d.Translations {
@@ -150,10 +183,26 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 			}
 			return nil
 		})
-	if err != nil {
-		return sdk.TranslateResult{}, err
+	return out, err
+}
+
+// newRequest builds a request to DeepL's API (once per attempt).
+func (e *engine) newRequest(method, path string, payload []byte) func(context.Context) (*http.Request, error) {
+	return func(ctx context.Context) (*http.Request, error) {
+		var body io.Reader
+		if payload != nil {
+			body = bytes.NewReader(payload)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, e.baseURL+path, body)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "DeepL-Auth-Key "+e.key)
+		if payload != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return req, nil
 	}
-	return sdk.TranslateResult{Segments: out}, nil
 }
 
 // classify names DeepL's final errors; 5xx (and DeepL's 529 "too many

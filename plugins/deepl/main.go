@@ -14,6 +14,15 @@
 // word-for-word or localisation switch, so literal and extreme are
 // translated as full and the job says so.
 //
+// Glossaries: the engine applies a job's glossary itself
+// (Capabilities.NativeGlossary). It makes one DeepL glossary per glossary
+// content (POST /v2/glossaries, entries as TSV, named "dragoman-<version>",
+// for DeepL's bare pair), waits until DeepL reports it ready, keeps its id
+// in memory and finds it again by name (GET /v2/glossaries) after a
+// restart; translations carry glossary_id with source_lang. A glossary
+// deleted on DeepL's side is made again; one DeepL refuses (400) is
+// skipped with a warning; the account's glossary limit (456) fails the job.
+//
 // Errors: 429 and 5xx are retried (Retry-After honoured); 456 (quota
 // exceeded), 403 (bad key) and other 4xx fail at once.
 package main

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -35,6 +37,13 @@ type engine struct {
 	err                       error
 	client                    *httpengine.Client
 	url, token, apiKey, model string
+
+	// Glossaries (glossary.go): on only with an access token, a bucket and
+	// a regional location.
+	base, parent, bucket, storage string
+
+	mu         sync.Mutex
+	glossaries map[string]*vendorGlossary // by glossary resource name
 }
 
 func (e *engine) load() error {
@@ -50,9 +59,18 @@ func (e *engine) load() error {
 			e.err = fmt.Errorf("google engine: set %s (OAuth access token) or %s", s.Name("ACCESS_TOKEN"), s.Name("API_KEY"))
 			return
 		}
-		base := strings.TrimRight(s.String("BASE_URL", "https://translation.googleapis.com"), "/")
-		e.url = fmt.Sprintf("%s/v3/projects/%s/locations/%s:translateText", base, project, s.String("LOCATION", "global"))
+		e.base = strings.TrimRight(s.String("BASE_URL", "https://translation.googleapis.com"), "/")
+		location := s.String("LOCATION", "global")
+		e.parent = fmt.Sprintf("projects/%s/locations/%s", project, location)
+		e.url = e.base + "/v3/" + e.parent + ":translateText"
 		e.model = s.String("MODEL", "")
+		e.bucket = s.String("GLOSSARY_BUCKET", "")
+		e.storage = strings.TrimRight(s.String("STORAGE_URL", "https://storage.googleapis.com"), "/")
+		if e.bucket != "" && (e.token == "" || location == "global") {
+			e.err = fmt.Errorf("google engine: %s needs %s (Cloud Storage and glossaries take no API key) and a regional %s such as us-central1 (glossaries are not served from global)",
+				s.Name("GLOSSARY_BUCKET"), s.Name("ACCESS_TOKEN"), s.Name("LOCATION"))
+			return
+		}
 		e.client, e.err = s.Client()
 	})
 	return e.err
@@ -62,7 +80,8 @@ func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	if err := e.load(); err != nil {
 		return sdk.Capabilities{}, err
 	}
-	return sdk.Capabilities{Name: "google", AnyToAny: true, MaxSegments: maxContents, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full}}, nil
+	return sdk.Capabilities{Name: "google", AnyToAny: true, MaxSegments: maxContents, MaxChars: maxChars, Modes: []sdk.Mode{sdk.Full},
+		NativeGlossary: e.bucket != ""}, nil
 }
 
 type request struct {
@@ -71,12 +90,18 @@ type request struct {
 	SourceLanguageCode string   `json:"sourceLanguageCode,omitempty"`
 	TargetLanguageCode string   `json:"targetLanguageCode"`
 	Model              string   `json:"model,omitempty"`
+	GlossaryConfig     *struct {
+		Glossary string `json:"glossary"`
+	} `json:"glossaryConfig,omitempty"`
+}
+
+type translation struct {
+	TranslatedText string `json:"translatedText"`
 }
 
 type response struct {
-	Translations []struct {
-		TranslatedText string `json:"translatedText"`
-	} `json:"translations"`
+	Translations         []translation `json:"translations"`
+	GlossaryTranslations []translation `json:"glossaryTranslations"`
 }
 
 func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.TranslateResult, error) {
@@ -87,44 +112,91 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 	for _, s := range r.Segments {
 		body.Contents = append(body.Contents, httpengine.ToHTML(s))
 	}
-	payload, err := json.Marshal(body)
+	var warnings []string
+	var vg *vendorGlossary
+	if r.Glossary != nil && len(r.Glossary.Entries) > 0 && e.bucket != "" {
+		var err error
+		if vg, err = e.glossary(ctx, r.Glossary, body.SourceLanguageCode, body.TargetLanguageCode); err != nil {
+			var refused *glossaryRefused
+			if !errors.As(err, &refused) {
+				return sdk.TranslateResult{}, err
+			}
+			warnings = append(warnings, refused.Error())
+			vg = nil
+		} else {
+			body.GlossaryConfig = &struct {
+				Glossary string `json:"glossary"`
+			}{vg.name}
+		}
+	}
+	out, err := e.translate(ctx, body)
+	var he *httpengine.Error
+	if vg != nil && errors.As(err, &he) && he.Status == http.StatusNotFound {
+		// The glossary was deleted behind our back: make it again, once.
+		e.forget(vg)
+		if vg, err = e.glossary(ctx, r.Glossary, body.SourceLanguageCode, body.TargetLanguageCode); err != nil {
+			return sdk.TranslateResult{}, err
+		}
+		out, err = e.translate(ctx, body)
+	}
 	if err != nil {
 		return sdk.TranslateResult{}, err
 	}
+	return sdk.TranslateResult{Segments: out, Warnings: warnings}, nil
+}
+
+// translate sends one translateText request; with a glossary, the
+// glossary's translations are the answer.
+func (e *engine) translate(ctx context.Context, body request) ([]string, error) {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	err = e.client.Do(ctx,
-		func(ctx context.Context) (*http.Request, error) {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(payload))
-			if err != nil {
-				return nil, err
-			}
-			req.Header.Set("Content-Type", "application/json; charset=utf-8")
-			if e.token != "" {
-				req.Header.Set("Authorization", "Bearer "+e.token)
-			} else {
-				req.Header.Set("x-goog-api-key", e.apiKey)
-			}
-			return req, nil
-		},
+	err = e.client.Do(ctx, e.newRequest(http.MethodPost, e.url, "application/json; charset=utf-8", payload),
 		classify,
 		func(resp httpengine.Response) error {
 			var d response
 			if err := json.Unmarshal(resp.Body, &d); err != nil {
 				return err
 			}
-			if len(d.Translations) != len(r.Segments) {
-				return fmt.Errorf("%d translations for %d contents", len(d.Translations), len(r.Segments))
+			ts := d.Translations
+			if body.GlossaryConfig != nil {
+				ts = d.GlossaryTranslations
 			}
-			out = make([]string, len(d.Translations))
-			for i, t := range d.Translations {
+			if len(ts) != len(body.Contents) {
+				return fmt.Errorf("%d translations for %d contents", len(ts), len(body.Contents))
+			}
+			out = make([]string, len(ts))
+			for i, t := range ts {
 				out[i] = httpengine.FromHTML(t.TranslatedText)
 			}
 			return nil
 		})
-	if err != nil {
-		return sdk.TranslateResult{}, err
+	return out, err
+}
+
+// newRequest builds an authorised request (once per attempt).
+func (e *engine) newRequest(method, url, contentType string, payload []byte) func(context.Context) (*http.Request, error) {
+	return func(ctx context.Context) (*http.Request, error) {
+		var body io.Reader
+		if payload != nil {
+			body = bytes.NewReader(payload)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, url, body)
+		if err != nil {
+			return nil, err
+		}
+		if payload != nil {
+			req.Header.Set("Content-Type", contentType)
+		}
+		if e.token != "" {
+			req.Header.Set("Authorization", "Bearer "+e.token)
+		} else {
+			req.Header.Set("x-goog-api-key", e.apiKey)
+		}
+		return req, nil
 	}
-	return sdk.TranslateResult{Segments: out}, nil
 }
 
 // classify reads Google's error body ({"error":{"code","message","status"}}).

@@ -14,20 +14,28 @@ var pluginDir string
 
 func TestMain(m *testing.M) { enginetest.Main(m, "google", &pluginDir) }
 
-// googleV3 is the documented translateText contract.
-func googleV3(t *testing.T) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// googleV3 is the documented translateText contract, and the glossary
+// endpoints with Cloud Storage uploads (see glossaries_test.go).
+func googleV3(t *testing.T) http.Handler { return newStandIn(t) }
+
+func (d *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	t := d.t
+	{
 		fail := func(code int, status, msg string) {
 			t.Errorf("request refused: %d %s", code, msg)
 			w.WriteHeader(code)
 			fmt.Fprintf(w, `{"error":{"code":%d,"message":%q,"status":%q}}`, code, msg, status)
 		}
-		if r.Method != http.MethodPost || r.URL.Path != "/v3/projects/my-project/locations/global:translateText" {
-			fail(404, "NOT_FOUND", r.URL.Path)
-			return
-		}
 		if r.Header.Get("Authorization") != "Bearer ya29.token" {
 			fail(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
+			return
+		}
+		if d.glossaries(w, r) {
+			return
+		}
+		location := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v3/projects/my-project/locations/"), ":translateText")
+		if r.Method != http.MethodPost || (location != "global" && location != "us-central1") || !strings.HasSuffix(r.URL.Path, ":translateText") {
+			fail(404, "NOT_FOUND", r.URL.Path)
 			return
 		}
 		var req struct {
@@ -35,6 +43,9 @@ func googleV3(t *testing.T) http.Handler {
 			MimeType           string   `json:"mimeType"`
 			SourceLanguageCode string   `json:"sourceLanguageCode"`
 			TargetLanguageCode string   `json:"targetLanguageCode"`
+			GlossaryConfig     *struct {
+				Glossary string `json:"glossary"`
+			} `json:"glossaryConfig"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.TargetLanguageCode == "" || len(req.Contents) == 0 {
 			fail(400, "INVALID_ARGUMENT", fmt.Sprint("bad request ", err))
@@ -60,13 +71,27 @@ func googleV3(t *testing.T) http.Handler {
 			TranslatedText string `json:"translatedText"`
 		}
 		var out struct {
-			Translations []tr `json:"translations"`
+			Translations         []tr `json:"translations"`
+			GlossaryTranslations []tr `json:"glossaryTranslations,omitempty"`
+		}
+		var g *vendorEntry
+		if req.GlossaryConfig != nil {
+			var code int
+			var status, msg string
+			if g, code, status, msg = d.use(location, req.GlossaryConfig.Glossary, req.SourceLanguageCode, req.TargetLanguageCode); code != 0 {
+				w.WriteHeader(code) // a documented refusal the test provokes: no t.Errorf
+				fmt.Fprintf(w, `{"error":{"code":%d,"message":%q,"status":%q}}`, code, msg, status)
+				return
+			}
 		}
 		for _, c := range req.Contents {
 			out.Translations = append(out.Translations, tr{enginetest.Upper(c)})
+			if g != nil {
+				out.GlossaryTranslations = append(out.GlossaryTranslations, tr{g.apply(c)})
+			}
 		}
 		json.NewEncoder(w).Encode(out)
-	})
+	}
 }
 
 func TestGoogleWire(t *testing.T) {

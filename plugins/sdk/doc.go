@@ -13,6 +13,8 @@
 //
 //	Provider, Capabilities, Pair, Mode   what an engine serves
 //	TranslateRequest, TranslateResult     one batch of tagged segments
+//	Glossary, GlossaryEntry               a job's glossary, for engines that apply
+//	                                      it themselves (Capabilities.NativeGlossary)
 //	Converter                             a format converter
 //	HealthChecker                         optional health beyond "it answers"
 //	Error, Retry                          a failure with a retry hint

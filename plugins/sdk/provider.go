@@ -44,9 +44,13 @@ func (s *providerServer) Capabilities(ctx context.Context, _ *pb.CapabilitiesReq
 		MaxSegments:     int32(c.MaxSegments),
 		MaxChars:        int32(c.MaxChars),
 		ProtocolVersion: ProtocolVersion,
+		NativeGlossary:  c.NativeGlossary,
 	}
 	for _, p := range c.Pairs {
 		resp.Pairs = append(resp.Pairs, &pb.Pair{Source: p.Source, Target: p.Target})
+	}
+	for _, p := range c.GlossaryPairs {
+		resp.GlossaryPairs = append(resp.GlossaryPairs, &pb.Pair{Source: p.Source, Target: p.Target})
 	}
 	for _, m := range c.Modes {
 		resp.Modes = append(resp.Modes, string(m))
@@ -60,6 +64,7 @@ func (s *providerServer) Translate(ctx context.Context, req *pb.TranslateRequest
 		Target:   req.Target,
 		Mode:     Mode(req.Mode),
 		Segments: req.Segments,
+		Glossary: glossaryFromPB(req.Glossary),
 	})
 	if err != nil {
 		return nil, err
@@ -110,9 +115,14 @@ func (c *ProviderClient) Capabilities(ctx context.Context) (Capabilities, error)
 		AnyToAny:    resp.AnyToAny,
 		MaxSegments: int(resp.MaxSegments),
 		MaxChars:    int(resp.MaxChars),
+
+		NativeGlossary: resp.NativeGlossary,
 	}
 	for _, p := range resp.Pairs {
 		caps.Pairs = append(caps.Pairs, Pair{Source: p.Source, Target: p.Target})
+	}
+	for _, p := range resp.GlossaryPairs {
+		caps.GlossaryPairs = append(caps.GlossaryPairs, Pair{Source: p.Source, Target: p.Target})
 	}
 	for _, m := range resp.Modes {
 		caps.Modes = append(caps.Modes, Mode(m))
@@ -127,6 +137,7 @@ func (c *ProviderClient) Translate(ctx context.Context, req TranslateRequest) (T
 		Target:   req.Target,
 		Mode:     string(req.Mode),
 		Segments: req.Segments,
+		Glossary: glossaryToPB(req.Glossary),
 	})
 	if err != nil {
 		return TranslateResult{}, err
@@ -135,6 +146,28 @@ func (c *ProviderClient) Translate(ctx context.Context, req TranslateRequest) (T
 		return TranslateResult{}, fmt.Errorf("plugin returned %d segments for %d", len(resp.Segments), len(req.Segments))
 	}
 	return TranslateResult{Segments: resp.Segments, Warnings: resp.Warnings}, nil
+}
+
+func glossaryToPB(g *Glossary) *pb.Glossary {
+	if g == nil {
+		return nil
+	}
+	out := &pb.Glossary{Version: g.Version, Entries: make([]*pb.GlossaryEntry, len(g.Entries))}
+	for i, e := range g.Entries {
+		out.Entries[i] = &pb.GlossaryEntry{Source: e.Source, Target: e.Target}
+	}
+	return out
+}
+
+func glossaryFromPB(g *pb.Glossary) *Glossary {
+	if g == nil {
+		return nil
+	}
+	out := &Glossary{Version: g.Version, Entries: make([]GlossaryEntry, len(g.Entries))}
+	for i, e := range g.Entries {
+		out.Entries[i] = GlossaryEntry{Source: e.Source, Target: e.Target}
+	}
+	return out
 }
 
 // Health pings the plugin; an error means it is unreachable or unwell.

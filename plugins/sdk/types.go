@@ -37,6 +37,29 @@ type Capabilities struct {
 	// Modes honoured; the host sends others as Full, with a warning to the
 	// user.
 	Modes []Mode
+	// NativeGlossary says the provider enforces glossaries itself (a vendor
+	// glossary, dictionary markup) for GlossaryPairs, or for every pair it
+	// serves when GlossaryPairs is empty; AnyLanguage ("*") in a pair stands
+	// for every language. For those pairs the host sends the job's glossary
+	// in TranslateRequest.Glossary and puts no placeholders for its terms;
+	// for the others it enforces the glossary itself and sends none.
+	NativeGlossary bool
+	GlossaryPairs  []Pair
+}
+
+// AnyLanguage in a Capabilities.GlossaryPairs pair matches every language.
+const AnyLanguage = "*"
+
+// GlossaryEntry is one term of a glossary and its translation.
+type GlossaryEntry struct{ Source, Target string }
+
+// Glossary is the job's terminology for the request's pair, sent only to
+// providers with Capabilities.NativeGlossary.
+type Glossary struct {
+	// Version is a hash of the pair and the entries: equal versions are
+	// equal glossaries, so a provider may cache a vendor glossary by it.
+	Version string
+	Entries []GlossaryEntry
 }
 
 // TranslateRequest is one batch of segments.
@@ -45,6 +68,9 @@ type TranslateRequest struct {
 	Target   string
 	Mode     Mode
 	Segments []string // tagged text: see package plugins/sdk/tagged
+	// Glossary, when not nil, must be applied: the source terms have no
+	// placeholders in Segments (see Capabilities.NativeGlossary).
+	Glossary *Glossary
 }
 
 // TranslateResult answers a TranslateRequest segment for segment: exactly

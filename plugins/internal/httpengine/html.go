@@ -15,18 +15,25 @@ import (
 func ToHTML(seg string) string {
 	var b strings.Builder
 	for _, t := range tagged.Tokenize(seg) {
-		switch t.Kind {
-		case tagged.Text:
+		if t.Kind == tagged.Text {
 			b.WriteString(html.EscapeString(t.Text))
-		case tagged.Open:
-			b.WriteString(`<span id="g` + strconv.Itoa(t.ID) + `">`)
-		case tagged.Close:
-			b.WriteString(`</span>`)
-		case tagged.Place:
-			b.WriteString(`<br id="x` + strconv.Itoa(t.ID) + `">`)
+		} else {
+			writeCode(&b, t)
 		}
 	}
 	return b.String()
+}
+
+// writeCode writes an inline code as the HTML ToHTML makes of it.
+func writeCode(b *strings.Builder, t tagged.Token) {
+	switch t.Kind {
+	case tagged.Open:
+		b.WriteString(`<span id="g` + strconv.Itoa(t.ID) + `">`)
+	case tagged.Close:
+		b.WriteString(`</span>`)
+	case tagged.Place:
+		b.WriteString(`<br id="x` + strconv.Itoa(t.ID) + `">`)
+	}
 }
 
 var htmlTag = regexp.MustCompile(`(?i)<(/?)\s*(span|br)\b([^>]*)>`)

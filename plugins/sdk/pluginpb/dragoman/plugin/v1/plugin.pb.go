@@ -140,8 +140,16 @@ type CapabilitiesResponse struct {
 	Modes []string `protobuf:"bytes,6,rep,name=modes,proto3" json:"modes,omitempty"`
 	// The SDK protocol version the plugin was built with.
 	ProtocolVersion uint32 `protobuf:"varint,7,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// native_glossary engines enforce a glossary themselves (a vendor
+	// glossary, dictionary markup): for the pairs in glossary_pairs (every
+	// pair the engine serves when empty; "*" stands for any language) the
+	// host sends TranslateRequest.glossary and puts no placeholders for its
+	// terms. Hosts and plugins older than this field leave it false, and the
+	// host then enforces glossaries itself, as before.
+	NativeGlossary bool    `protobuf:"varint,8,opt,name=native_glossary,json=nativeGlossary,proto3" json:"native_glossary,omitempty"`
+	GlossaryPairs  []*Pair `protobuf:"bytes,9,rep,name=glossary_pairs,json=glossaryPairs,proto3" json:"glossary_pairs,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *CapabilitiesResponse) Reset() {
@@ -223,6 +231,20 @@ func (x *CapabilitiesResponse) GetProtocolVersion() uint32 {
 	return 0
 }
 
+func (x *CapabilitiesResponse) GetNativeGlossary() bool {
+	if x != nil {
+		return x.NativeGlossary
+	}
+	return false
+}
+
+func (x *CapabilitiesResponse) GetGlossaryPairs() []*Pair {
+	if x != nil {
+		return x.GlossaryPairs
+	}
+	return nil
+}
+
 type TranslateRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Source string                 `protobuf:"bytes,1,opt,name=source,proto3" json:"source,omitempty"`
@@ -230,7 +252,10 @@ type TranslateRequest struct {
 	Mode   string                 `protobuf:"bytes,3,opt,name=mode,proto3" json:"mode,omitempty"`
 	// Tagged text: XML-escaped text with inline codes <g id="N">…</g> and
 	// <x id="N"/>. Every code must come back exactly once.
-	Segments      []string `protobuf:"bytes,4,rep,name=segments,proto3" json:"segments,omitempty"`
+	Segments []string `protobuf:"bytes,4,rep,name=segments,proto3" json:"segments,omitempty"`
+	// The job's glossary, sent only to engines with native_glossary for this
+	// pair; the same in every batch of a job.
+	Glossary      *Glossary `protobuf:"bytes,5,opt,name=glossary,proto3" json:"glossary,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -293,6 +318,120 @@ func (x *TranslateRequest) GetSegments() []string {
 	return nil
 }
 
+func (x *TranslateRequest) GetGlossary() *Glossary {
+	if x != nil {
+		return x.Glossary
+	}
+	return nil
+}
+
+// Glossary is terminology for the request's language pair.
+type Glossary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// version is a hash of the pair and the entries: equal versions mean
+	// equal glossaries, so an engine may cache a vendor glossary by it.
+	Version       string           `protobuf:"bytes,1,opt,name=version,proto3" json:"version,omitempty"`
+	Entries       []*GlossaryEntry `protobuf:"bytes,2,rep,name=entries,proto3" json:"entries,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Glossary) Reset() {
+	*x = Glossary{}
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Glossary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Glossary) ProtoMessage() {}
+
+func (x *Glossary) ProtoReflect() protoreflect.Message {
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Glossary.ProtoReflect.Descriptor instead.
+func (*Glossary) Descriptor() ([]byte, []int) {
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Glossary) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *Glossary) GetEntries() []*GlossaryEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+type GlossaryEntry struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Source        string                 `protobuf:"bytes,1,opt,name=source,proto3" json:"source,omitempty"`
+	Target        string                 `protobuf:"bytes,2,opt,name=target,proto3" json:"target,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GlossaryEntry) Reset() {
+	*x = GlossaryEntry{}
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GlossaryEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GlossaryEntry) ProtoMessage() {}
+
+func (x *GlossaryEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GlossaryEntry.ProtoReflect.Descriptor instead.
+func (*GlossaryEntry) Descriptor() ([]byte, []int) {
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *GlossaryEntry) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *GlossaryEntry) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
 type TranslateResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Segments      []string               `protobuf:"bytes,1,rep,name=segments,proto3" json:"segments,omitempty"`
@@ -303,7 +442,7 @@ type TranslateResponse struct {
 
 func (x *TranslateResponse) Reset() {
 	*x = TranslateResponse{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -315,7 +454,7 @@ func (x *TranslateResponse) String() string {
 func (*TranslateResponse) ProtoMessage() {}
 
 func (x *TranslateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -328,7 +467,7 @@ func (x *TranslateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TranslateResponse.ProtoReflect.Descriptor instead.
 func (*TranslateResponse) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *TranslateResponse) GetSegments() []string {
@@ -353,7 +492,7 @@ type HealthRequest struct {
 
 func (x *HealthRequest) Reset() {
 	*x = HealthRequest{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -365,7 +504,7 @@ func (x *HealthRequest) String() string {
 func (*HealthRequest) ProtoMessage() {}
 
 func (x *HealthRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -378,7 +517,7 @@ func (x *HealthRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HealthRequest.ProtoReflect.Descriptor instead.
 func (*HealthRequest) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 type HealthResponse struct {
@@ -391,7 +530,7 @@ type HealthResponse struct {
 
 func (x *HealthResponse) Reset() {
 	*x = HealthResponse{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -403,7 +542,7 @@ func (x *HealthResponse) String() string {
 func (*HealthResponse) ProtoMessage() {}
 
 func (x *HealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -416,7 +555,7 @@ func (x *HealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HealthResponse.ProtoReflect.Descriptor instead.
 func (*HealthResponse) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *HealthResponse) GetOk() bool {
@@ -441,7 +580,7 @@ type FormatsRequest struct {
 
 func (x *FormatsRequest) Reset() {
 	*x = FormatsRequest{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -453,7 +592,7 @@ func (x *FormatsRequest) String() string {
 func (*FormatsRequest) ProtoMessage() {}
 
 func (x *FormatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -466,7 +605,7 @@ func (x *FormatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FormatsRequest.ProtoReflect.Descriptor instead.
 func (*FormatsRequest) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 type FormatsResponse struct {
@@ -482,7 +621,7 @@ type FormatsResponse struct {
 
 func (x *FormatsResponse) Reset() {
 	*x = FormatsResponse{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -494,7 +633,7 @@ func (x *FormatsResponse) String() string {
 func (*FormatsResponse) ProtoMessage() {}
 
 func (x *FormatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -507,7 +646,7 @@ func (x *FormatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FormatsResponse.ProtoReflect.Descriptor instead.
 func (*FormatsResponse) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *FormatsResponse) GetFormats() []string {
@@ -543,7 +682,7 @@ type Chunk struct {
 
 func (x *Chunk) Reset() {
 	*x = Chunk{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -555,7 +694,7 @@ func (x *Chunk) String() string {
 func (*Chunk) ProtoMessage() {}
 
 func (x *Chunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -568,7 +707,7 @@ func (x *Chunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Chunk.ProtoReflect.Descriptor instead.
 func (*Chunk) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Chunk) GetFormat() string {
@@ -601,7 +740,7 @@ const file_dragoman_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x15host_protocol_version\x18\x01 \x01(\rR\x13hostProtocolVersion\"6\n" +
 	"\x04Pair\x12\x16\n" +
 	"\x06source\x18\x01 \x01(\tR\x06source\x12\x16\n" +
-	"\x06target\x18\x02 \x01(\tR\x06target\"\xf9\x01\n" +
+	"\x06target\x18\x02 \x01(\tR\x06target\"\xe3\x02\n" +
 	"\x14CapabilitiesResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12.\n" +
 	"\x05pairs\x18\x02 \x03(\v2\x18.dragoman.plugin.v1.PairR\x05pairs\x12\x1c\n" +
@@ -610,12 +749,21 @@ const file_dragoman_plugin_v1_plugin_proto_rawDesc = "" +
 	"\fmax_segments\x18\x04 \x01(\x05R\vmaxSegments\x12\x1b\n" +
 	"\tmax_chars\x18\x05 \x01(\x05R\bmaxChars\x12\x14\n" +
 	"\x05modes\x18\x06 \x03(\tR\x05modes\x12)\n" +
-	"\x10protocol_version\x18\a \x01(\rR\x0fprotocolVersion\"r\n" +
+	"\x10protocol_version\x18\a \x01(\rR\x0fprotocolVersion\x12'\n" +
+	"\x0fnative_glossary\x18\b \x01(\bR\x0enativeGlossary\x12?\n" +
+	"\x0eglossary_pairs\x18\t \x03(\v2\x18.dragoman.plugin.v1.PairR\rglossaryPairs\"\xac\x01\n" +
 	"\x10TranslateRequest\x12\x16\n" +
 	"\x06source\x18\x01 \x01(\tR\x06source\x12\x16\n" +
 	"\x06target\x18\x02 \x01(\tR\x06target\x12\x12\n" +
 	"\x04mode\x18\x03 \x01(\tR\x04mode\x12\x1a\n" +
-	"\bsegments\x18\x04 \x03(\tR\bsegments\"K\n" +
+	"\bsegments\x18\x04 \x03(\tR\bsegments\x128\n" +
+	"\bglossary\x18\x05 \x01(\v2\x1c.dragoman.plugin.v1.GlossaryR\bglossary\"a\n" +
+	"\bGlossary\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\tR\aversion\x12;\n" +
+	"\aentries\x18\x02 \x03(\v2!.dragoman.plugin.v1.GlossaryEntryR\aentries\"?\n" +
+	"\rGlossaryEntry\x12\x16\n" +
+	"\x06source\x18\x01 \x01(\tR\x06source\x12\x16\n" +
+	"\x06target\x18\x02 \x01(\tR\x06target\"K\n" +
 	"\x11TranslateResponse\x12\x1a\n" +
 	"\bsegments\x18\x01 \x03(\tR\bsegments\x12\x1a\n" +
 	"\bwarnings\x18\x02 \x03(\tR\bwarnings\"\x0f\n" +
@@ -653,38 +801,43 @@ func file_dragoman_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_dragoman_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_dragoman_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_dragoman_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_dragoman_plugin_v1_plugin_proto_goTypes = []any{
 	(*CapabilitiesRequest)(nil),  // 0: dragoman.plugin.v1.CapabilitiesRequest
 	(*Pair)(nil),                 // 1: dragoman.plugin.v1.Pair
 	(*CapabilitiesResponse)(nil), // 2: dragoman.plugin.v1.CapabilitiesResponse
 	(*TranslateRequest)(nil),     // 3: dragoman.plugin.v1.TranslateRequest
-	(*TranslateResponse)(nil),    // 4: dragoman.plugin.v1.TranslateResponse
-	(*HealthRequest)(nil),        // 5: dragoman.plugin.v1.HealthRequest
-	(*HealthResponse)(nil),       // 6: dragoman.plugin.v1.HealthResponse
-	(*FormatsRequest)(nil),       // 7: dragoman.plugin.v1.FormatsRequest
-	(*FormatsResponse)(nil),      // 8: dragoman.plugin.v1.FormatsResponse
-	(*Chunk)(nil),                // 9: dragoman.plugin.v1.Chunk
+	(*Glossary)(nil),             // 4: dragoman.plugin.v1.Glossary
+	(*GlossaryEntry)(nil),        // 5: dragoman.plugin.v1.GlossaryEntry
+	(*TranslateResponse)(nil),    // 6: dragoman.plugin.v1.TranslateResponse
+	(*HealthRequest)(nil),        // 7: dragoman.plugin.v1.HealthRequest
+	(*HealthResponse)(nil),       // 8: dragoman.plugin.v1.HealthResponse
+	(*FormatsRequest)(nil),       // 9: dragoman.plugin.v1.FormatsRequest
+	(*FormatsResponse)(nil),      // 10: dragoman.plugin.v1.FormatsResponse
+	(*Chunk)(nil),                // 11: dragoman.plugin.v1.Chunk
 }
 var file_dragoman_plugin_v1_plugin_proto_depIdxs = []int32{
-	1, // 0: dragoman.plugin.v1.CapabilitiesResponse.pairs:type_name -> dragoman.plugin.v1.Pair
-	0, // 1: dragoman.plugin.v1.Provider.Capabilities:input_type -> dragoman.plugin.v1.CapabilitiesRequest
-	3, // 2: dragoman.plugin.v1.Provider.Translate:input_type -> dragoman.plugin.v1.TranslateRequest
-	5, // 3: dragoman.plugin.v1.Provider.Health:input_type -> dragoman.plugin.v1.HealthRequest
-	7, // 4: dragoman.plugin.v1.Converter.Formats:input_type -> dragoman.plugin.v1.FormatsRequest
-	9, // 5: dragoman.plugin.v1.Converter.Convert:input_type -> dragoman.plugin.v1.Chunk
-	5, // 6: dragoman.plugin.v1.Converter.Health:input_type -> dragoman.plugin.v1.HealthRequest
-	2, // 7: dragoman.plugin.v1.Provider.Capabilities:output_type -> dragoman.plugin.v1.CapabilitiesResponse
-	4, // 8: dragoman.plugin.v1.Provider.Translate:output_type -> dragoman.plugin.v1.TranslateResponse
-	6, // 9: dragoman.plugin.v1.Provider.Health:output_type -> dragoman.plugin.v1.HealthResponse
-	8, // 10: dragoman.plugin.v1.Converter.Formats:output_type -> dragoman.plugin.v1.FormatsResponse
-	9, // 11: dragoman.plugin.v1.Converter.Convert:output_type -> dragoman.plugin.v1.Chunk
-	6, // 12: dragoman.plugin.v1.Converter.Health:output_type -> dragoman.plugin.v1.HealthResponse
-	7, // [7:13] is the sub-list for method output_type
-	1, // [1:7] is the sub-list for method input_type
-	1, // [1:1] is the sub-list for extension type_name
-	1, // [1:1] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	1,  // 0: dragoman.plugin.v1.CapabilitiesResponse.pairs:type_name -> dragoman.plugin.v1.Pair
+	1,  // 1: dragoman.plugin.v1.CapabilitiesResponse.glossary_pairs:type_name -> dragoman.plugin.v1.Pair
+	4,  // 2: dragoman.plugin.v1.TranslateRequest.glossary:type_name -> dragoman.plugin.v1.Glossary
+	5,  // 3: dragoman.plugin.v1.Glossary.entries:type_name -> dragoman.plugin.v1.GlossaryEntry
+	0,  // 4: dragoman.plugin.v1.Provider.Capabilities:input_type -> dragoman.plugin.v1.CapabilitiesRequest
+	3,  // 5: dragoman.plugin.v1.Provider.Translate:input_type -> dragoman.plugin.v1.TranslateRequest
+	7,  // 6: dragoman.plugin.v1.Provider.Health:input_type -> dragoman.plugin.v1.HealthRequest
+	9,  // 7: dragoman.plugin.v1.Converter.Formats:input_type -> dragoman.plugin.v1.FormatsRequest
+	11, // 8: dragoman.plugin.v1.Converter.Convert:input_type -> dragoman.plugin.v1.Chunk
+	7,  // 9: dragoman.plugin.v1.Converter.Health:input_type -> dragoman.plugin.v1.HealthRequest
+	2,  // 10: dragoman.plugin.v1.Provider.Capabilities:output_type -> dragoman.plugin.v1.CapabilitiesResponse
+	6,  // 11: dragoman.plugin.v1.Provider.Translate:output_type -> dragoman.plugin.v1.TranslateResponse
+	8,  // 12: dragoman.plugin.v1.Provider.Health:output_type -> dragoman.plugin.v1.HealthResponse
+	10, // 13: dragoman.plugin.v1.Converter.Formats:output_type -> dragoman.plugin.v1.FormatsResponse
+	11, // 14: dragoman.plugin.v1.Converter.Convert:output_type -> dragoman.plugin.v1.Chunk
+	8,  // 15: dragoman.plugin.v1.Converter.Health:output_type -> dragoman.plugin.v1.HealthResponse
+	10, // [10:16] is the sub-list for method output_type
+	4,  // [4:10] is the sub-list for method input_type
+	4,  // [4:4] is the sub-list for extension type_name
+	4,  // [4:4] is the sub-list for extension extendee
+	0,  // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_dragoman_plugin_v1_plugin_proto_init() }
@@ -698,7 +851,7 @@ func file_dragoman_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dragoman_plugin_v1_plugin_proto_rawDesc), len(file_dragoman_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   10,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
