@@ -92,10 +92,10 @@ func treeWritten(t *testing.T, data []byte, edit func(*Node)) string {
 // part of the corpus.
 func TestStreamBlocksWritesWhatTheTreeWrites(t *testing.T) {
 	parts := map[string][]byte{
-		"part": []byte(part),
+		"part":   []byte(part),
 		"shapes": []byte(`<?xml version="1.0"?>` + "\n" + `<w:document xmlns:w="` + NSW + `"><w:body/></w:document>`),
-		"sdt": []byte(`<w:document xmlns:w="` + NSW + `">` + "\r\n " + `<w:body> <w:sdt><w:sdtPr><w:alias w:val="x"/></w:sdtPr><w:sdtContent><w:p><w:r><w:t>a</w:t></w:r></w:p><!-- c --><w:p/><w:tbl><w:tr><w:tc><w:p/></w:tc></w:tr></w:tbl></w:sdtContent></w:sdt><w:sdt><w:sdtContent></w:sdtContent></w:sdt><?pi x?><w:sectPr/></w:body></w:document>`),
-		"notes": []byte(`<w:footnotes xmlns:w="` + NSW + `"><w:footnote w:id="0"><w:p><w:r><w:t>n</w:t></w:r></w:p></w:footnote><w:footnote w:id="1"/></w:footnotes>`),
+		"sdt":    []byte(`<w:document xmlns:w="` + NSW + `">` + "\r\n " + `<w:body> <w:sdt><w:sdtPr><w:alias w:val="x"/></w:sdtPr><w:sdtContent><w:p><w:r><w:t>a</w:t></w:r></w:p><!-- c --><w:p/><w:tbl><w:tr><w:tc><w:p/></w:tc></w:tr></w:tbl></w:sdtContent></w:sdt><w:sdt><w:sdtContent></w:sdtContent></w:sdt><?pi x?><w:sectPr/></w:body></w:document>`),
+		"notes":  []byte(`<w:footnotes xmlns:w="` + NSW + `"><w:footnote w:id="0"><w:p><w:r><w:t>n</w:t></w:r></w:p></w:footnote><w:footnote w:id="1"/></w:footnotes>`),
 	}
 	for _, dir := range []string{"docx", "rtl"} {
 		files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "corpus", dir, "*.docx"))
