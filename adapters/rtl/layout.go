@@ -363,6 +363,10 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		ps.layoutStyles(st)
 		pk.changed["word/styles.xml"] = true
 	}
+	// Story parts are laid out block by block as they are written
+	// (pk.layStory, always set by apply). Without it each story is laid
+	// out here as one tree, with the same layoutContent: the order the
+	// tests compare the streamed output with.
 	for _, name := range pk.stories {
 		if pk.layStory != nil {
 			break // laid out as written (pk.write)
