@@ -531,9 +531,10 @@ func wrapPkg(op *ooxml.Package) *pkg {
 	return pk
 }
 
-// part parses an entry once; a missing entry is (nil, nil). Story parts
-// are the big ones: parsing one drops the tree of any other story not
-// changed, so the scans that visit them in turn hold one at a time.
+// part parses an entry once; a missing entry is (nil, nil). The layout
+// reads story parts block by block (eachBlock); a story parsed whole here
+// (the whole-tree order of convert) drops the tree of any other story not
+// changed, so one is held at a time.
 func (pk *pkg) part(name string) (*node, error) {
 	if n, ok := pk.parsed[name]; ok {
 		return n, nil
