@@ -157,3 +157,23 @@ func TestStreamBlocksRefusesWhatParseRefuses(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStreamBlocks: on any input, streaming refuses what Parse refuses and
+// otherwise writes what the tree writes, untouched and edited.
+func FuzzStreamBlocks(f *testing.F) {
+	f.Add([]byte(part))
+	f.Add([]byte(`<w:document xmlns:w="` + NSW + `"><w:body> <w:sdt><w:sdtContent><w:p/><!--c--></w:sdtContent></w:sdt><w:sectPr/></w:body></w:document>`))
+	f.Add([]byte(`<w:footnotes xmlns:w="` + NSW + `"><w:footnote/></w:footnotes>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, perr := Parse(data)
+		for _, edit := range []func(*Node){nil, mark} {
+			got, err := streamed(t, data, edit)
+			if (err == nil) != (perr == nil) {
+				t.Fatalf("Parse error %v, StreamBlocks error %v", perr, err)
+			}
+			if err == nil && got != treeWritten(t, data, edit) {
+				t.Fatalf("streamed output differs from the tree's")
+			}
+		}
+	})
+}
