@@ -46,7 +46,13 @@ const (
 // (unbalanced or mismatched tags, a DTD, an undefined entity, a malformed
 // attribute) fails instead of being silently repaired.
 func Parse(data []byte) (*Node, error) {
-	sc := xmlscan.New(bytes.NewReader(data))
+	return parseTree(bytes.NewReader(data), nil)
+}
+
+// parseTree reads a part into a tree; with s, blocks are handed over and
+// dropped as they complete (see StreamBlocks).
+func parseTree(r io.Reader, s *streamer) (*Node, error) {
+	sc := xmlscan.New(r)
 	root := &Node{Kind: RawNode} // document Node: children are the prolog and the root element
 	cur := root
 	var ns []nsDecl // namespace declarations in scope, innermost last
@@ -70,6 +76,9 @@ func Parse(data []byte) (*Node, error) {
 		s := string(b)
 		names[s] = s
 		return s
+	}
+	if s != nil {
+		s.init(root)
 	}
 	for {
 		t, err := sc.Next()
@@ -95,15 +104,37 @@ func Parse(data []byte) (*Node, error) {
 			}
 			prefix := intern(xmlscan.Prefix(t.Name))
 			n := &Node{Kind: ElemNode, Prefix: prefix, Local: intern(xmlscan.Local(t.Name)), NS: lookup(prefix), Attrs: attrs, Parent: cur}
+			if s != nil && s.holds(cur) {
+				s.startIn(cur)
+			}
 			cur.Children = append(cur.Children, n)
 			if t.Kind == xmlscan.Start {
+				if s != nil && s.holds(cur) {
+					s.container(n)
+				}
 				cur = n
 				continue
 			}
 			ns, marks = ns[:marks[len(marks)-1]], marks[:len(marks)-1]
+			if s != nil && s.holds(cur) {
+				if err := s.complete(cur); err != nil {
+					return nil, err
+				}
+			}
 		case xmlscan.End: // the scanner checked it closes cur
 			ns, marks = ns[:marks[len(marks)-1]], marks[:len(marks)-1]
+			n := cur
 			cur = cur.Parent
+			if s != nil {
+				switch {
+				case s.holds(n):
+					s.close(n)
+				case s.holds(cur):
+					if err := s.complete(cur); err != nil {
+						return nil, err
+					}
+				}
+			}
 		case xmlscan.Text, xmlscan.CData:
 			raw, text := t.Raw, ""
 			if t.Kind == xmlscan.CData {
@@ -111,12 +142,22 @@ func Parse(data []byte) (*Node, error) {
 			} else if text, err = xmlscan.Unescape(raw); err != nil {
 				return nil, err
 			}
-			cur.Children = append(cur.Children, &Node{Kind: TextNode, Text: newlines(text), Parent: cur})
+			n := &Node{Kind: TextNode, Text: newlines(text), Parent: cur}
+			if s != nil && s.holds(cur) {
+				s.pass(cur, n)
+				continue
+			}
+			cur.Children = append(cur.Children, n)
 		case xmlscan.Comment, xmlscan.ProcInst:
-			cur.Children = append(cur.Children, &Node{Kind: RawNode, Text: string(t.Raw), Parent: cur})
+			n := &Node{Kind: RawNode, Text: string(t.Raw), Parent: cur}
+			if s != nil && s.holds(cur) {
+				s.pass(cur, n)
+				continue
+			}
+			cur.Children = append(cur.Children, n)
 		}
 	}
-	if cur != root || root.RootElem() == nil {
+	if cur != root || root.RootElem() == nil && (s == nil || !s.rootSeen) {
 		return nil, fmt.Errorf("truncated XML part")
 	}
 	return root, nil
@@ -216,15 +257,7 @@ func (n *Node) write(b *bufio.Writer) {
 	case RawNode:
 		b.WriteString(n.Text)
 	case ElemNode:
-		b.WriteByte('<')
-		writeName(b, n.Prefix, n.Local)
-		for _, a := range n.Attrs {
-			b.WriteByte(' ')
-			writeName(b, a.Name.Space, a.Name.Local)
-			b.WriteString(`="`)
-			escape(b, a.Value, true)
-			b.WriteByte('"')
-		}
+		n.writeStart(b)
 		if len(n.Children) == 0 {
 			b.WriteString("/>")
 			return
@@ -236,6 +269,20 @@ func (n *Node) write(b *bufio.Writer) {
 		b.WriteString("</")
 		writeName(b, n.Prefix, n.Local)
 		b.WriteByte('>')
+	}
+}
+
+// writeStart writes an element's start tag up to, not including, its end
+// ('>' or '/>').
+func (n *Node) writeStart(b *bufio.Writer) {
+	b.WriteByte('<')
+	writeName(b, n.Prefix, n.Local)
+	for _, a := range n.Attrs {
+		b.WriteByte(' ')
+		writeName(b, a.Name.Space, a.Name.Local)
+		b.WriteString(`="`)
+		escape(b, a.Value, true)
+		b.WriteByte('"')
 	}
 }
 

@@ -6,11 +6,11 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 )
 
-// layoutContent converts one story part (body, header, footer, notes,
-// comments). Paragraphs first, then tables and sections, which depend on
-// the direction their paragraphs ended with.
-func (ps *pass) layoutContent(root *node) {
-	r := root.RootElem()
+// layoutContent converts an element of a story part (body, header,
+// footer, notes, comments): one block of it, or its root element.
+// Paragraphs first, then tables and sections, which depend on the
+// direction their paragraphs ended with.
+func (ps *pass) layoutContent(r *node) {
 	var paras, tables, sects []*node
 	r.Walk(func(n *node) bool {
 		switch {

@@ -23,61 +23,27 @@ func (d docDirection) mostlyRTL() bool { return d.rtlParas > d.ltrParas }
 // document is right to left.
 func (d docDirection) hasRTL() bool { return d.markup || d.rtlLetters > 0 || d.rtlParas > 0 }
 
-// direction scans the story parts once: paragraph directions (direct,
-// style chain, defaults), tables, sections and runs flagged RTL, and the
-// letters of each script.
-func (pk *pkg) direction(st *styleSheet) (docDirection, error) {
+// direction scans the story parts once, block by block: paragraph
+// directions (direct, style chain, defaults), tables, sections and runs
+// flagged RTL, and the letters of each script; and the page geometry of
+// the main part's last section.
+func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
 	var d docDirection
+	geom := defaultGeom
 	he := false
 	for _, name := range pk.stories {
-		root, err := pk.part(name)
-		if err != nil {
-			return d, err
-		}
-		root.RootElem().Walk(func(n *node) bool {
-			switch {
-			case n.IsW("rPrChange") || n.IsW("pPrChange") || n.IsW("tblPrChange") || n.IsW("sectPrChange"):
-				return false
-			case n.IsW("p"):
-				text := false
-				for _, r := range storyRuns(n) {
-					for _, c := range runText(r) {
-						if unicode.IsLetter(c) {
-							text = true
-							break
-						}
-					}
-				}
-				bidi := st.effectiveBidi(n)
-				if bidi {
-					d.markup = true
-				}
-				if text && bidi {
-					d.rtlParas++
-				} else if text {
-					d.ltrParas++
-				}
-			case n.IsW("bidiVisual") && n.Parent.IsW("tblPr"), n.IsW("rtl") && n.Parent.IsW("rPr"),
-				n.IsW("bidi") && n.Parent.IsW("sectPr"):
-				if ooxml.On(n) {
-					d.markup = true
-				}
-			case n.IsW("t"):
-				for _, r := range n.TextOf() {
-					switch {
-					case !unicode.IsLetter(r):
-					case inRTLBlock(r):
-						d.rtlLetters++
-						if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
-							he = true
-						}
-					default:
-						d.otherLetters++
-					}
+		main := name == pk.mainDoc
+		err := pk.eachBlock(name, nil, func(c *node) {
+			if main {
+				if g, ok := geomOf(c); ok {
+					geom = g
 				}
 			}
-			return true
+			d.scan(c, st, &he)
 		})
+		if err != nil {
+			return d, geom, err
+		}
 	}
 	switch {
 	case he:
@@ -85,7 +51,55 @@ func (pk *pkg) direction(st *styleSheet) (docDirection, error) {
 	case d.rtlLetters > 0:
 		d.scriptLang = "ar"
 	}
-	return d, nil
+	return d, geom, nil
+}
+
+// scan adds what an element of a story part says about direction.
+func (d *docDirection) scan(r *node, st *styleSheet, he *bool) {
+	r.Walk(func(n *node) bool {
+		switch {
+		case n.IsW("rPrChange") || n.IsW("pPrChange") || n.IsW("tblPrChange") || n.IsW("sectPrChange"):
+			return false
+		case n.IsW("p"):
+			text := false
+			for _, r := range storyRuns(n) {
+				for _, c := range runText(r) {
+					if unicode.IsLetter(c) {
+						text = true
+						break
+					}
+				}
+			}
+			bidi := st.effectiveBidi(n)
+			if bidi {
+				d.markup = true
+			}
+			if text && bidi {
+				d.rtlParas++
+			} else if text {
+				d.ltrParas++
+			}
+		case n.IsW("bidiVisual") && n.Parent.IsW("tblPr"), n.IsW("rtl") && n.Parent.IsW("rPr"),
+			n.IsW("bidi") && n.Parent.IsW("sectPr"):
+			if ooxml.On(n) {
+				d.markup = true
+			}
+		case n.IsW("t"):
+			for _, r := range n.TextOf() {
+				switch {
+				case !unicode.IsLetter(r):
+				case inRTLBlock(r):
+					d.rtlLetters++
+					if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
+						*he = true
+					}
+				default:
+					d.otherLetters++
+				}
+			}
+		}
+		return true
+	})
 }
 
 // relevant is false only where direction does not matter: an LTR target

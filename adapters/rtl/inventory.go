@@ -59,10 +59,11 @@ func (f *findings) addName(k kind, name string) {
 	f.extra[k] = append(f.extra[k], name)
 }
 
-// scanStory counts the list A/B items of one story part. mc:Fallback
-// copies are skipped so duplicated content is counted once.
-func (f *findings) scanStory(root *node, ps *pass) {
-	root.RootElem().Walk(func(n *node) bool {
+// scanStory counts the list A/B items of an element of a story part (a
+// block, or the root element). mc:Fallback copies are skipped so
+// duplicated content is counted once.
+func (f *findings) scanStory(r *node, ps *pass) {
+	r.Walk(func(n *node) bool {
 		switch {
 		case n.Is("Fallback", nsMC):
 			return false

@@ -64,7 +64,7 @@ type Options struct {
 type Layout struct {
 	opts     Options
 	coverage FontCoverage
-	onParse  func(name string, storiesHeld int) // tests: called for every part parsed into a tree
+	onParse  func(name string, storiesHeld int) // tests: called for every part parsed, into one tree or block by block
 }
 
 var (
@@ -233,8 +233,9 @@ func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchange
 		// document goes out as it came.
 		return nil, unchanged()
 	}
-	// Story parts are laid out as the package is written, one tree at a
-	// time, so the peak is the largest story's tree, not all of them.
+	// Story parts are laid out as the package is written, block by block
+	// (a top-level paragraph, table or content control at a time), so the
+	// peak is the largest block's tree, not a story's.
 	pk.layStory = ps.layoutContent
 	if err := ps.convert(pk, f); err != nil {
 		return nil, err
@@ -280,23 +281,17 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	}
 	ps := &pass{m: m, opts: l.opts, coverage: l.coverage, substituted: map[string]bool{}}
 	ps.styles = newStyleSheet(styles)
-	// The page geometry first, while the main part's tree is the one held:
-	// the direction scan then starts from it.
-	body, err := pk.part(pk.mainDoc)
-	if err != nil {
-		return nil, err
-	}
-	if body == nil {
+	if pk.mainDoc == "" || pk.File(pk.mainDoc) == nil {
 		return nil, fmt.Errorf("rtl: package has no main document part")
 	}
-	ps.geom = geomOf(body.RootElem())
 	// The document's own direction counts as much as its language's: a
 	// French-detected document laid out right to left is converted too.
-	dd, err := pk.direction(ps.styles)
+	// The same pass reads the page geometry of the main part.
+	dd, geom, err := pk.direction(ps.styles)
 	if err != nil {
 		return nil, err
 	}
-	ps.doc = dd
+	ps.doc, ps.geom = dd, geom
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
 	if ps.m.rtlLang != "" {
@@ -334,11 +329,9 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 		return f, relevant, nil
 	}
 	for _, name := range pk.stories {
-		root, err := pk.part(name)
-		if err != nil {
+		if err := pk.eachBlock(name, nil, func(c *node) { f.scanStory(c, ps) }); err != nil {
 			return nil, false, err
 		}
-		f.scanStory(root, ps)
 	}
 	if set, err := pk.part("word/settings.xml"); err != nil {
 		return nil, false, err
@@ -370,6 +363,10 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		ps.layoutStyles(st)
 		pk.changed["word/styles.xml"] = true
 	}
+	// Story parts are laid out block by block as they are written
+	// (pk.layStory, always set by apply). Without it each story is laid
+	// out here as one tree, with the same layoutContent: the order the
+	// tests compare the streamed output with.
 	for _, name := range pk.stories {
 		if pk.layStory != nil {
 			break // laid out as written (pk.write)
@@ -378,7 +375,7 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		if err != nil {
 			return err
 		}
-		ps.layoutContent(root)
+		ps.layoutContent(root.RootElem())
 		pk.changed[name] = true
 	}
 	if num, err := pk.part("word/numbering.xml"); err != nil {
@@ -510,7 +507,7 @@ type pkg struct {
 	stories []string
 	story   map[string]bool
 	// layStory, when set, lays out each story part as the package is
-	// written, parsed then and dropped once written.
+	// written, block by block (eachBlock).
 	layStory func(*node)
 	onParse  func(name string, storiesHeld int)
 }
@@ -534,9 +531,10 @@ func wrapPkg(op *ooxml.Package) *pkg {
 	return pk
 }
 
-// part parses an entry once; a missing entry is (nil, nil). Story parts
-// are the big ones: parsing one drops the tree of any other story not
-// changed, so the scans that visit them in turn hold one at a time.
+// part parses an entry once; a missing entry is (nil, nil). The layout
+// reads story parts block by block (eachBlock); a story parsed whole here
+// (the whole-tree order of convert) drops the tree of any other story not
+// changed, so one is held at a time.
 func (pk *pkg) part(name string) (*node, error) {
 	if n, ok := pk.parsed[name]; ok {
 		return n, nil
@@ -577,26 +575,76 @@ func (pk *pkg) part(name string) (*node, error) {
 func (pk *pkg) rtlScriptLang() (string, error) {
 	lang := ""
 	for _, name := range pk.stories {
-		root, err := pk.part(name)
-		if err != nil {
-			return "", err
-		}
-		root.RootElem().Walk(func(n *node) bool {
-			if n.IsW("t") {
-				for _, r := range n.TextOf() {
-					if inRTLBlock(r) {
-						if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
-							lang = "he"
-						} else if lang == "" {
-							lang = "ar"
+		err := pk.eachBlock(name, nil, func(c *node) {
+			c.Walk(func(n *node) bool {
+				if n.IsW("t") {
+					for _, r := range n.TextOf() {
+						if inRTLBlock(r) {
+							if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
+								lang = "he"
+							} else if lang == "" {
+								lang = "ar"
+							}
 						}
 					}
 				}
-			}
-			return true
+				return true
+			})
 		})
+		if err != nil {
+			return "", err
+		}
 	}
 	return lang, nil
+}
+
+// storyContainer tells the elements of a story part that hold its blocks:
+// the root element (w:document, w:hdr, w:ftr, w:footnotes, w:endnotes,
+// w:comments), the body, the notes and comments, and content controls and
+// custom XML wrapping body content. Every other element under them (a
+// paragraph, a table, a section's properties) is a block, laid out on its
+// own: nothing the layout does to one looks at another.
+func storyContainer(n *node) bool {
+	if n.Parent.Kind == ooxml.RawNode {
+		return true
+	}
+	for _, c := range []string{"body", "sdt", "sdtContent", "customXml", "footnote", "endnote", "comment"} {
+		if n.IsW(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// eachBlock streams a story part block by block (see storyContainer),
+// calling fn with the block's container, which then holds that block
+// alone: fn walks it as it would walk the whole part's root element
+// (Walk visits descendants). With w, the part is written as fn left it.
+// The peak is the largest block's tree, not the part's (issue 15 item 3).
+func (pk *pkg) eachBlock(name string, w io.Writer, fn func(*node)) error {
+	f := pk.File(name)
+	if f == nil {
+		return nil
+	}
+	if pk.onParse != nil {
+		held := 0
+		for other := range pk.parsed {
+			if pk.story[other] {
+				held++
+			}
+		}
+		pk.onParse(name, held)
+	}
+	rc, err := pk.Open(f)
+	if err != nil {
+		return fmt.Errorf("rtl: reading %s: %w", name, err)
+	}
+	defer rc.Close()
+	err = ooxml.StreamBlocks(rc, w, storyContainer, func(b *node) error { fn(b.Parent); return nil })
+	if err != nil {
+		return fmt.Errorf("rtl: parsing %s: %w", name, err)
+	}
+	return nil
 }
 
 // write copies untouched entries raw and re-serialises changed parts
@@ -604,16 +652,7 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 func (pk *pkg) write(out io.Writer) error {
 	return pk.WriteEach(out, func(name string) func(io.Writer) error {
 		if pk.layStory != nil && pk.story[name] {
-			return func(w io.Writer) error {
-				root, err := pk.part(name)
-				if err != nil {
-					return err
-				}
-				pk.layStory(root)
-				err = ooxml.WriteTree(w, root)
-				delete(pk.parsed, name)
-				return err
-			}
+			return func(w io.Writer) error { return pk.eachBlock(name, w, pk.layStory) }
 		}
 		if !pk.changed[name] {
 			return nil

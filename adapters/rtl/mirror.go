@@ -18,11 +18,15 @@ type pageGeom struct {
 
 func (g pageGeom) text() int { return g.width - g.left - g.right }
 
-func geomOf(body *node) pageGeom {
-	g := pageGeom{width: 12240, left: 1440, right: 1440}
+var defaultGeom = pageGeom{width: 12240, left: 1440, right: 1440}
+
+// geomOf is the page of the last section properties in n (the main part's
+// root element or one of its blocks); found is false where n has none.
+func geomOf(n *node) (g pageGeom, found bool) {
+	g = defaultGeom
 	var last *node
-	if body != nil {
-		body.Walk(func(n *node) bool {
+	if n != nil {
+		n.Walk(func(n *node) bool {
 			if n.IsW("sectPr") {
 				last = n
 			}
@@ -30,7 +34,7 @@ func geomOf(body *node) pageGeom {
 		})
 	}
 	if last == nil {
-		return g
+		return g, false
 	}
 	if v, err := strconv.Atoi(last.Child("pgSz").AttrOr("w", "")); err == nil {
 		g.width = v
@@ -41,7 +45,7 @@ func geomOf(body *node) pageGeom {
 	if v, err := strconv.Atoi(last.Child("pgMar").AttrOr("right", "")); err == nil {
 		g.right = v
 	}
-	return g
+	return g, true
 }
 
 var borderOrder = seq("top left start bottom right end between bar insideH insideV tl2br tr2bl")
