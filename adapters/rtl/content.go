@@ -21,6 +21,9 @@ func (ps *pass) layoutContent(r *node) {
 		case n.IsW("sectPr"):
 			sects = append(sects, n)
 		}
+		if n.IsW("r") {
+			ps.latinRunTwins(n)
+		}
 		if ps.m.flip {
 			ps.mirrorDrawing(n)
 		}
@@ -34,6 +37,7 @@ func (ps *pass) layoutContent(r *node) {
 			return false
 		}
 		if n.IsW("rPr") {
+			dropRepeats(n)
 			ps.twins(n)
 			ps.rtlRunTwins(n)
 			ps.ownCSFont(n)

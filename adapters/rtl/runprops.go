@@ -1,6 +1,10 @@
 package rtl
 
-import "github.com/dragoman-translate/dragoman/adapters/ooxml"
+import (
+	"slices"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+)
 
 // twinMode says how Latin and complex-script twins are reconciled.
 type twinMode uint8
@@ -42,6 +46,45 @@ func (ps *pass) twins(rpr *node) {
 				// needs its twin, at every level (issue 10 §5).
 				copyTwin(rpr, lat, nil, pair[1])
 			}
+		}
+	}
+}
+
+// dropRepeats removes a run property written twice with the same value
+// (LibreOffice's RTF import exports bold as <w:b/><w:b/>): w:rPr allows
+// each at most once, and the twins pass must see one.
+func dropRepeats(rpr *node) {
+	seen := map[string]*node{}
+	for _, c := range slices.Clone(rpr.Children) {
+		if c.Kind != ooxml.ElemNode || c.NS != rpr.NS {
+			continue
+		}
+		if first, ok := seen[c.Local]; ok && slices.Equal(first.Attrs, c.Attrs) && len(c.Children) == 0 {
+			rpr.Remove(c)
+		} else if !ok {
+			seen[c.Local] = c
+		}
+	}
+}
+
+// latinRunTwins runs before the twins pass of an RTL→LTR job, which gives
+// a run its complex-script values where it has no Latin ones so that the
+// English text keeps the look of the Arabic. A run that had no w:rtl or
+// w:cs and no right-to-left letters (a name like "GNU", a number) was shown
+// with its Latin values, inherited from its style, not with its cs ones:
+// those are dropped first so that its translation keeps that look. They
+// were invisible on its Latin text and would stay so on the translation.
+func (ps *pass) latinRunTwins(r *node) {
+	if !ps.m.touchTwins || ps.m.twins != twinsReverse {
+		return
+	}
+	rpr := r.Child("rPr")
+	if rpr == nil || ooxml.On(rpr.Child("rtl")) || ooxml.On(rpr.Child("cs")) || hasRTL(runText(r)) {
+		return
+	}
+	for _, pair := range twinPairs {
+		if cs := rpr.Child(pair[1]); cs != nil && rpr.Child(pair[0]) == nil {
+			rpr.Remove(cs)
 		}
 	}
 }

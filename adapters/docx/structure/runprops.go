@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -68,7 +69,9 @@ func (p *runProps) sig(text string) string {
 		}
 	}
 	sort.Strings(s)
-	return strings.Join(s, "")
+	// A property written twice (LibreOffice exports <w:b/><w:b/>) is
+	// one property; the RTL layout writes it once.
+	return strings.Join(slices.Compact(s), "")
 }
 
 // complexScript reports whether text has a letter of a right-to-left script,

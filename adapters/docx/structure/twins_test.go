@@ -93,3 +93,20 @@ func TestTrackedFormattingChangeIsNotFormatting(t *testing.T) {
 		t.Fatal(r.Summary())
 	}
 }
+
+// LibreOffice writes bold twice in runs it exports from RTF; the RTL layout
+// writes it once. The same formatting, not a loss.
+func TestRepeatedPropertyIsOneProperty(t *testing.T) {
+	r := compareBodies(t,
+		`<w:p><w:r><w:rPr><w:b/><w:b/></w:rPr><w:t>bold words</w:t></w:r></w:p>`,
+		`<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>fett Wörter</w:t></w:r></w:p>`)
+	if r.Lost() {
+		t.Errorf("a repeated <w:b/> written once counted as lost: %v", r.Losses)
+	}
+	r = compareBodies(t,
+		`<w:p><w:r><w:rPr><w:b/><w:b/></w:rPr><w:t>bold words</w:t></w:r></w:p>`,
+		`<w:p><w:r><w:t>fett Wörter</w:t></w:r></w:p>`)
+	if !r.Lost() {
+		t.Error("bold dropped was not counted as lost")
+	}
+}
