@@ -164,6 +164,11 @@ func narrowTable(t *node, g pageGeom) bool {
 	if p := t.Parent; p != nil && p.IsW("tc") {
 		return false
 	}
+	return narrowIn(t, g.text())
+}
+
+// narrowIn reports a table narrower than text (twips) or indented.
+func narrowIn(t *node, text int) bool {
 	tblPr := t.Child("tblPr")
 	if v := tblPr.Child("tblInd").AttrOr("w", "0"); v != "0" {
 		return true
@@ -182,7 +187,7 @@ func narrowTable(t *node, g pageGeom) bool {
 		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
 		sum += v
 	}
-	return sum > 0 && float64(sum) < 0.95*float64(g.text())
+	return sum > 0 && float64(sum) < 0.95*float64(text)
 }
 
 // fidelity turns findings into the API's report.
