@@ -91,7 +91,7 @@ func (f *findings) scanStory(root *node, ps *pass) {
 				f.add(kindAsymmetric, 1)
 			}
 		case n.IsW("tbl"):
-			if ps.m.targetRTL && narrowTable(n, ps.geom) {
+			if ps.m.targetRTL && (narrowTable(n, ps.geom) || narrowNested(n)) {
 				f.add(kindNarrowTable, 1)
 			}
 		case n.Is("chart", nsChart, nsChartStrict):
@@ -227,7 +227,7 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindAsymmetric:
 		return fmt.Sprintf("%d asymmetric borders or paddings: their side may differ between Word and other viewers.", n)
 	case kindNarrowTable:
-		return fmt.Sprintf("%d tables were narrower than the page or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width (centred and floating tables kept, and may differ).", n)
+		return fmt.Sprintf("%d tables were narrower than the page (or than the cell holding them) or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width of the page or cell (centred and floating tables kept, and may differ).", n)
 	case kindChart:
 		return fmt.Sprintf("%d charts: titles, series names and category labels were translated and the axes and a side legend mirrored, but the text inside the chart, data tables and 3-D views keep the source direction (LibreOffice also keeps a value-axis title on the left), and the embedded data keeps the source text.", n)
 	case kindEquation:

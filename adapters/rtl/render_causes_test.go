@@ -152,3 +152,44 @@ func TestRenderChartMirrored(t *testing.T) {
 		t.Errorf("value axis at x=%.0f, left of the first category (x=%.0f): not moved to the right", axis, excel)
 	}
 }
+
+// TestNestedNarrowTable: a narrow table nested in a cell spans the cell
+// (tblW 100 %) and is counted in the narrow-table warning; a nested table
+// already as wide as its cell keeps its width. The cell's width comes from
+// its tcW or, without one, from the grid columns it spans.
+func TestNestedNarrowTable(t *testing.T) {
+	inner := func(w string) string {
+		return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="` + w + `"/></w:tblGrid>` +
+			`<w:tr><w:tc><w:p><w:r><w:t>inner</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p/>`
+	}
+	outer := func(tcW, content string) string {
+		return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="4000"/></w:tblGrid>` +
+			`<w:tr><w:tc><w:p><w:r><w:t>a</w:t></w:r></w:p></w:tc><w:tc>` + tcW + content + `</w:tc></w:tr></w:tbl><w:p/>`
+	}
+	for _, c := range []struct {
+		name, body string
+		spanned    bool
+	}{
+		{"narrow, tcW", outer(`<w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>`, inner("2000")), true},
+		{"narrow, grid", outer(``, inner("2000")), true},
+		{"as wide as the cell", outer(`<w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>`, inner("3784")), false},
+	} {
+		doc := miniDocx(t, c.body)
+		counts := kindsOf(t, New(Options{}), doc, "en", "ar")
+		_, out := layoutDoc(t, New(Options{}), doc, "en", "ar")
+		x := documentXML(t, out)
+		inTable := x[strings.Index(x, "<w:tc>"):]
+		spanned := strings.Contains(inTable[strings.Index(inTable, "<w:tbl>"):], `<w:tblW w:w="5000" w:type="pct"/>`)
+		if spanned != c.spanned {
+			t.Errorf("%s: nested table spanned: %v, want %v", c.name, spanned, c.spanned)
+		}
+		// The outer table (5000 twips of 8240) is narrow itself: one count, two when the nested one is too.
+		want := 1
+		if c.spanned {
+			want = 2
+		}
+		if counts[kindNarrowTable] != want {
+			t.Errorf("%s: %d narrow tables counted, want %d", c.name, counts[kindNarrowTable], want)
+		}
+	}
+}

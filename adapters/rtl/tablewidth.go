@@ -24,9 +24,10 @@ func (ps *pass) spanTable(t, tblPr *node) {
 	}
 	text := ps.geom.text()
 	if tc := t.Parent; tc != nil && tc.IsW("tc") {
-		if text = cellText(tc); text <= 0 || !narrowIn(t, text) {
+		if !narrowNested(t) {
 			return
 		}
+		text = cellText(tc)
 	} else if !narrowTable(t, ps.geom) {
 		return
 	}
@@ -67,6 +68,17 @@ func (ps *pass) tableProp(tblPr *node, local string) *node {
 		id = st.Child("basedOn").AttrOr("val", "")
 	}
 	return nil
+}
+
+// narrowNested reports a table nested in a cell that is narrower than the
+// cell's text width or indented.
+func narrowNested(t *node) bool {
+	tc := t.Parent
+	if tc == nil || !tc.IsW("tc") {
+		return false
+	}
+	w := cellText(tc)
+	return w > 0 && narrowIn(t, w)
 }
 
 // cellText is the text width of a table cell in twips: its tcW, or the
