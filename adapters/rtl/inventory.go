@@ -92,7 +92,7 @@ func (f *findings) scanStory(r *node, ps *pass) {
 				f.add(kindAsymmetric, 1)
 			}
 		case n.IsW("tbl"):
-			if ps.m.targetRTL && narrowTable(n, ps.geom) {
+			if ps.m.targetRTL && (narrowTable(n, ps.geom) || narrowNested(n)) {
 				f.add(kindNarrowTable, 1)
 			}
 		case n.Is("chart", nsChart, nsChartStrict):
@@ -165,6 +165,11 @@ func narrowTable(t *node, g pageGeom) bool {
 	if p := t.Parent; p != nil && p.IsW("tc") {
 		return false
 	}
+	return narrowIn(t, g.text())
+}
+
+// narrowIn reports a table narrower than text (twips) or indented.
+func narrowIn(t *node, text int) bool {
 	tblPr := t.Child("tblPr")
 	if v := tblPr.Child("tblInd").AttrOr("w", "0"); v != "0" {
 		return true
@@ -183,7 +188,7 @@ func narrowTable(t *node, g pageGeom) bool {
 		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
 		sum += v
 	}
-	return sum > 0 && float64(sum) < 0.95*float64(g.text())
+	return sum > 0 && float64(sum) < 0.95*float64(text)
 }
 
 // fidelity turns findings into the API's report.
@@ -223,7 +228,7 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindAsymmetric:
 		return fmt.Sprintf("%d asymmetric borders or paddings: their side may differ between Word and other viewers.", n)
 	case kindNarrowTable:
-		return fmt.Sprintf("%d tables were narrower than the page or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width (centred and floating tables kept, and may differ).", n)
+		return fmt.Sprintf("%d tables were narrower than the page (or than the cell holding them) or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width of the page or cell (centred and floating tables kept, and may differ).", n)
 	case kindChart:
 		return fmt.Sprintf("%d charts: titles, series names and category labels were translated and the axes and a side legend mirrored, but the text inside the chart, data tables and 3-D views keep the source direction (LibreOffice also keeps a value-axis title on the left), and the embedded data keeps the source text.", n)
 	case kindEquation:

@@ -14,15 +14,27 @@ import (
 // one. spanTable gives narrow RTL tables that width (the brief's
 // "full-width tables avoid the difference"), as a percentage so that it
 // follows the section's text width; centred tables stay as they are.
+//
+// A table nested in a cell is placed the same way inside the cell (Word
+// from the cell's right edge, LibreOffice from its left): its width is
+// taken against the cell's text width instead of the page's.
 func (ps *pass) spanTable(t, tblPr *node) {
-	if !ps.m.targetRTL || !ps.m.flip || tblPr.Child("tblpPr") != nil || !narrowTable(t, ps.geom) {
+	if !ps.m.targetRTL || !ps.m.flip || tblPr.Child("tblpPr") != nil {
+		return
+	}
+	text := ps.geom.text()
+	if tc := t.Parent; tc != nil && tc.IsW("tc") {
+		if !narrowNested(t) {
+			return
+		}
+		text = cellText(tc)
+	} else if !narrowTable(t, ps.geom) {
 		return
 	}
 	jc := ps.tableProp(tblPr, "jc").AttrOr("val", "")
 	if jc == "center" {
 		return
 	}
-	text := ps.geom.text()
 	ind := 0
 	if jc != "right" && jc != "end" { // Word and LibreOffice ignore the indent of an end-aligned table
 		if in := ps.tableProp(tblPr, "tblInd"); in.AttrOr("type", "dxa") == "dxa" {
@@ -56,4 +68,58 @@ func (ps *pass) tableProp(tblPr *node, local string) *node {
 		id = st.Child("basedOn").AttrOr("val", "")
 	}
 	return nil
+}
+
+// narrowNested reports a table nested in a cell that is narrower than the
+// cell's text width or indented.
+func narrowNested(t *node) bool {
+	tc := t.Parent
+	if tc == nil || !tc.IsW("tc") {
+		return false
+	}
+	w := cellText(tc)
+	return w > 0 && narrowIn(t, w)
+}
+
+// cellText is the text width of a table cell in twips: its tcW, or the
+// width of the grid columns it spans, less the default cell margins (108
+// twips a side in Word and LibreOffice); 0 when unknown.
+func cellText(tc *node) int {
+	const margins = 2 * 108
+	if w := tc.Child("tcPr").Child("tcW"); w.AttrOr("type", "dxa") == "dxa" {
+		if v, err := strconv.Atoi(w.AttrOr("w", "")); err == nil && v > margins {
+			return v - margins
+		}
+	}
+	tr := tc.Parent
+	if tr == nil || !tr.IsW("tr") || tr.Parent == nil || !tr.Parent.IsW("tbl") {
+		return 0
+	}
+	var grid []int
+	for _, gc := range tr.Parent.Child("tblGrid").ChildrenW("gridCol") {
+		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
+		grid = append(grid, v)
+	}
+	col := 0
+	if v, err := strconv.Atoi(tr.Child("trPr").Child("gridBefore").AttrOr("val", "")); err == nil {
+		col = v
+	}
+	for _, c := range tr.ChildrenW("tc") {
+		span := 1
+		if v, err := strconv.Atoi(c.Child("tcPr").Child("gridSpan").AttrOr("val", "")); err == nil && v > 0 {
+			span = v
+		}
+		if c == tc {
+			w := 0
+			for i := col; i < col+span && i < len(grid); i++ {
+				w += grid[i]
+			}
+			if w > margins {
+				return w - margins
+			}
+			return 0
+		}
+		col += span
+	}
+	return 0
 }
