@@ -1,6 +1,7 @@
 package corpusrender
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
 
 const (
@@ -172,6 +174,7 @@ func TestCorpusRender(t *testing.T) {
 	if err != nil || len(rtlDocs) < 15 {
 		t.Fatalf("corpus rtl: %d documents (%v)", len(rtlDocs), err)
 	}
+	srv := startAPI(t, bin)
 	var outs []*output
 	add := func(files []string, from, to string) {
 		dir := filepath.Join(work, langCode[to])
@@ -180,7 +183,7 @@ func TestCorpusRender(t *testing.T) {
 			outs = append(outs, &output{src: f, from: from, to: to, path: filepath.Join(dir, name+"."+langCode[to]+".docx"),
 				label: name + "." + langCode[to]})
 		}
-		translate(t, bin, files, from, to, dir)
+		translate(t, bin, srv, files, from, to, dir)
 	}
 	add(docx, "English", "Arabic")
 	add(docx, "English", "Hebrew")
@@ -316,9 +319,102 @@ func binDir(t *testing.T) string {
 	return d
 }
 
-// translate runs `dragoman translate --local` with the pseudo engine on
-// files, writing NAME.<code>.docx into dir.
-func translate(t *testing.T, bin string, files []string, from, to, dir string) {
+// api is a running `dragoman serve` (pseudo engine) and an enterprise
+// key: the documents go through the REST API as a customer's would.
+type api struct {
+	url, ca, key string
+}
+
+// startAPI starts the real server on free ports with its own data dir and
+// makes an enterprise account with a key; the server stops with the test.
+func startAPI(t *testing.T, bin string) *api {
+	t.Helper()
+	data := t.TempDir()
+	cmd := exec.Command(filepath.Join(bin, "dragoman"), "serve", "--data-dir", data, "--plugin-dir", filepath.Join(bin, "plugins"),
+		"--https-addr", "127.0.0.1:0", "--http-addr", "", "--metrics-addr", "", "--nats-listen", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "DRAGOMAN_ENGINES=pseudo", "TMPDIR="+t.TempDir(),
+		// The tests' generous conversion timeout, not the product's.
+		"DRAGOMAN_LIBREOFFICE_TIMEOUT="+pooltest.TestTimeout)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+		}
+	})
+	// The banner names the bound address: "serving https on HOST:PORT".
+	addr := make(chan string, 1)
+	var log syncLog
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			log.add(line)
+			if _, rest, ok := strings.Cut(line, "serving https on "); ok {
+				select {
+				case addr <- strings.Fields(rest)[0]:
+				default:
+				}
+			}
+		}
+	}()
+	var a api
+	select {
+	case got := <-addr:
+		a.url, a.ca = "https://"+got, filepath.Join(data, "tls", "cert.pem")
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("dragoman serve did not start in 5 minutes:\n%s", log.String())
+	}
+	admin := func(args ...string) map[string]any {
+		out, err := exec.Command(filepath.Join(bin, "dragoman"), append(append([]string{"admin"}, args...), "--data-dir", data)...).Output()
+		var m map[string]any
+		if err == nil {
+			err = json.Unmarshal(out, &m)
+		}
+		if err != nil {
+			t.Fatalf("dragoman admin %v: %v: %s", args, err, out)
+		}
+		return m
+	}
+	id, _ := admin("account", "create", "--plan", "enterprise", "--name", "corpus")["account_id"].(string)
+	admin("account", "set-plan", "--account", id, "--plan", "enterprise", "--requests-per-minute", "100000")
+	a.key, _ = admin("key", "create", "--account", id)["api_key"].(string)
+	if a.key == "" {
+		t.Fatal("no API key")
+	}
+	return &a
+}
+
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncLog) add(s string) {
+	l.mu.Lock()
+	l.b.WriteString(s + "\n")
+	l.mu.Unlock()
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// translate runs `dragoman translate` against the server (the REST API)
+// on files, writing NAME.<code>.docx into dir.
+func translate(t *testing.T, bin string, srv *api, files []string, from, to, dir string) {
 	t.Helper()
 	if len(files) == 0 {
 		return
@@ -330,7 +426,7 @@ func translate(t *testing.T, bin string, files []string, from, to, dir string) {
 	for i, f := range files {
 		abs[i], _ = filepath.Abs(f)
 	}
-	args := append([]string{"translate", "--local", "--engines", "pseudo", "--plugin-dir", filepath.Join(bin, "plugins"),
+	args := append([]string{"translate", "--server", srv.url, "--ca", srv.ca, "--key", srv.key,
 		"--from", from, "--to", to, "--out", dir, "--json"}, abs...)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()

@@ -1,7 +1,8 @@
 // Package corpusrender holds the corpus render check (issue 10, "Done
 // when"): every .docx of testdata/corpus/docx translated to Arabic and
 // Hebrew and every document of testdata/corpus/rtl to English, by the real
-// binary (`dragoman translate --local`, pseudo engine), rendered by
+// binary through the REST API (`dragoman serve` with the pseudo engine,
+// `dragoman translate --server`), rendered by
 // LibreOffice and checked twice: by the project's render check
 // (rtltest.CheckRender, against the section's margins) and by the brief's
 // checker (testdata/rtl/checker/check_rtl.py, XML assertions and its
