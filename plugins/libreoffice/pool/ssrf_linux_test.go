@@ -3,10 +3,7 @@ package pool
 import (
 	"archive/zip"
 	"bytes"
-	"compress/zlib"
 	"context"
-	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/png"
 	"io"
@@ -22,6 +19,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
 
 // linkTrap is what a hostile document points at: an HTTP listener on
@@ -281,42 +280,6 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 	}
 }
 
-// markerPNG is a valid 1×1 PNG carrying marker in a tEXt chunk, so a
-// picture LibreOffice reads and embeds shows in the output's bytes.
-func markerPNG(marker string) []byte {
-	chunk := func(typ string, data []byte) []byte {
-		var b bytes.Buffer
-		binary.Write(&b, binary.BigEndian, uint32(len(data)))
-		b.WriteString(typ)
-		b.Write(data)
-		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
-		return b.Bytes()
-	}
-	var idat bytes.Buffer
-	zw := zlib.NewWriter(&idat)
-	zw.Write([]byte{0, 0}) // filter byte, one grey pixel
-	zw.Close()
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	b.Write(chunk("IHDR", []byte{0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0}))
-	b.Write(chunk("tEXt", []byte("Comment\x00"+marker)))
-	b.Write(chunk("IDAT", idat.Bytes()))
-	b.Write(chunk("IEND", nil))
-	return b.Bytes()
-}
-
-// localFieldsRTF names the picture and the text file in every form a
-// field can name a local file.
-func localFieldsRTF(pic, txt string) []byte {
-	return []byte(`{\rtf1\ansi\deff0{\fonttbl{\f0 Arial;}}
-{\pard Picture by URL {\field{\*\fldinst { INCLUDEPICTURE "file://` + pic + `" \\d }}{\fldrslt { }}}\par}
-{\pard Picture by path {\field{\*\fldinst { INCLUDEPICTURE "` + pic + `" }}{\fldrslt { }}}\par}
-{\pard Split {\field{\*\fldinst {INCLUDE}{PICTURE "file://` + pic + `"}}{\fldrslt { }}}\par}
-{\pard Text {\field{\*\fldinst { INCLUDETEXT "` + txt + `" }}{\fldrslt {included}}}\par}
-{\pard Linked {\field{\*\fldinst { LINK Word.Document.8 "` + txt + `" "" \\a }}{\fldrslt {linked}}}\par}
-}`)
-}
-
 // issue 15: an RTF whose fields name local files (a picture carrying a
 // unique marker, a text file with another) converts, warm and cold,
 // without LibreOffice opening either file and without either marker in
@@ -327,14 +290,14 @@ func TestLocalFilesNamedByRTFFieldsAreNotRead(t *testing.T) {
 	dir := filepath.Dir(tr.file)
 	picMarker, txtMarker := "DRAGOMAN-PIC-"+randomHex(8), "DRAGOMAN-TXT-"+randomHex(8)
 	pic, txt := filepath.Join(dir, "secret-pic.png"), filepath.Join(dir, "secret.txt")
-	if err := os.WriteFile(pic, markerPNG(picMarker), 0o600); err != nil {
+	if err := os.WriteFile(pic, pooltest.MarkerPNG(picMarker), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(txt, []byte(txtMarker+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	tr.reset()
-	doc := localFieldsRTF(pic, txt)
+	doc := pooltest.LocalFieldsRTF(pic, txt)
 	p := newTestPool(t, Config{Size: 1})
 	for _, path := range []string{"warm", "cold"} {
 		var out bytes.Buffer
