@@ -85,7 +85,7 @@ func startInstance(ctx context.Context, c Config, work string) (_ *instance, err
 	in.office, err = startOffice(c.officeBin, []string{
 		"-env:UserInstallation=" + in.profile,
 		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
-		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log, !c.NoNetNamespace)
+		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log, !c.NoNetNamespace, c.sandbox(work))
 	if err != nil {
 		return nil, err
 	}

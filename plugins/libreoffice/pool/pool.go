@@ -54,6 +54,10 @@ func New(cfg Config, logger *slog.Logger) (*Pool, error) {
 		_, mode := netNamespace()
 		logger.Info("libreoffice network isolation", "mode", mode)
 	}
+	if !cfg.NoLandlock {
+		_, mode := landlockABI()
+		logger.Info("libreoffice landlock", "mode", mode)
+	}
 	work, err := newWorkDir(cfg.TempDir)
 	if err != nil {
 		return nil, err

@@ -249,7 +249,7 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"profile-only", Config{Size: 1, NoNetNamespace: true}},
+		{"profile-only", Config{Size: 1, NoNetNamespace: true, NoLandlock: true}},
 		{"default", Config{Size: 1}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
