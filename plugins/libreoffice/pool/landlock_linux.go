@@ -135,8 +135,13 @@ func landlockExec(work, bin string, argv []string) error {
 		{filepath.Dir(bin), fsExec},
 		// Debian links LibreOffice's shared extensions there.
 		{"/var/spool/libreoffice", fsRead}, {"/var/lib/libreoffice", fsRead},
-		{"/var/cache/fontconfig", fsRead}, {"/proc", fsRead}, {"/sys", fsRead},
-		{"/dev", all},
+		{"/var/cache/fontconfig", fsRead}, {"/sys", fsRead},
+		// Its own /proc entries (self is this process, soon soffice.bin),
+		// not another process's (its environment, its open files).
+		{"/proc/self", fsRead}, {"/proc/filesystems", fsRead}, {"/proc/meminfo", fsRead},
+		{"/proc/cpuinfo", fsRead}, {"/proc/stat", fsRead}, {"/proc/sys", fsRead},
+		{"/dev/null", all}, {"/dev/zero", fsRead}, {"/dev/urandom", fsRead}, {"/dev/random", fsRead},
+		{"/dev/shm", all},
 		// The UNO pipe and the single-instance socket are made in /tmp.
 		{"/tmp", unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE},
 		{work, all},

@@ -3,6 +3,8 @@ package pool
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -61,6 +63,12 @@ func TestLandlockAloneHoldsTheLinks(t *testing.T) {
 		}
 		if out, err := run("cat", tr.file); err == nil || !strings.Contains(out, "Permission denied") {
 			t.Errorf("cat of the file outside the work directory: %v %s, want permission denied", err, out)
+		}
+		if out, err := run("cat", fmt.Sprintf("/proc/%d/environ", os.Getpid())); err == nil || !strings.Contains(out, "Permission denied") {
+			t.Errorf("cat of another process's environment: %v %.80q, want permission denied", err, out)
+		}
+		if out, err := run("cat", "/proc/self/status"); err != nil || !strings.Contains(out, "Pid:") {
+			t.Errorf("cat of its own /proc entry: %v %.80q", err, out)
 		}
 		inside := filepath.Join(work, "inside")
 		if out, err := run("sh", "-c", "echo x > "+inside+" && cat "+inside); err != nil || out != "x\n" {
