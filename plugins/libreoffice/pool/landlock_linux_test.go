@@ -38,19 +38,7 @@ func TestLandlockAloneHoldsTheLinks(t *testing.T) {
 	tr.reset()
 	p := newTestPool(t, Config{Size: 1, NoNetNamespace: true})
 	for _, d := range docs {
-		var out bytes.Buffer
-		if err := p.Convert(context.Background(), d.k, bytes.NewReader(d.b), &out); err != nil {
-			t.Fatalf("%s: %+v", d.name, err)
-		}
-		if s := docxText(t, out.Bytes()); !strings.Contains(s, d.link) {
-			t.Errorf("%s: link %s lost in the output", d.name, d.link)
-		}
-		tr.check(t, d.name+" warm")
-		var cold bytes.Buffer
-		if err := coldConvertDoc(context.Background(), p.cfg, d.k, bytes.NewReader(d.b), &cold); err != nil {
-			t.Fatalf("%s cold: %+v", d.name, err)
-		}
-		tr.check(t, d.name+" cold")
+		convertTrapped(t, p, tr, d.name, d.k, d.b, d.link)
 	}
 
 	t.Run("a program under the same rules", func(t *testing.T) {
