@@ -1,12 +1,7 @@
 package main
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,32 +15,7 @@ func distinctDocx(t *testing.T, n int) string {
 	for i := range n {
 		fmt.Fprintf(&body, `<w:p><w:r><w:t>The teacher sees the %s number %d in the morning.</w:t></w:r></w:p>`, things[i%len(things)], i+1)
 	}
-	zr, err := zip.OpenReader(englishDocx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		if f.Name == "word/document.xml" {
-			s := string(b)
-			start := strings.Index(s, "<w:body>") + len("<w:body>")
-			end := strings.Index(s, "<w:sectPr")
-			b = []byte(s[:start] + body.String() + s[end:])
-		}
-		w, _ := zw.Create(f.Name)
-		w.Write(b)
-	}
-	zw.Close()
-	path := filepath.Join(t.TempDir(), "distinct.docx")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return docxFrom(t, "distinct.docx", withBody(body.String()), nil)
 }
 
 func jobMetrics(t *testing.T, j map[string]any) (segments, calls, hits int) {

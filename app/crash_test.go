@@ -1,11 +1,6 @@
 package main
 
 import (
-	"archive/zip"
-	"bytes"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,33 +9,7 @@ import (
 // bigDocx repeats the body of english.docx n times (about 40 words each).
 func bigDocx(t *testing.T, n int) string {
 	t.Helper()
-	zr, err := zip.OpenReader(englishDocx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		if f.Name == "word/document.xml" {
-			s := string(b)
-			start := strings.Index(s, "<w:body>") + len("<w:body>")
-			end := strings.Index(s, "<w:sectPr>")
-			s = s[:start] + strings.Repeat(s[start:end], n) + s[end:]
-			b = []byte(s)
-		}
-		w, _ := zw.Create(f.Name)
-		w.Write(b)
-	}
-	zw.Close()
-	path := filepath.Join(t.TempDir(), "big.docx")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return docxFrom(t, "big.docx", func(body string) string { return strings.Repeat(body, n) }, nil)
 }
 
 // TestKillDuringProcessingStillCompletes kills the server (SIGKILL, plugins

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,40 +23,18 @@ const mixedBody = `<w:p><w:r><w:t>Le rapport annuel présente les résultats du 
 // mixedDocx writes english.docx with mixedBody as its body.
 func mixedDocx(t *testing.T) string {
 	t.Helper()
-	zr, err := zip.OpenReader(englishDocx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		switch f.Name {
-		case "word/document.xml":
-			s := string(b)
-			start := strings.Index(s, "<w:body>") + len("<w:body>")
-			end := strings.Index(s, "<w:sectPr")
-			b = []byte(s[:start] + mixedBody + s[end:])
-		case "word/_rels/document.xml.rels":
-			b = []byte(strings.Replace(string(b), "</Relationships>", `<Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`, 1))
-		case "[Content_Types].xml":
-			b = []byte(strings.Replace(string(b), "</Types>", `<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>`, 1))
-		}
-		w, _ := zw.Create(f.Name)
-		w.Write(b)
-	}
-	// A style sheet as Word writes one: Latin fonts only in the defaults.
-	w, _ := zw.Create("word/styles.xml")
-	io.WriteString(w, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="22"/><w:lang w:val="fr-FR"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr/></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style></w:styles>`)
-	zw.Close()
-	path := filepath.Join(t.TempDir(), "mixed.docx")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return docxFrom(t, "mixed.docx", withBody(mixedBody), map[string]func(string) string{
+		"word/_rels/document.xml.rels": func(s string) string {
+			return strings.Replace(s, "</Relationships>", `<Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`, 1)
+		},
+		"[Content_Types].xml": func(s string) string {
+			return strings.Replace(s, "</Types>", `<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>`, 1)
+		},
+		// A style sheet as Word writes one: Latin fonts only in the defaults.
+		"word/styles.xml": func(string) string {
+			return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="22"/><w:lang w:val="fr-FR"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr/></w:pPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style></w:styles>`
+		},
+	})
 }
 
 // TestDirectionFromTheDocument (issue 10 §1 and §3): a mixed-direction

@@ -19,6 +19,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
+	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
@@ -67,10 +68,17 @@ func tracedPluginCall(info *stats.RPCTagInfo) bool {
 	return strings.HasPrefix(info.FullMethodName, "/dragoman.") && !strings.HasSuffix(info.FullMethodName, "/Health")
 }
 
-// instrumentService counts accepted jobs and rate-limit refusals.
+// instrumentService counts accepted jobs, rate-limit refusals and PDF
+// renditions (downloads and previews).
 func instrumentService(s *service.Service, m *telemetry.Metrics) *service.Service {
 	s.Jobs = m.Jobs(s.Jobs)
 	s.Limiter = m.Limiter(s.Limiter)
+	if s.PDF != nil {
+		s.PDF = m.PDFRenderer(s.PDF)
+	}
+	if r, ok := s.Pages.(*preview.Renderer); ok && r.PDF != nil {
+		r.PDF = m.PDFRenderer(r.PDF)
+	}
 	return s
 }
 
@@ -82,6 +90,9 @@ func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry
 	if p.Converter != nil {
 		p.Converter = m.Converter(p.Converter)
 		m.SetLibreOfficePoolSize(libreOfficePoolSize())
+	}
+	if p.PDF != nil {
+		p.PDF = m.PDFRenderer(p.PDF)
 	}
 	if p.Notifier != nil {
 		p.Notifier = wh.Notifier(p.Notifier)

@@ -29,32 +29,7 @@ const formattedBody = `<w:p><w:r><w:t xml:space="preserve">The </w:t></w:r><w:r>
 // formattedDocx writes english.docx with formattedBody as its body.
 func formattedDocx(t *testing.T) string {
 	t.Helper()
-	zr, err := zip.OpenReader(englishDocx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		if f.Name == "word/document.xml" {
-			s := string(b)
-			start := strings.Index(s, "<w:body>") + len("<w:body>")
-			end := strings.Index(s, "<w:sectPr")
-			b = []byte(s[:start] + formattedBody + s[end:])
-		}
-		w, _ := zw.Create(f.Name)
-		w.Write(b)
-	}
-	zw.Close()
-	path := filepath.Join(t.TempDir(), "formatted.docx")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return docxFrom(t, "formatted.docx", withBody(formattedBody), nil)
 }
 
 // toolkitPython is a Python that imports Debian's translate-toolkit

@@ -134,10 +134,14 @@ const pdfDoc = "Also render the translation to PDF (LibreOffice's rendition, rig
 // by part, never parsed into memory or a temporary file by the framework.
 type uploadInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
-	req    *http.Request
+	rawRequest
 }
 
-func (u *uploadInput) Resolve(ctx huma.Context) []error {
+// rawRequest hands an input the raw request, so that its body is read as
+// it arrives (multipart or a raw file).
+type rawRequest struct{ req *http.Request }
+
+func (u *rawRequest) Resolve(ctx huma.Context) []error {
 	u.req, _ = humago.Unwrap(ctx)
 	return nil
 }

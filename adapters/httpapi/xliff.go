@@ -12,6 +12,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/service"
 )
 
 const xliffType = "application/xliff+xml"
@@ -28,12 +31,7 @@ type xliffExportInput struct {
 type jobBodyInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	JobID  string `path:"job_id" format:"uuid" doc:"Job identifier"`
-	req    *http.Request
-}
-
-func (u *jobBodyInput) Resolve(ctx huma.Context) []error {
-	u.req, _ = humago.Unwrap(ctx)
-	return nil
+	rawRequest
 }
 
 func (a *API) registerPostEditing() {
@@ -62,11 +60,16 @@ func (a *API) registerPostEditing() {
 		Security: security, Errors: []int{401, 403, 404, 410, 413, 422, 429},
 		BodyReadTimeout: -1, MaxBodyBytes: -1,
 	}, a.importXLIFF)
-	op := a.api.OpenAPI().Paths["/jobs/{job_id}/xliff"].Post
-	op.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
-		xliffType: {Schema: &huma.Schema{Type: "string"}},
+	a.api.OpenAPI().Paths["/jobs/{job_id}/xliff"].Post.RequestBody = fileBody(xliffType, "the edited XLIFF file")
+}
+
+// fileBody declares a body that is a file of the given media type, raw
+// or in the multipart field file.
+func fileBody(mediaType, file string) *huma.RequestBody {
+	return &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
+		mediaType: {Schema: &huma.Schema{Type: "string"}},
 		"multipart/form-data": {Schema: &huma.Schema{Type: "object", Required: []string{"file"}, Properties: map[string]*huma.Schema{
-			"file": {Type: "string", Format: "binary", Description: "the edited XLIFF file"},
+			"file": {Type: "string", Format: "binary", Description: file},
 		}}},
 	}}
 }
@@ -85,58 +88,59 @@ func (a *API) exportXLIFF(ctx context.Context, in *xliffExportInput) (*huma.Stre
 	}}, nil
 }
 
-// bilingualBody is the uploaded file of a raw or multipart body, capped.
-func bilingualBody(r *http.Request, what string) (io.Reader, error) {
+// readBilingual hands read the uploaded file of a raw or multipart body,
+// capped at 64 MB, and answers what read returns as a problem.
+func (a *API) readBilingual(r *http.Request, what string, read func(io.Reader) error) error {
+	tooLarge := newProblem(http.StatusRequestEntityTooLarge, "the "+what+" file is larger than 64 MB")
 	if r.ContentLength > maxBilingual {
-		return nil, newProblem(http.StatusRequestEntityTooLarge, "the "+what+" file is larger than 64 MB")
+		return tooLarge
 	}
-	body := http.MaxBytesReader(nil, r.Body, maxBilingual+1<<20)
+	body := io.Reader(http.MaxBytesReader(nil, r.Body, maxBilingual+1<<20))
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err == nil && mt == "multipart/form-data" {
-		mr := multipart.NewReader(body, params["boundary"])
-		for {
-			part, err := mr.NextPart()
-			if errors.Is(err, io.EOF) {
-				return nil, newProblem(http.StatusUnprocessableEntity, "the multipart body has no file field")
-			}
-			if err != nil {
-				return nil, newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read: "+err.Error())
-			}
-			if part.FormName() == "file" {
-				return part, nil
-			}
+		if body, err = multipartFile(multipart.NewReader(body, params["boundary"])); err != nil {
+			return err
 		}
 	}
-	return body, nil
+	if err := read(body); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return tooLarge
+		}
+		return a.fail(err)
+	}
+	return nil
+}
+
+// multipartFile is the multipart body's field file.
+func multipartFile(mr *multipart.Reader) (io.Reader, error) {
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil, newProblem(http.StatusUnprocessableEntity, "the multipart body has no file field")
+		}
+		if err != nil {
+			return nil, newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read: "+err.Error())
+		}
+		if part.FormName() == "file" {
+			return part, nil
+		}
+	}
 }
 
 func (a *API) importXLIFF(ctx context.Context, in *jobBodyInput) (*jobOutput, error) {
-	body, err := bilingualBody(in.req, "XLIFF")
+	var j *job.Job
+	err := a.readBilingual(in.req, "XLIFF", func(body io.Reader) (err error) {
+		j, err = a.svc.ImportXLIFF(ctx, caller(ctx), in.JobID, body)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	j, err := a.svc.ImportXLIFF(ctx, caller(ctx), in.JobID, body)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, newProblem(http.StatusRequestEntityTooLarge, "the XLIFF file is larger than 64 MB")
-		}
-		return nil, a.fail(err)
 	}
 	return &jobOutput{Body: statusOf(j)}, nil
 }
 
 const tmxType = "application/x-tmx+xml"
-
-type bodyInput struct {
-	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
-	req    *http.Request
-}
-
-func (u *bodyInput) Resolve(ctx huma.Context) []error {
-	u.req, _ = humago.Unwrap(ctx)
-	return nil
-}
 
 // TMXImported answers a TMX import.
 type TMXImported struct {
@@ -167,13 +171,7 @@ func (a *API) registerMemory() {
 		Security: security, Errors: []int{401, 403, 413, 422, 429},
 		BodyReadTimeout: -1, MaxBodyBytes: -1,
 	}, a.importTMX)
-	op := a.api.OpenAPI().Paths["/memory.tmx"].Post
-	op.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
-		tmxType: {Schema: &huma.Schema{Type: "string"}},
-		"multipart/form-data": {Schema: &huma.Schema{Type: "object", Required: []string{"file"}, Properties: map[string]*huma.Schema{
-			"file": {Type: "string", Format: "binary", Description: "the TMX file"},
-		}}},
-	}}
+	a.api.OpenAPI().Paths["/memory.tmx"].Post.RequestBody = fileBody(tmxType, "the TMX file")
 }
 
 func (a *API) exportTMX(ctx context.Context, _ *keyInput) (*huma.StreamResponse, error) {
@@ -190,18 +188,14 @@ func (a *API) exportTMX(ctx context.Context, _ *keyInput) (*huma.StreamResponse,
 	}}, nil
 }
 
-func (a *API) importTMX(ctx context.Context, in *bodyInput) (*tmxImportOutput, error) {
-	body, err := bilingualBody(in.req, "TMX")
+func (a *API) importTMX(ctx context.Context, in *uploadInput) (*tmxImportOutput, error) {
+	var res *service.TMXImport
+	err := a.readBilingual(in.req, "TMX", func(body io.Reader) (err error) {
+		res, err = a.svc.ImportTMX(ctx, caller(ctx), body)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	res, err := a.svc.ImportTMX(ctx, caller(ctx), body)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, newProblem(http.StatusRequestEntityTooLarge, "the TMX file is larger than 64 MB")
-		}
-		return nil, a.fail(err)
 	}
 	return &tmxImportOutput{Body: TMXImported{Imported: res.Imported, Skipped: res.Skipped}}, nil
 }

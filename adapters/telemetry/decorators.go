@@ -216,15 +216,35 @@ type converter struct {
 }
 
 func (c *converter) Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error {
-	c.m.loBusy.Inc()
-	defer c.m.loBusy.Dec()
+	return c.m.converting(format, "docx", func() error { return c.Converter.Convert(ctx, format, in, out) })
+}
+
+// PDFRenderer times PDF renditions and counts the instances busy with
+// them, as Converter does for conversions: they run on the same pool.
+func (m *Metrics) PDFRenderer(inner ports.PDFRenderer) ports.PDFRenderer {
+	return &pdfRenderer{inner, m}
+}
+
+type pdfRenderer struct {
+	inner ports.PDFRenderer
+	m     *Metrics
+}
+
+func (r *pdfRenderer) RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error {
+	return r.m.converting(format, "pdf", func() error { return r.inner.RenderPDF(ctx, format, in, out) })
+}
+
+// converting counts convert as a conversion in progress and times it.
+func (m *Metrics) converting(format, to string, convert func() error) error {
+	m.loBusy.Inc()
+	defer m.loBusy.Dec()
 	began := time.Now()
-	err := c.Converter.Convert(ctx, format, in, out)
+	err := convert()
 	outcome := "ok"
 	if err != nil {
 		outcome = "error"
 	}
-	c.m.convDuration.WithLabelValues(format, outcome).Observe(time.Since(began).Seconds())
+	m.convDuration.WithLabelValues(format, to, outcome).Observe(time.Since(began).Seconds())
 	return err
 }
 

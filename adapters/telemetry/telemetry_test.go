@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -144,5 +145,64 @@ func TestLogLinesInAJobsContextCarryItsID(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"job_id":"j-7"`) || strings.Count(lines[1], "job_id") != 1 {
 		t.Errorf("log lines: %s", buf.String())
+	}
+}
+
+// fakePDF renders a PDF, or fails for a format it does not know, and
+// reports the busy instances it saw while rendering.
+type fakePDF struct {
+	t    *testing.T
+	m    *Metrics
+	busy []string
+}
+
+// busyLine is the busy-instances sample of a scrape.
+func busyLine(t *testing.T, m *Metrics) string {
+	for _, l := range strings.Split(scrape(t, m), "\n") {
+		if strings.HasPrefix(l, "dragoman_libreoffice_busy_instances ") {
+			return l
+		}
+	}
+	return ""
+}
+
+func (f *fakePDF) RenderPDF(_ context.Context, format string, _ io.Reader, out io.Writer) error {
+	f.busy = append(f.busy, busyLine(f.t, f.m))
+	if format != "docx" {
+		return errors.New("unknown format")
+	}
+	_, err := io.WriteString(out, "%PDF-")
+	return err
+}
+
+// A PDF rendition runs on the converter's pool: it is counted as busy
+// while it runs and timed in conversion_duration_seconds with to="pdf",
+// beside the conversions (to="docx").
+func TestPDFRendersAreCountedWithConversions(t *testing.T) {
+	m := NewMetrics()
+	inner := &fakePDF{t: t, m: m}
+	r := m.PDFRenderer(inner)
+	var out strings.Builder
+	if err := r.RenderPDF(context.Background(), "docx", strings.NewReader("doc"), &out); err != nil || out.String() != "%PDF-" {
+		t.Fatalf("the rendition changed: %q %v", out.String(), err)
+	}
+	if err := r.RenderPDF(context.Background(), "odt", strings.NewReader("doc"), &out); err == nil {
+		t.Fatal("the renderer's error was lost")
+	}
+	const one, none = "dragoman_libreoffice_busy_instances 1", "dragoman_libreoffice_busy_instances 0"
+	if len(inner.busy) != 2 || inner.busy[0] != one || inner.busy[1] != one {
+		t.Errorf("while rendering: %q, want %q each time", inner.busy, one)
+	}
+	if got := busyLine(t, m); got != none {
+		t.Errorf("after rendering: %q, want %q", got, none)
+	}
+	out2 := scrape(t, m)
+	for _, want := range []string{
+		`dragoman_conversion_duration_seconds_count{format="docx",outcome="ok",to="pdf"} 1`,
+		`dragoman_conversion_duration_seconds_count{format="odt",outcome="error",to="pdf"} 1`,
+	} {
+		if !strings.Contains(out2, want) {
+			t.Errorf("scrape lacks %s", want)
+		}
 	}
 }

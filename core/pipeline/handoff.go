@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"io"
 	"sync"
 	"time"
 
@@ -91,18 +90,7 @@ func (o *handoff) drop(jobID string) {
 
 // inMemory is the engine to assemble with when assemble and layout can
 // share one package, or nil.
-func (p *Pipeline) inMemory() ports.InMemoryAssembler {
-	asm, ok := p.Docs.(ports.InMemoryAssembler)
-	if !ok {
-		return nil
-	}
-	if p.Layout != nil {
-		if _, ok := p.Layout.(ports.AssembledLayout); !ok {
-			return nil
-		}
-	}
-	return asm
-}
+func (p *Pipeline) inMemory() ports.InMemoryAssembler { return p.output().InMemory() }
 
 // assembleInMemory assembles the job's translation over its opened source.
 func (p *Pipeline) assembleInMemory(ctx context.Context, asm ports.InMemoryAssembler, j *job.Job) (*heldDoc, []string, error) {
@@ -133,15 +121,5 @@ func (p *Pipeline) layoutHeld(ctx context.Context, asm ports.InMemoryAssembler, 
 		}
 	}
 	defer h.close()
-	var fid *job.RTLReport
-	err := p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
-		if p.Layout == nil {
-			_, err = h.doc.WriteTo(w)
-			return err
-		}
-		req := ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
-		fid, err = p.Layout.(ports.AssembledLayout).ApplyAssembled(ctx, h.doc, req, w)
-		return err
-	})
-	return fid, err
+	return p.output().LayOutAssembled(ctx, h.doc, layoutRequest(j), job.OutputKey(j.ID))
 }

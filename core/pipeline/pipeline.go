@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/output"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
@@ -396,22 +397,14 @@ func sourceKey(j *job.Job) string {
 	return job.SourceKey(j.ID, j.Format)
 }
 
-// write stores what produce writes under key k. produce runs concurrently
-// with the store and has returned when write does.
+// write stores what produce writes under key k.
 func (p *Pipeline) write(ctx context.Context, k string, produce func(w io.Writer) error) error {
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := produce(pw)
-		pw.CloseWithError(err)
-		done <- err
-	}()
-	_, err := p.Blobs.Put(ctx, k, pr)
-	pr.CloseWithError(errors.New("store stopped reading"))
-	if perr := <-done; perr != nil {
-		return perr
-	}
-	return err
+	return output.Write(ctx, p.Blobs, k, produce)
+}
+
+// output assembles and lays out the job's documents.
+func (p *Pipeline) output() output.Builder {
+	return output.Builder{Blobs: p.Blobs, Docs: p.Docs, Layout: p.Layout}
 }
 
 // putDoc stores doc as JSON, unit by unit: json.Encoder would build the

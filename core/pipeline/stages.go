@@ -329,11 +329,7 @@ func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), er
 		return nil, err
 	}
 	defer src.Close()
-	var warnings []string
-	err = p.write(ctx, key(j, "assembled.docx"), func(w io.Writer) (err error) {
-		warnings, err = p.Docs.Assemble(ctx, src, doc, w)
-		return err
-	})
+	warnings, err := p.output().Assemble(ctx, src, doc, key(j, "assembled.docx"))
 	if err != nil {
 		return nil, err
 	}
@@ -425,16 +421,12 @@ func (p *Pipeline) layOut(ctx context.Context, j *job.Job) (*job.RTLReport, erro
 		return nil, err
 	}
 	defer in.Close()
-	var fid *job.RTLReport
-	if p.Layout != nil {
-		err = p.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
-			fid, err = p.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}, w)
-			return err
-		})
-	} else {
-		_, err = p.Blobs.Put(ctx, job.OutputKey(j.ID), in)
-	}
-	return fid, err
+	return p.output().LayOut(ctx, in, layoutRequest(j), job.OutputKey(j.ID))
+}
+
+// layoutRequest is the direction conversion of the job's output.
+func layoutRequest(j *job.Job) ports.LayoutRequest {
+	return ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
 }
 
 func (p *Pipeline) checkStructure(ctx context.Context, j *job.Job) (string, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/output"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
@@ -92,10 +93,8 @@ func (s *Service) ImportXLIFF(ctx context.Context, c *Caller, id string, body io
 }
 
 // rebuild assembles doc into a copy of the job's source and lays it out
-// into the job's output key.
+// into the job's output key, as the pipeline's stages do.
 func (s *Service) rebuild(ctx context.Context, j *job.Job, doc *segment.Document) ([]string, *job.RTLReport, error) {
-	tmp := job.Prefix(j.ID) + "revision.docx"
-	defer s.Blobs.Delete(ctx, tmp)
 	src, err := s.Blobs.Open(ctx, job.SourceKey(j.ID, j.Format))
 	if errors.Is(err, ports.ErrNotFound) {
 		return nil, nil, fail(KindGone, "the source document of job %s is no longer stored", j.ID)
@@ -104,30 +103,11 @@ func (s *Service) rebuild(ctx context.Context, j *job.Job, doc *segment.Document
 		return nil, nil, err
 	}
 	defer src.Close()
-	var warnings []string
-	err = s.write(ctx, tmp, func(w io.Writer) (err error) {
-		warnings, err = s.Docs.Assemble(ctx, src, doc, w)
-		return err
-	})
+	b := output.Builder{Blobs: s.Blobs, Docs: s.Docs, Layout: s.Layout}
+	req := ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
+	warnings, rtl, err := b.Build(ctx, src, doc, req, job.OutputKey(j.ID), job.Prefix(j.ID)+"revision.docx")
 	if err != nil {
-		return nil, nil, fmt.Errorf("assemble the revision of job %s: %w", j.ID, err)
-	}
-	in, err := s.Blobs.Open(ctx, tmp)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer in.Close()
-	var rtl *job.RTLReport
-	if s.Layout != nil {
-		err = s.write(ctx, job.OutputKey(j.ID), func(w io.Writer) (err error) {
-			rtl, err = s.Layout.Apply(ctx, in, ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}, w)
-			return err
-		})
-	} else {
-		_, err = s.Blobs.Put(ctx, job.OutputKey(j.ID), in)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("lay out the revision of job %s: %w", j.ID, err)
+		return nil, nil, fmt.Errorf("rebuild the revision of job %s: %w", j.ID, err)
 	}
 	// A PDF of the machine translation would now show the wrong text: the
 	// next PDF download renders the revision.
@@ -137,23 +117,6 @@ func (s *Service) rebuild(ctx context.Context, j *job.Job, doc *segment.Document
 	return warnings, rtl, nil
 }
 
-// write stores what produce writes under key k.
-func (s *Service) write(ctx context.Context, k string, produce func(w io.Writer) error) error {
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := produce(pw)
-		pw.CloseWithError(err)
-		done <- err
-	}()
-	_, err := s.Blobs.Put(ctx, k, pr)
-	pr.CloseWithError(errors.New("store stopped reading"))
-	if perr := <-done; perr != nil {
-		return perr
-	}
-	return err
-}
-
 func (s *Service) putJSON(ctx context.Context, k string, v any) error {
-	return s.write(ctx, k, func(w io.Writer) error { return json.NewEncoder(w).Encode(v) })
+	return output.Write(ctx, s.Blobs, k, func(w io.Writer) error { return json.NewEncoder(w).Encode(v) })
 }

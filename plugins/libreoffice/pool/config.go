@@ -55,6 +55,9 @@ type Config struct {
 	// NoNetNamespace runs soffice in the plugin's network namespace even
 	// where it could have its own; for tests of the profile's settings.
 	NoNetNamespace bool
+	// NoLandlock runs soffice without the Landlock domain it gets where
+	// the kernel has Landlock (landlock_linux.go); for tests.
+	NoLandlock bool
 
 	officeBin string // soffice.bin behind Soffice
 }
@@ -152,4 +155,13 @@ func (c Config) TimeoutFor(size int64) time.Duration {
 	}
 	units := min((size+timeoutUnit-1)/timeoutUnit, timeoutFactor)
 	return t * time.Duration(max(min(units*units, timeoutFactor), 1))
+}
+
+// sandbox is the directory soffice may write under when it runs under
+// Landlock, or "" when it does not.
+func (c Config) sandbox(work string) string {
+	if c.NoLandlock {
+		return ""
+	}
+	return work
 }

@@ -85,7 +85,7 @@ func startInstance(ctx context.Context, c Config, work string) (_ *instance, err
 	in.office, err = startOffice(c.officeBin, []string{
 		"-env:UserInstallation=" + in.profile,
 		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
-		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log, !c.NoNetNamespace)
+		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log, !c.NoNetNamespace, c.sandbox(work))
 	if err != nil {
 		return nil, err
 	}
@@ -156,11 +156,15 @@ func (in *instance) read(ctx context.Context) (answer, error) {
 	}
 }
 
-// convert asks the instance to turn src into dst (.docx). A non-nil error
-// means the instance is no longer usable; a document problem comes back as
-// an answer with OK false.
-func (in *instance) convert(ctx context.Context, src, dst string, filters []string) (answer, error) {
-	if err := in.req.Encode(map[string]any{"in": src, "out": dst, "filters": filters}); err != nil {
+// convert asks the instance to turn src into dst: .docx, or with the
+// export filter another format. A non-nil error means the instance is no
+// longer usable; a document problem comes back as an answer with OK false.
+func (in *instance) convert(ctx context.Context, src, dst string, filters []string, export string) (answer, error) {
+	req := map[string]any{"in": src, "out": dst, "filters": filters}
+	if export != "" {
+		req["export"] = export
+	}
+	if err := in.req.Encode(req); err != nil {
 		return answer{}, err
 	}
 	a, err := in.read(ctx)

@@ -46,6 +46,9 @@ type office struct {
 	out  io.Writer
 	// ownNet runs it in a network namespace of its own where possible.
 	ownNet bool
+	// sandbox, when set, runs it under Landlock, writing under this
+	// directory only (landlock_linux.go).
+	sandbox string
 
 	mu      sync.Mutex
 	pid     int  // of the current soffice.bin, also its process group
@@ -54,8 +57,8 @@ type office struct {
 	err     error // the final exit, once done is closed
 }
 
-func startOffice(bin string, args, env []string, out io.Writer, ownNet bool) (*office, error) {
-	o := &office{bin: bin, args: args, env: env, out: out, ownNet: ownNet, done: make(chan struct{})}
+func startOffice(bin string, args, env []string, out io.Writer, ownNet bool, sandbox string) (*office, error) {
+	o := &office{bin: bin, args: args, env: env, out: out, ownNet: ownNet, sandbox: sandbox, done: make(chan struct{})}
 	exited, err := o.start()
 	if err != nil {
 		return nil, err
@@ -71,6 +74,9 @@ func (o *office) start() (<-chan error, error) {
 	cmd.Stdout, cmd.Stderr = o.out, o.out
 	if o.ownNet {
 		isolateNetwork(cmd)
+	}
+	if o.sandbox != "" {
+		cmd = landlocked(cmd, o.sandbox)
 	}
 	exited, err := startTied(cmd)
 	if err != nil {

@@ -35,7 +35,7 @@ func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
 	o, err := startOffice(cfg.officeBin, []string{"-env:UserInstallation=" + profile,
 		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck",
 		"--convert-to", "docx:MS Word 2007 XML", "--outdir", outdir, src},
-		[]string{"TMPDIR=" + dir}, log, !cfg.NoNetNamespace)
+		[]string{"TMPDIR=" + dir}, log, !cfg.NoNetNamespace, cfg.sandbox(work))
 	if err != nil {
 		return err
 	}

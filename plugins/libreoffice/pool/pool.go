@@ -54,6 +54,10 @@ func New(cfg Config, logger *slog.Logger) (*Pool, error) {
 		_, mode := netNamespace()
 		logger.Info("libreoffice network isolation", "mode", mode)
 	}
+	if !cfg.NoLandlock {
+		_, mode := landlockABI()
+		logger.Info("libreoffice landlock", "mode", mode)
+	}
 	work, err := newWorkDir(cfg.TempDir)
 	if err != nil {
 		return nil, err
@@ -251,13 +255,37 @@ func (p *Pool) reapIdle() {
 // to the document's size (see Config.TimeoutFor), waiting for an instance
 // by that plus StartTimeout. Failures are *Error values.
 func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer) error {
+	return p.run(ctx, k, src, dst, action{
+		out: "in.docx",
+		warm: func(ctx context.Context, in *instance, src, dst string) (answer, error) {
+			return in.convert(ctx, src, dst, k.Filters, "")
+		},
+		// The listening instance can die where a one-shot soffice does not
+		// (seen with a Word 2002 file with tracked changes), so try cold once.
+		cold: func(ctx context.Context, job, src, dst string) error { return coldConvert(ctx, p.cfg, job, src, dst) },
+	})
+}
+
+// action is what a call asks of a warm instance.
+type action struct {
+	out  string // the output file's name in the job's directory
+	warm func(ctx context.Context, in *instance, src, dst string) (answer, error)
+	// cold runs the action on a one-shot soffice after the warm instance
+	// died on it; nil: no cold retry.
+	cold func(ctx context.Context, job, src, dst string) error
+}
+
+// run writes src to a job directory, runs act on a warm instance within
+// the document's timeout, recycles the instance and copies the output to
+// dst. Failures are *Error values.
+func (p *Pool) run(ctx context.Context, k Kind, src io.Reader, dst io.Writer, act action) error {
 	// The files live outside the instance so a cold retry survives its removal.
 	job, err := os.MkdirTemp(p.work, "job-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(job)
-	srcPath, dstPath := filepath.Join(job, "in."+k.Ext), filepath.Join(job, "in.docx")
+	srcPath, dstPath := filepath.Join(job, "in."+k.Ext), filepath.Join(job, act.out)
 	size, err := writeSource(srcPath, k, src)
 	if err != nil {
 		return err
@@ -275,18 +303,16 @@ func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	timedOut := func() error { return &Error{Reason: TimedOut, Detail: fmt.Sprintf("after %s", timeout)} }
-	a, err := in.convert(ctx, srcPath, dstPath, k.Filters)
+	a, err := act.warm(ctx, in, srcPath, dstPath)
 	if err != nil {
 		p.discard(in, err)
 		if ctx.Err() != nil {
 			return timedOut()
 		}
-		if p.cfg.NoColdRetry {
+		if act.cold == nil || p.cfg.NoColdRetry {
 			return &Error{Reason: Crashed, Detail: err.Error()}
 		}
-		// The listening instance can die where a one-shot soffice does not
-		// (seen with a Word 2002 file with tracked changes), so try cold once.
-		if cerr := coldConvert(ctx, p.cfg, job, srcPath, dstPath); cerr != nil {
+		if cerr := act.cold(ctx, job, srcPath, dstPath); cerr != nil {
 			if ctx.Err() != nil {
 				return timedOut()
 			}

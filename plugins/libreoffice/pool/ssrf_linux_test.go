@@ -3,10 +3,7 @@ package pool
 import (
 	"archive/zip"
 	"bytes"
-	"compress/zlib"
 	"context"
-	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/png"
 	"io"
@@ -22,6 +19,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool/pooltest"
 )
 
 // linkTrap is what a hostile document points at: an HTTP listener on
@@ -250,7 +249,7 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"profile-only", Config{Size: 1, NoNetNamespace: true}},
+		{"profile-only", Config{Size: 1, NoNetNamespace: true, NoLandlock: true}},
 		{"default", Config{Size: 1}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
@@ -259,62 +258,33 @@ func TestHostileLinksAreNeverFollowed(t *testing.T) {
 				if mode.cfg.NoNetNamespace && !d.profileOnly {
 					continue
 				}
-				var out bytes.Buffer
-				if err := p.Convert(context.Background(), d.k, bytes.NewReader(d.b), &out); err != nil {
-					t.Fatalf("%s: %+v", d.name, err)
-				}
-				if s := docxText(t, out.Bytes()); !strings.Contains(s, d.link) {
-					t.Errorf("%s: link %s lost in the output", d.name, d.link)
-				}
-				tr.check(t, d.name+" warm")
-				// Cold, as the retry after a crash runs it.
-				var cold bytes.Buffer
-				if err := coldConvertDoc(context.Background(), p.cfg, d.k, bytes.NewReader(d.b), &cold); err != nil {
-					t.Fatalf("%s cold: %+v", d.name, err)
-				}
-				if s := docxText(t, cold.Bytes()); !strings.Contains(s, d.link) {
-					t.Errorf("%s cold: link %s lost in the output", d.name, d.link)
-				}
-				tr.check(t, d.name+" cold")
+				convertTrapped(t, p, tr, d.name, d.k, d.b, d.link)
 			}
 		})
 	}
 }
 
-// markerPNG is a valid 1×1 PNG carrying marker in a tEXt chunk, so a
-// picture LibreOffice reads and embeds shows in the output's bytes.
-func markerPNG(marker string) []byte {
-	chunk := func(typ string, data []byte) []byte {
-		var b bytes.Buffer
-		binary.Write(&b, binary.BigEndian, uint32(len(data)))
-		b.WriteString(typ)
-		b.Write(data)
-		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
-		return b.Bytes()
+// convertTrapped converts a document that links to the trap, warm and
+// cold (as the retry after a crash runs it): each keeps link in its
+// output, and nothing reaches the trap.
+func convertTrapped(t *testing.T, p *Pool, tr *linkTrap, name string, k Kind, b []byte, link string) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := p.Convert(context.Background(), k, bytes.NewReader(b), &out); err != nil {
+		t.Fatalf("%s: %+v", name, err)
 	}
-	var idat bytes.Buffer
-	zw := zlib.NewWriter(&idat)
-	zw.Write([]byte{0, 0}) // filter byte, one grey pixel
-	zw.Close()
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	b.Write(chunk("IHDR", []byte{0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0}))
-	b.Write(chunk("tEXt", []byte("Comment\x00"+marker)))
-	b.Write(chunk("IDAT", idat.Bytes()))
-	b.Write(chunk("IEND", nil))
-	return b.Bytes()
-}
-
-// localFieldsRTF names the picture and the text file in every form a
-// field can name a local file.
-func localFieldsRTF(pic, txt string) []byte {
-	return []byte(`{\rtf1\ansi\deff0{\fonttbl{\f0 Arial;}}
-{\pard Picture by URL {\field{\*\fldinst { INCLUDEPICTURE "file://` + pic + `" \\d }}{\fldrslt { }}}\par}
-{\pard Picture by path {\field{\*\fldinst { INCLUDEPICTURE "` + pic + `" }}{\fldrslt { }}}\par}
-{\pard Split {\field{\*\fldinst {INCLUDE}{PICTURE "file://` + pic + `"}}{\fldrslt { }}}\par}
-{\pard Text {\field{\*\fldinst { INCLUDETEXT "` + txt + `" }}{\fldrslt {included}}}\par}
-{\pard Linked {\field{\*\fldinst { LINK Word.Document.8 "` + txt + `" "" \\a }}{\fldrslt {linked}}}\par}
-}`)
+	if s := docxText(t, out.Bytes()); !strings.Contains(s, link) {
+		t.Errorf("%s: link %s lost in the output", name, link)
+	}
+	tr.check(t, name+" warm")
+	var cold bytes.Buffer
+	if err := coldConvertDoc(context.Background(), p.cfg, k, bytes.NewReader(b), &cold); err != nil {
+		t.Fatalf("%s cold: %+v", name, err)
+	}
+	if s := docxText(t, cold.Bytes()); !strings.Contains(s, link) {
+		t.Errorf("%s cold: link %s lost in the output", name, link)
+	}
+	tr.check(t, name+" cold")
 }
 
 // issue 15: an RTF whose fields name local files (a picture carrying a
@@ -327,14 +297,14 @@ func TestLocalFilesNamedByRTFFieldsAreNotRead(t *testing.T) {
 	dir := filepath.Dir(tr.file)
 	picMarker, txtMarker := "DRAGOMAN-PIC-"+randomHex(8), "DRAGOMAN-TXT-"+randomHex(8)
 	pic, txt := filepath.Join(dir, "secret-pic.png"), filepath.Join(dir, "secret.txt")
-	if err := os.WriteFile(pic, markerPNG(picMarker), 0o600); err != nil {
+	if err := os.WriteFile(pic, pooltest.MarkerPNG(picMarker), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(txt, []byte(txtMarker+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	tr.reset()
-	doc := localFieldsRTF(pic, txt)
+	doc := pooltest.LocalFieldsRTF(pic, txt)
 	p := newTestPool(t, Config{Size: 1})
 	for _, path := range []string{"warm", "cold"} {
 		var out bytes.Buffer
