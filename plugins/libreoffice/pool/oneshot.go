@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/url"
@@ -11,11 +12,12 @@ import (
 
 // coldConvert is the cold path: a one-shot `soffice --convert-to` on src,
 // with a fresh profile in a new directory under work, moving the result to
-// dst. It is the slow path the pool exists to avoid, kept as the retry
+// dst; to is the --convert-to target ("docx:MS Word 2007 XML" or
+// "pdf:writer_pdf_Export"). It is the slow path the pool exists to avoid, kept as the retry
 // after a warm instance crashed (Config.NoColdRetry turns it off). It
 // cannot check which import filter LibreOffice picked, so callers sniff the
 // content first.
-func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
+func coldConvert(ctx context.Context, cfg Config, work, src, dst, to string) error {
 	dir, err := os.MkdirTemp(work, "cold-")
 	if err != nil {
 		return err
@@ -34,7 +36,7 @@ func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
 	log := &tailBuffer{max: 16 << 10}
 	o, err := startOffice(cfg.officeBin, []string{"-env:UserInstallation=" + profile,
 		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck",
-		"--convert-to", "docx:MS Word 2007 XML", "--outdir", outdir, src},
+		"--convert-to", to, "--outdir", outdir, src},
 		[]string{"TMPDIR=" + dir}, log, !cfg.NoNetNamespace, cfg.sandbox(work))
 	if err != nil {
 		return err
@@ -45,9 +47,34 @@ func coldConvert(ctx context.Context, cfg Config, work, src, dst string) error {
 		o.stop()
 		return ctx.Err()
 	}
-	produced := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+".docx")
+	ext, _, _ := strings.Cut(to, ":")
+	produced := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"."+ext)
 	if _, serr := os.Stat(produced); serr != nil {
 		return fmt.Errorf("soffice --convert-to produced nothing (exit %v): %s", o.err, strings.TrimSpace(log.String()))
 	}
+	// soffice can abort while closing a document it has stored whole
+	// (oxsdk-Complex01 in Arabic): its output counts when it is complete.
+	if ext == "pdf" && !completePDF(produced) {
+		return fmt.Errorf("soffice --convert-to left an incomplete PDF (exit %v): %s", o.err, strings.TrimSpace(log.String()))
+	}
 	return os.Rename(produced, dst)
+}
+
+// completePDF reports whether the file ends with a PDF trailer's %%EOF,
+// which LibreOffice writes last.
+func completePDF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() < 64 {
+		return false
+	}
+	tail := make([]byte, 64)
+	if _, err := f.ReadAt(tail, st.Size()-64); err != nil {
+		return false
+	}
+	return bytes.Contains(tail, []byte("%%EOF"))
 }

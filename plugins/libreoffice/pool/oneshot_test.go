@@ -27,7 +27,7 @@ func coldConvertDoc(ctx context.Context, cfg Config, k Kind, src io.Reader, dst 
 		return err
 	}
 	out := filepath.Join(work, "in.docx")
-	if err := coldConvert(ctx, cfg, work, in, out); err != nil {
+	if err := coldConvert(ctx, cfg, work, in, out, "docx:MS Word 2007 XML"); err != nil {
 		if ctx.Err() != nil {
 			return &Error{Reason: TimedOut, Detail: err.Error()}
 		}

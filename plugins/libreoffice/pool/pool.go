@@ -262,7 +262,9 @@ func (p *Pool) Convert(ctx context.Context, k Kind, src io.Reader, dst io.Writer
 		},
 		// The listening instance can die where a one-shot soffice does not
 		// (seen with a Word 2002 file with tracked changes), so try cold once.
-		cold: func(ctx context.Context, job, src, dst string) error { return coldConvert(ctx, p.cfg, job, src, dst) },
+		cold: func(ctx context.Context, job, src, dst string) error {
+			return coldConvert(ctx, p.cfg, job, src, dst, "docx:MS Word 2007 XML")
+		},
 	})
 }
 
