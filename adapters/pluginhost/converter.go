@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
@@ -65,9 +68,27 @@ func (c *converter) RenderPDF(ctx context.Context, format string, in io.Reader, 
 		if err != nil {
 			return err
 		}
-		return p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).RenderPDF(ctx, format, in, out)))
+		return described(p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).RenderPDF(ctx, format, in, out))))
 	}
 	return fmt.Errorf("%w (.%s)", ErrNoPDFRenderer, format)
+}
+
+// describedError is a failure the plugin put in words (a gRPC status
+// whose message is for people): a job's warning quotes the words, not
+// "rpc error: code = Aborted desc = …".
+type describedError struct {
+	msg string
+	err error
+}
+
+func (e describedError) Error() string { return e.msg }
+func (e describedError) Unwrap() error { return e.err }
+
+func described(err error) error {
+	if st, ok := status.FromError(err); ok && err != nil && st.Code() == codes.Aborted && st.Message() != "" {
+		return describedError{st.Message(), err}
+	}
+	return err
 }
 
 // RendersPDF reports whether a converter plugin renders PDFs.

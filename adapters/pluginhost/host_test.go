@@ -14,6 +14,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
@@ -333,5 +336,22 @@ func TestPDFOnlyFromConvertersThatRenderThem(t *testing.T) {
 	err := r.RenderPDF(context.Background(), "txt", strings.NewReader("abc"), io.Discard)
 	if !errors.Is(err, ErrNoPDFRenderer) {
 		t.Errorf("RenderPDF through a converter without PDF: %v", err)
+	}
+}
+
+// A failure the plugin described reaches the job's warning in its words;
+// errors.Is still sees what it wraps.
+func TestDescribedPluginFailure(t *testing.T) {
+	raw := status.Error(codes.Aborted, "LibreOffice crashed while converting the document")
+	err := described(raw)
+	if err.Error() != "LibreOffice crashed while converting the document" {
+		t.Errorf("described: %q", err)
+	}
+	if !errors.Is(err, raw) {
+		t.Error("the gRPC error is no longer wrapped")
+	}
+	other := status.Error(codes.Unavailable, "connection refused")
+	if described(other) != other {
+		t.Error("a lost process was reworded")
 	}
 }
