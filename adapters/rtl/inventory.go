@@ -162,10 +162,15 @@ func updatableField(instr string) bool {
 // narrowTable reports a table narrower than the text width or indented:
 // Word aligns such RTL tables right, LibreOffice left (brief rows 20–21).
 func narrowTable(t *node, g pageGeom) bool {
+	return narrowTableOf(t, t.Child("tblPr"), gridWidth(t), g)
+}
+
+// narrowTableOf is narrowTable on a table t whose properties are tblPr and
+// grid width grid (t may hold neither: a table streamed row by row).
+func narrowTableOf(t, tblPr *node, grid int, g pageGeom) bool {
 	if p := t.Parent; p != nil && p.IsW("tc") {
 		return false
 	}
-	tblPr := t.Child("tblPr")
 	if v := tblPr.Child("tblInd").AttrOr("w", "0"); v != "0" {
 		return true
 	}
@@ -178,12 +183,7 @@ func narrowTable(t *node, g pageGeom) bool {
 		n, _ := strconv.ParseFloat(v, 64)
 		return n < 4900
 	}
-	sum := 0
-	for _, gc := range t.Child("tblGrid").ChildrenW("gridCol") {
-		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
-		sum += v
-	}
-	return sum > 0 && float64(sum) < 0.95*float64(g.text())
+	return grid > 0 && float64(grid) < 0.95*float64(g.text())
 }
 
 // fidelity turns findings into the API's report.

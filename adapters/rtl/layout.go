@@ -236,7 +236,7 @@ func (l *Layout) apply(pk *pkg, req ports.LayoutRequest, out io.Writer, unchange
 	// Story parts are laid out as the package is written, block by block
 	// (a top-level paragraph, table or content control at a time), so the
 	// peak is the largest block's tree, not a story's.
-	pk.layStory = ps.layoutContent
+	pk.layStory = ps.layoutBlock
 	if err := ps.convert(pk, f); err != nil {
 		return nil, err
 	}
@@ -329,7 +329,18 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 		return f, relevant, nil
 	}
 	for _, name := range pk.stories {
-		if err := pk.eachBlock(name, nil, func(c *node) { f.scanStory(c, ps) }); err != nil {
+		if err := pk.eachBlock(name, nil, func(b storyBlock) {
+			f.scanStory(b.c, ps)
+			if t := b.props; t != nil && ps.m.targetRTL {
+				tblPr := b.n
+				if !tblPr.IsW("tblPr") {
+					tblPr = nil
+				}
+				if narrowTableOf(t.n, tblPr, b.facts.grid, ps.geom) {
+					f.add(kindNarrowTable, 1)
+				}
+			}
+		}); err != nil {
 			return nil, false, err
 		}
 	}
@@ -508,8 +519,11 @@ type pkg struct {
 	story   map[string]bool
 	// layStory, when set, lays out each story part as the package is
 	// written, block by block (eachBlock).
-	layStory func(*node)
-	onParse  func(name string, storiesHeld int)
+	layStory func(storyBlock)
+	// tables are the facts of each story part's streamed tables, by their
+	// order (streamedTable.index), gathered by the first pass (direction).
+	tables  map[string][]tableFacts
+	onParse func(name string, storiesHeld int)
 }
 
 func openPkg(src ports.Blob) (*pkg, error) {
@@ -524,7 +538,7 @@ func openPkg(src ports.Blob) (*pkg, error) {
 }
 
 func wrapPkg(op *ooxml.Package) *pkg {
-	pk := &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, mainDoc: op.Main(), stories: op.Stories(), story: map[string]bool{}}
+	pk := &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, tables: map[string][]tableFacts{}, mainDoc: op.Main(), stories: op.Stories(), story: map[string]bool{}}
 	for _, s := range pk.stories {
 		pk.story[s] = true
 	}
@@ -575,8 +589,8 @@ func (pk *pkg) part(name string) (*node, error) {
 func (pk *pkg) rtlScriptLang() (string, error) {
 	lang := ""
 	for _, name := range pk.stories {
-		err := pk.eachBlock(name, nil, func(c *node) {
-			c.Walk(func(n *node) bool {
+		err := pk.eachBlock(name, nil, func(b storyBlock) {
+			b.c.Walk(func(n *node) bool {
 				if n.IsW("t") {
 					for _, r := range n.TextOf() {
 						if inRTLBlock(r) {
@@ -600,15 +614,19 @@ func (pk *pkg) rtlScriptLang() (string, error) {
 
 // storyContainer tells the elements of a story part that hold its blocks:
 // the root element (w:document, w:hdr, w:ftr, w:footnotes, w:endnotes,
-// w:comments), the body, the notes and comments, and content controls and
-// custom XML wrapping body content. Every other element under them (a
-// paragraph, a table, a section's properties) is a block, laid out on its
-// own: nothing the layout does to one looks at another.
+// w:comments), the body, the notes and comments, content controls and
+// custom XML wrapping body content, and tables, their rows and cells
+// (streamedTables decides which). Every other element under them (a
+// paragraph, a table's properties or grid, a cell's properties, a
+// section's properties) is a block, laid out on its own: nothing the
+// layout does to one looks at another, except a table's properties, which
+// depend on the paragraphs below them (tableFacts, gathered by the first
+// pass).
 func storyContainer(n *node) bool {
 	if n.Parent.Kind == ooxml.RawNode {
 		return true
 	}
-	for _, c := range []string{"body", "sdt", "sdtContent", "customXml", "footnote", "endnote", "comment"} {
+	for _, c := range []string{"body", "sdt", "sdtContent", "customXml", "footnote", "endnote", "comment", "tbl", "tr", "tc"} {
 		if n.IsW(c) {
 			return true
 		}
@@ -616,12 +634,107 @@ func storyContainer(n *node) bool {
 	return false
 }
 
+// streamedTable is a table eachBlock streams row by row.
+type streamedTable struct {
+	n      *node
+	index  int  // its order among the part's streamed tables, by start tag
+	begun  bool // a block directly in it (its tblPr, its grid) was handed over
+	propsy bool // its properties were handed over (storyBlock.props)
+}
+
+// storyBlock is a block of a story part as eachBlock hands it over.
+type storyBlock struct {
+	n *node
+	// c is n's container, which holds n alone: walking c (Walk visits
+	// descendants) walks n as the whole part's root element walks it.
+	c *node
+	// tables are the streamed tables holding n, outermost first.
+	tables []*streamedTable
+	// props is the table whose properties are to be laid out with n: n is
+	// its tblPr, or, where it has none, its first block (tableFacts.hasPr);
+	// facts are its facts.
+	props *streamedTable
+	facts tableFacts
+}
+
+// streamedTables follows the tables of one story part as it is streamed.
+// A table is streamed (a container) as its parent is; its rows and cells
+// too, once a block directly in the table (its tblPr or tblGrid, which
+// schema puts first) has been handed over, so the table's properties are
+// met before its rows: a table without either has its first child held
+// whole, as before.
+type streamedTables struct {
+	open  []*streamedTable // innermost last
+	count int
+}
+
+// under drops the tables that are not ancestors of n (they are complete).
+func (s *streamedTables) under(n *node) {
+	for len(s.open) > 0 {
+		top := s.open[len(s.open)-1].n
+		p := n.Parent
+		for p != nil && p != top {
+			p = p.Parent
+		}
+		if p != nil {
+			return
+		}
+		s.open = s.open[:len(s.open)-1]
+	}
+}
+
+// container is storyContainer for the part being streamed.
+func (s *streamedTables) container(n *node) bool {
+	if !storyContainer(n) {
+		return false
+	}
+	if n.Parent.Kind == ooxml.RawNode {
+		return true
+	}
+	s.under(n)
+	if len(s.open) > 0 {
+		if top := s.open[len(s.open)-1]; n.Parent == top.n && !top.begun {
+			return false
+		}
+	}
+	if n.IsW("tbl") {
+		s.open = append(s.open, &streamedTable{n: n, index: s.count})
+		s.count++
+	}
+	return true
+}
+
+// block describes block b.
+func (s *streamedTables) block(b *node, facts []tableFacts) storyBlock {
+	s.under(b)
+	sb := storyBlock{n: b, c: b.Parent, tables: s.open}
+	if len(s.open) == 0 {
+		return sb
+	}
+	top := s.open[len(s.open)-1]
+	if b.Parent != top.n {
+		return sb
+	}
+	if !top.propsy {
+		if top.index < len(facts) {
+			sb.facts = facts[top.index]
+		}
+		if b.IsW("tblPr") || !sb.facts.hasPr {
+			sb.props, top.propsy = top, true
+		}
+	}
+	top.begun = true
+	return sb
+}
+
 // eachBlock streams a story part block by block (see storyContainer),
-// calling fn with the block's container, which then holds that block
-// alone: fn walks it as it would walk the whole part's root element
-// (Walk visits descendants). With w, the part is written as fn left it.
-// The peak is the largest block's tree, not the part's (issue 15 item 3).
-func (pk *pkg) eachBlock(name string, w io.Writer, fn func(*node)) error {
+// calling fn with each block, which holds its subtree and its ancestors
+// (the containers) but no siblings: fn walks its container as it would
+// walk the whole part's root element (Walk visits descendants). With w, the part is
+// written as fn left it. The peak is the largest block's tree, not the
+// part's, and a table streamed row by row holds a cell's block at a time
+// (issue 15 item 3).
+func (pk *pkg) eachBlock(name string, w io.Writer, fn func(storyBlock)) error {
 	f := pk.File(name)
 	if f == nil {
 		return nil
@@ -640,7 +753,9 @@ func (pk *pkg) eachBlock(name string, w io.Writer, fn func(*node)) error {
 		return fmt.Errorf("rtl: reading %s: %w", name, err)
 	}
 	defer rc.Close()
-	err = ooxml.StreamBlocks(rc, w, storyContainer, func(b *node) error { fn(b.Parent); return nil })
+	var st streamedTables
+	facts := pk.tables[name]
+	err = ooxml.StreamBlocks(rc, w, st.container, func(b *node) error { fn(st.block(b, facts)); return nil })
 	if err != nil {
 		return fmt.Errorf("rtl: parsing %s: %w", name, err)
 	}

@@ -14,8 +14,8 @@ import (
 // one. spanTable gives narrow RTL tables that width (the brief's
 // "full-width tables avoid the difference"), as a percentage so that it
 // follows the section's text width; centred tables stay as they are.
-func (ps *pass) spanTable(t, tblPr *node) {
-	if !ps.m.targetRTL || !ps.m.flip || tblPr.Child("tblpPr") != nil || !narrowTable(t, ps.geom) {
+func (ps *pass) spanTable(t, tblPr *node, grid int) {
+	if !ps.m.targetRTL || !ps.m.flip || tblPr.Child("tblpPr") != nil || !narrowTableOf(t, tblPr, grid, ps.geom) {
 		return
 	}
 	jc := ps.tableProp(tblPr, "jc").AttrOr("val", "")
