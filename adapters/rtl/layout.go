@@ -636,10 +636,10 @@ func storyContainer(n *node) bool {
 
 // streamedTable is a table eachBlock streams row by row.
 type streamedTable struct {
-	n      *node
-	index  int  // its order among the part's streamed tables, by start tag
-	begun  bool // a block directly in it (its tblPr, its grid) was handed over
-	propsy bool // its properties were handed over (storyBlock.props)
+	n         *node
+	index     int  // its order among the part's streamed tables, by start tag
+	begun     bool // a block directly in it (its tblPr, its grid) was handed over
+	propsDone bool // its properties were handed over (storyBlock.props)
 }
 
 // storyBlock is a block of a story part as eachBlock hands it over.
@@ -651,7 +651,9 @@ type storyBlock struct {
 	// tables are the streamed tables holding n, outermost first.
 	tables []*streamedTable
 	// props is the table whose properties are to be laid out with n: n is
-	// its tblPr, or, where it has none, its first block (tableFacts.hasPr);
+	// its tblPr, or, where it has none, its first block, before which one
+	// is inserted (tableFacts.hasPr; whitespace before that block, already
+	// written, then precedes the new tblPr instead of following it);
 	// facts are its facts.
 	props *streamedTable
 	facts tableFacts
@@ -715,12 +717,12 @@ func (s *streamedTables) block(b *node, facts []tableFacts) storyBlock {
 	if b.Parent != top.n {
 		return sb
 	}
-	if !top.propsy {
+	if !top.propsDone {
 		if top.index < len(facts) {
 			sb.facts = facts[top.index]
 		}
 		if b.IsW("tblPr") || !sb.facts.hasPr {
-			sb.props, top.propsy = top, true
+			sb.props, top.propsDone = top, true
 		}
 	}
 	top.begun = true
@@ -730,10 +732,10 @@ func (s *streamedTables) block(b *node, facts []tableFacts) storyBlock {
 // eachBlock streams a story part block by block (see storyContainer),
 // calling fn with each block, which holds its subtree and its ancestors
 // (the containers) but no siblings: fn walks its container as it would
-// walk the whole part's root element (Walk visits descendants). With w, the part is
-// written as fn left it. The peak is the largest block's tree, not the
-// part's, and a table streamed row by row holds a cell's block at a time
-// (issue 15 item 3).
+// walk the whole part's root element (Walk visits descendants). With w,
+// the part is written as fn left it. The peak is the largest block's
+// tree, not the part's: a table streamed row by row holds one block of a
+// cell at a time (issue 15 item 3).
 func (pk *pkg) eachBlock(name string, w io.Writer, fn func(storyBlock)) error {
 	f := pk.File(name)
 	if f == nil {
