@@ -10,11 +10,12 @@ DATA_DIR  ?= .dragoman
 # fonts that cover Arabic, Hebrew, Persian and Urdu, PostgreSQL for the
 # scale-out store tests, Python and Node for the webhook verification examples,
 # Chromium for the dashboard's browser tests, translate-toolkit to check the
-# XLIFF and TMX files against a reader nobody here wrote.
+# XLIFF and TMX files against a reader nobody here wrote, lxml for the brief's RTL
+# checker (testdata/rtl/checker) that app/corpusrender runs.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
 	libreoffice-writer-nogui libreoffice-math-nogui python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3 chromium python3-translate
+	postgresql python3 chromium python3-translate python3-lxml
 # npm packages the tests run (installed globally; tests find them through
 # NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export.
 NPM_PACKAGES := xliff@6.4.0

@@ -356,6 +356,9 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
 			}
 			go func() { _ = https.ServeTLS(ln, "", "") }()
+			// The start-up banner names the bound addresses, so that port
+			// 0 (any free port) serves scripts and tests that start a server.
+			c.HTTPSAddr = ln.Addr().String()
 			if plain != nil {
 				pl, err := listen(c.HTTPAddr)
 				if err != nil {
@@ -363,6 +366,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)
 				}
 				go func() { _ = plain.Serve(pl) }()
+				c.HTTPAddr = pl.Addr().String()
 			}
 			return nil
 		},

@@ -342,15 +342,30 @@ func (ps *pass) table(t *node) {
 		}
 		return !rtlContent
 	})
-	ps.tableProps(t, ensureFirst(t, "tblPr"), tableFacts{rtl: rtlContent, grid: gridWidth(t)})
+	f := treeFacts(t)
+	f.rtl = rtlContent
+	ps.tableProps(t, ensureFirst(t, "tblPr"), f)
 }
 
-// tableFacts is what a table's properties depend on below them: read from
-// the laid-out tree (table), or, for a table streamed row by row, by the
-// first streaming pass (pkg.direction) before its properties are written.
+// treeFacts are the widths of table t held whole, with its row and table
+// when nested in a cell: its grid's and its cell's.
+func treeFacts(t *node) tableFacts {
+	f := tableFacts{grid: gridWidth(t)}
+	if tc := t.Parent; tc != nil && tc.IsW("tc") {
+		f.cell = cellText(tc)
+	}
+	return f
+}
+
+// tableFacts is what a table's properties depend on below them, and, for
+// a nested table, around them: read from the laid-out tree (table,
+// treeFacts), or, for a table streamed row by row, by the first streaming
+// pass (pkg.direction) before its properties are written, and its cell's
+// width as streamedTables saw the cell, its row and its table go by.
 type tableFacts struct {
 	rtl     bool // a paragraph in it is right to left (for an RTL target, once laid out)
 	grid    int  // the width of its grid (gridWidth)
+	cell    int  // nested in a cell: the cell's text width (cellText), 0 when unknown
 	hasPr   bool // streamed: it has a tblPr (else one is inserted before its first block)
 	hasGrid bool // streamed: its (first) tblGrid was seen
 }
@@ -370,7 +385,7 @@ func gridWidth(t *node) int {
 func (ps *pass) tableProps(t, tblPr *node, f tableFacts) {
 	setFlag(tblPr, "bidiVisual", ps.m.targetRTL && f.rtl, tblPrOrder)
 	if ps.m.targetRTL && f.rtl {
-		ps.spanTable(t, tblPr, f.grid)
+		ps.spanTable(t, tblPr, f)
 	}
 	if ps.m.flip {
 		ps.mirrorFloatingTable(tblPr, f.grid)

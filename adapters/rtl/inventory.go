@@ -159,16 +159,21 @@ func updatableField(instr string) bool {
 	return false
 }
 
-// narrowTable reports a table narrower than the text width or indented:
-// Word aligns such RTL tables right, LibreOffice left (brief rows 20–21).
+// narrowTable reports a table narrower than the text width (of the page,
+// or of the cell holding it) or indented: Word aligns such RTL tables
+// right, LibreOffice left (brief rows 20–21), inside a cell as on the page.
+// t is held whole, its row and table with it.
 func narrowTable(t *node, g pageGeom) bool {
-	return narrowTableOf(t, t.Child("tblPr"), gridWidth(t), g)
+	return narrowTableOf(t, t.Child("tblPr"), treeFacts(t), g)
 }
 
 // narrowTableOf is narrowTable on a table t whose properties are tblPr and
-// grid width grid (t may hold neither: a table streamed row by row).
-func narrowTableOf(t, tblPr *node, grid int, g pageGeom) bool {
-	if p := t.Parent; p != nil && p.IsW("tc") {
+// whose grid and cell widths are f's (t may hold neither its rows nor its
+// grid, nor its cell its properties: a table streamed row by row). A
+// nested table in a cell of unknown width is not narrow.
+func narrowTableOf(t, tblPr *node, f tableFacts, g pageGeom) bool {
+	text := textWidth(t, f, g)
+	if p := t.Parent; p != nil && p.IsW("tc") && text <= 0 {
 		return false
 	}
 	if v := tblPr.Child("tblInd").AttrOr("w", "0"); v != "0" {
@@ -183,7 +188,7 @@ func narrowTableOf(t, tblPr *node, grid int, g pageGeom) bool {
 		n, _ := strconv.ParseFloat(v, 64)
 		return n < 4900
 	}
-	return grid > 0 && float64(grid) < 0.95*float64(g.text())
+	return f.grid > 0 && float64(f.grid) < 0.95*float64(text)
 }
 
 // fidelity turns findings into the API's report.
@@ -223,7 +228,7 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindAsymmetric:
 		return fmt.Sprintf("%d asymmetric borders or paddings: their side may differ between Word and other viewers.", n)
 	case kindNarrowTable:
-		return fmt.Sprintf("%d tables were narrower than the page or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width (centred and floating tables kept, and may differ).", n)
+		return fmt.Sprintf("%d tables were narrower than the page (or than the cell holding them) or indented: Word and LibreOffice place such right-to-left tables on opposite sides, so they were widened to the text width of the page or cell (centred and floating tables kept, and may differ).", n)
 	case kindChart:
 		return fmt.Sprintf("%d charts: titles, series names and category labels were translated and the axes and a side legend mirrored, but the text inside the chart, data tables and 3-D views keep the source direction (LibreOffice also keeps a value-axis title on the left), and the embedded data keeps the source text.", n)
 	case kindEquation:

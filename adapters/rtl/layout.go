@@ -336,7 +336,7 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 				if !tblPr.IsW("tblPr") {
 					tblPr = nil
 				}
-				if narrowTableOf(t.n, tblPr, b.facts.grid, ps.geom) {
+				if narrowTableOf(t.n, tblPr, b.facts, ps.geom) {
 					f.add(kindNarrowTable, 1)
 				}
 			}
@@ -640,6 +640,32 @@ type streamedTable struct {
 	index     int  // its order among the part's streamed tables, by start tag
 	begun     bool // a block directly in it (its tblPr, its grid) was handed over
 	propsDone bool // its properties were handed over (storyBlock.props)
+	// cell is the text width of the cell holding it (cellTextOf, as
+	// cellText finds it in a tree), 0 when it is not in a cell or that is
+	// unknown; set as it starts (tableFacts.cell).
+	cell int
+	// As it is streamed: its grid columns (gridCols of its first tblGrid),
+	// the row directly in it being streamed, and the grid column the next
+	// cell directly in that row starts at (gridBefore, then each cell's
+	// span), for the cells' widths (streamedCell).
+	grid    []int
+	hasGrid bool
+	row     *node
+	rowPr   bool // row's (first) trPr was seen
+	next    int
+}
+
+// streamedCell is a cell of a streamed table being streamed, as
+// streamedTables follows it for the tables nested in it.
+type streamedCell struct {
+	n    *node
+	tcPr *node // its (first) properties, once handed over
+	// in is the table whose row holds it directly (nil if none: cellText
+	// then knows no grid either); grid and col are that table's grid
+	// columns and the column the cell starts at.
+	in   *streamedTable
+	grid []int
+	col  int
 }
 
 // storyBlock is a block of a story part as eachBlock hands it over.
@@ -664,25 +690,42 @@ type storyBlock struct {
 // too, once a block directly in the table (its tblPr or tblGrid, which
 // schema puts first) has been handed over, so the table's properties are
 // met before its rows: a table without either has its first child held
-// whole, as before.
+// whole, as before. It also follows the grid, rows and cells of the
+// streamed tables, so that a table nested in a cell knows the cell's width
+// though the cell's properties, its row's and its table's grid are
+// written and dropped by then.
 type streamedTables struct {
 	open  []*streamedTable // innermost last
+	cells []*streamedCell  // the open cells of streamed tables, innermost last
 	count int
 }
 
-// under drops the tables that are not ancestors of n (they are complete).
+// under drops the tables and cells that are not ancestors of n (they are
+// complete).
 func (s *streamedTables) under(n *node) {
-	for len(s.open) > 0 {
-		top := s.open[len(s.open)-1].n
-		p := n.Parent
-		for p != nil && p != top {
-			p = p.Parent
-		}
-		if p != nil {
-			return
-		}
+	for len(s.open) > 0 && !ancestor(s.open[len(s.open)-1].n, n) {
 		s.open = s.open[:len(s.open)-1]
 	}
+	for len(s.cells) > 0 && !ancestor(s.cells[len(s.cells)-1].n, n) {
+		s.cells = s.cells[:len(s.cells)-1]
+	}
+}
+
+// ancestor reports whether a is an ancestor of n.
+func ancestor(a, n *node) bool {
+	p := n.Parent
+	for p != nil && p != a {
+		p = p.Parent
+	}
+	return p != nil
+}
+
+// cell is the innermost open cell, nil if none.
+func (s *streamedTables) cell() *streamedCell {
+	if len(s.cells) == 0 {
+		return nil
+	}
+	return s.cells[len(s.cells)-1]
 }
 
 // container is storyContainer for the part being streamed.
@@ -699,16 +742,57 @@ func (s *streamedTables) container(n *node) bool {
 			return false
 		}
 	}
-	if n.IsW("tbl") {
-		s.open = append(s.open, &streamedTable{n: n, index: s.count})
+	var top *streamedTable
+	if len(s.open) > 0 {
+		top = s.open[len(s.open)-1]
+	}
+	switch {
+	case n.IsW("tbl"):
+		t := &streamedTable{n: n, index: s.count}
+		if c := s.cell(); c != nil && n.Parent == c.n {
+			t.cell = cellTextOf(c.tcPr, c.grid, c.col)
+		}
+		s.open = append(s.open, t)
 		s.count++
+	case n.IsW("tr") && top != nil && n.Parent == top.n:
+		top.row, top.rowPr, top.next = n, false, 0
+	case n.IsW("tc"):
+		c := &streamedCell{n: n}
+		if top != nil && top.row != nil && n.Parent == top.row {
+			c.in, c.grid, c.col = top, top.grid, top.next
+			top.next++ // one column, unless its tcPr says more
+		}
+		s.cells = append(s.cells, c)
 	}
 	return true
+}
+
+// follow notes what block b says about the grid, rows and cells of the
+// streamed tables (see streamedTables): a table's grid, a row's trPr, a
+// cell's tcPr.
+func (s *streamedTables) follow(b *node) {
+	if c := s.cell(); c != nil && b.Parent == c.n && b.IsW("tcPr") && c.tcPr == nil {
+		c.tcPr = b
+		if c.in != nil {
+			c.in.next = c.col + cellSpan(b)
+		}
+	}
+	if len(s.open) == 0 {
+		return
+	}
+	top := s.open[len(s.open)-1]
+	switch {
+	case b.Parent == top.n && b.IsW("tblGrid") && !top.hasGrid:
+		top.grid, top.hasGrid = gridCols(b), true
+	case top.row != nil && b.Parent == top.row && b.IsW("trPr") && !top.rowPr:
+		top.rowPr, top.next = true, gridBefore(b)
+	}
 }
 
 // block describes block b.
 func (s *streamedTables) block(b *node, facts []tableFacts) storyBlock {
 	s.under(b)
+	s.follow(b)
 	sb := storyBlock{n: b, c: b.Parent, tables: s.open}
 	if len(s.open) == 0 {
 		return sb
@@ -721,6 +805,7 @@ func (s *streamedTables) block(b *node, facts []tableFacts) storyBlock {
 		if top.index < len(facts) {
 			sb.facts = facts[top.index]
 		}
+		sb.facts.cell = top.cell
 		if b.IsW("tblPr") || !sb.facts.hasPr {
 			sb.props, top.propsDone = top, true
 		}

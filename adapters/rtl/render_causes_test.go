@@ -19,6 +19,7 @@ func TestRenderFlushLeftCauses(t *testing.T) {
 		indent = "42224" // first cell of a narrow indented table
 		box    = "43334" // text box flush with the column's left edge
 		pct    = "44444" // table narrower than the page by percentage
+		nested = "45554" // first cell of a narrow table nested in a cell
 	)
 	cell := func(text string) string {
 		return `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>` + text + `</w:t></w:r></w:p></w:tc>`
@@ -35,7 +36,14 @@ func TestRenderFlushLeftCauses(t *testing.T) {
 		`<wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="457200"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>` +
 		`<wps:txbx><w:txbxContent><w:p><w:r><w:t>box ` + box + `</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr rot="0" vert="horz" wrap="square" lIns="0" tIns="0" rIns="0" bIns="0" anchor="t"/></wps:wsp></a:graphicData></a:graphic>` +
 		`</wp:anchor></w:drawing></mc:Choice><mc:Fallback/></mc:AlternateContent></w:r><w:r><w:t>anchor</w:t></w:r></w:p><w:p/><w:p/><w:p/>`
-	body := table(`<w:tblW w:w="0" w:type="auto"/>`, narrow) +
+	// A full-width table whose first cell holds a narrow table (two
+	// columns of 1500 twips in a cell of 4620).
+	outer := `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblBorders><w:insideV w:val="single" w:sz="4"/></w:tblBorders></w:tblPr>` +
+		`<w:tblGrid><w:gridCol w:w="4620"/><w:gridCol w:w="4620"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="4620" w:type="dxa"/></w:tcPr>` +
+		`<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblBorders><w:insideV w:val="single" w:sz="4"/></w:tblBorders></w:tblPr><w:tblGrid><w:gridCol w:w="1500"/><w:gridCol w:w="1500"/></w:tblGrid>` +
+		`<w:tr><w:tc><w:tcPr><w:tcW w:w="1500" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>inner ` + nested + `</w:t></w:r></w:p></w:tc><w:tc><w:tcPr><w:tcW w:w="1500" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>x</w:t></w:r></w:p></w:tc></w:tr></w:tbl>` +
+		`<w:p/></w:tc><w:tc><w:tcPr><w:tcW w:w="4620" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>outer</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p/>`
+	body := outer + table(`<w:tblW w:w="0" w:type="auto"/>`, narrow) +
 		table(`<w:tblW w:w="4000" w:type="dxa"/><w:tblInd w:w="720" w:type="dxa"/>`, indent) +
 		table(`<w:tblW w:w="2500" w:type="pct"/>`, pct) +
 		textBox + `<w:p><w:r><w:t>end of the document</w:t></w:r></w:p>`
@@ -84,6 +92,12 @@ func TestRenderFlushLeftCauses(t *testing.T) {
 		if w := at(m); w.XMax < right-12 {
 			t.Errorf("first cell of a narrow table (%s) ends at x=%.0f, not at the right margin %.0f", m, w.XMax, right)
 		}
+	}
+	// A narrow table nested in the outer table's first cell (on the right
+	// after mirroring) starts at that cell's right edge: its first cell's
+	// text ends at the right margin less two cell paddings.
+	if w := at(nested); w.XMax < right-20 {
+		t.Errorf("first cell of a narrow nested table ends at x=%.0f, not at the outer cell's right edge %.0f", w.XMax, right)
 	}
 	// Indented by 720 twips (36 pt): the first cell ends 36 pt from the
 	// right margin, less the cell padding (LibreOffice counts the indent to
@@ -136,5 +150,46 @@ func TestRenderChartMirrored(t *testing.T) {
 	}
 	if axis < excel {
 		t.Errorf("value axis at x=%.0f, left of the first category (x=%.0f): not moved to the right", axis, excel)
+	}
+}
+
+// TestNestedNarrowTable: a narrow table nested in a cell spans the cell
+// (tblW 100 %) and is counted in the narrow-table warning; a nested table
+// already as wide as its cell keeps its width. The cell's width comes from
+// its tcW or, without one, from the grid columns it spans.
+func TestNestedNarrowTable(t *testing.T) {
+	inner := func(w string) string {
+		return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="` + w + `"/></w:tblGrid>` +
+			`<w:tr><w:tc><w:p><w:r><w:t>inner</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p/>`
+	}
+	outer := func(tcW, content string) string {
+		return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="4000"/></w:tblGrid>` +
+			`<w:tr><w:tc><w:p><w:r><w:t>a</w:t></w:r></w:p></w:tc><w:tc>` + tcW + content + `</w:tc></w:tr></w:tbl><w:p/>`
+	}
+	for _, c := range []struct {
+		name, body string
+		spanned    bool
+	}{
+		{"narrow, tcW", outer(`<w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>`, inner("2000")), true},
+		{"narrow, grid", outer(``, inner("2000")), true},
+		{"as wide as the cell", outer(`<w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>`, inner("3784")), false},
+	} {
+		doc := miniDocx(t, c.body)
+		counts := kindsOf(t, New(Options{}), doc, "en", "ar")
+		_, out := layoutDoc(t, New(Options{}), doc, "en", "ar")
+		x := documentXML(t, out)
+		inTable := x[strings.Index(x, "<w:tc>"):]
+		spanned := strings.Contains(inTable[strings.Index(inTable, "<w:tbl>"):], `<w:tblW w:w="5000" w:type="pct"/>`)
+		if spanned != c.spanned {
+			t.Errorf("%s: nested table spanned: %v, want %v", c.name, spanned, c.spanned)
+		}
+		// The outer table (5000 twips of 8240) is narrow itself: one count, two when the nested one is too.
+		want := 1
+		if c.spanned {
+			want = 2
+		}
+		if counts[kindNarrowTable] != want {
+			t.Errorf("%s: %d narrow tables counted, want %d", c.name, counts[kindNarrowTable], want)
+		}
 	}
 }

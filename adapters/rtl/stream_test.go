@@ -133,7 +133,9 @@ func TestStreamedLayoutMatchesWholeTree(t *testing.T) {
 // (issue 15 item 3): right-to-left and Latin content, narrow, indented,
 // floating and percentage-wide tables, tables lacking tblPr or tblGrid,
 // tables nested three deep, rows and cells in content controls, a table
-// in a text box (inside a paragraph block, laid out whole).
+// in a text box (inside a paragraph block, laid out whole), narrow tables
+// nested in cells whose width comes from their tcW or from the grid
+// columns they span (gridBefore, gridSpan, cells before them).
 func tableBodies() []string {
 	p := func(s string) string {
 		return `<w:p><w:r><w:t xml:space="preserve">` + s + `</w:t></w:r></w:p>`
@@ -167,7 +169,38 @@ func tableBodies() []string {
 		tbl(indented, grid, `<w:sdt><w:sdtPr><w:rPr><w:b/></w:rPr></w:sdtPr><w:sdtContent>`+row(en)+`</w:sdtContent></w:sdt>`,
 			`<w:tr><w:sdt><w:sdtContent><w:tc>`+ar+`</w:tc></w:sdtContent></w:sdt></w:tr>`) + box,
 		tbl(floating, grid, row(en+box, tbl(floating, grid, row(en))+p("")), row(ar)),
+		nestedNarrow(p, ar, en),
 	}
+}
+
+// nestedNarrow is a body of narrow tables nested in cells of a table whose
+// grid has columns of 1000, 2000, 3000 and 2000 twips: in a cell after
+// gridBefore and a spanning cell, in cells without properties, with a tcW
+// in percent (the grid then gives the width), after a cell in a content
+// control, in a row in a content control (no width known), three deep,
+// and in a table without tblPr or tblGrid whose first row is held whole.
+// Indented nested tables get a width that depends on the cell's.
+func nestedNarrow(p func(string) string, ar, en string) string {
+	narrow := `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="1500"/></w:tblGrid><w:tr><w:tc>` + ar + `</w:tc></w:tr></w:tbl>` + p("")
+	indented := func(content string) string {
+		return `<w:tbl><w:tblPr><w:tblInd w:w="300" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="900"/></w:tblGrid><w:tr><w:tc>` + content + `</w:tc></w:tr></w:tbl>` + p("")
+	}
+	cell := func(pr, content string) string {
+		if pr != "" {
+			pr = `<w:tcPr>` + pr + `</w:tcPr>`
+		}
+		return `<w:tc>` + pr + content + `</w:tc>`
+	}
+	span := func(n string) string { return `<w:gridSpan w:val="` + n + `"/>` }
+	grid := `<w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="2000"/><w:gridCol w:w="3000"/><w:gridCol w:w="2000"/></w:tblGrid>`
+	return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr>` + grid +
+		`<w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr>` + cell(span("2"), en) + cell("", narrow+indented(ar)) + `</w:tr>` +
+		`<w:tr>` + cell(span("2"), indented(ar)) + cell("", indented(en)) + cell("", indented(ar)) + `</w:tr>` +
+		`<w:tr>` + cell(`<w:tcW w:w="2500" w:type="pct"/>`+span("3"), indented(ar)) + cell(`<w:tcW w:w="1800" w:type="dxa"/>`, narrow) + `</w:tr>` +
+		`<w:tr><w:sdt><w:sdtContent>` + cell(span("2"), en) + `</w:sdtContent></w:sdt>` + cell("", indented(ar)) + cell("", indented(indented(ar))) + `</w:tr>` +
+		`<w:sdt><w:sdtContent><w:tr>` + cell("", narrow) + cell(`<w:tcW w:w="2000" w:type="dxa"/>`, narrow) + `</w:tr></w:sdtContent></w:sdt>` +
+		`</w:tbl>` + p("") +
+		`<w:tbl><w:tr>` + cell("", narrow) + `</w:tr><w:tr>` + cell(`<w:tcW w:w="3000" w:type="dxa"/>`, narrow) + `</w:tr></w:tbl>` + ar
 }
 
 // TestStreamedTablesMatchWholeTree is TestStreamedLayoutMatchesWholeTree

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -42,15 +41,13 @@ var targets = func() map[string]string {
 var formal = map[string]bool{"DE": true, "FR": true, "IT": true, "ES": true, "NL": true, "PL": true, "PT-PT": true, "PT-BR": true, "JA": true, "RU": true}
 
 type engine struct {
-	once      sync.Once
-	err       error
-	client    *httpengine.Client
-	baseURL   string
-	key       string
-	formality string
-
-	mu         sync.Mutex
-	glossaries map[string]*vendorGlossary // by name and pair (see glossary.go)
+	once       sync.Once
+	err        error
+	client     *httpengine.Client
+	baseURL    string
+	key        string
+	formality  string
+	glossaries httpengine.VendorGlossaries // by name and pair (see glossary.go)
 }
 
 func (e *engine) load() error {
@@ -129,29 +126,16 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 	if formal[tgt] && e.formality != "" {
 		body.Formality = e.formality
 	}
+	var out []string
 	var warnings []string
-	var vg *vendorGlossary
+	var err error
 	if r.Glossary != nil && len(r.Glossary.Entries) > 0 {
-		var err error
-		if vg, err = e.glossary(ctx, r.Glossary, src, tgt); err != nil {
-			var refused *glossaryRefused
-			if !errors.As(err, &refused) {
-				return sdk.TranslateResult{}, err
-			}
-			warnings = append(warnings, refused.Error())
-		} else {
-			body.GlossaryID = vg.id
-		}
-	}
-	out, err := e.translate(ctx, body, len(r.Segments))
-	var he *httpengine.Error
-	if vg != nil && errors.As(err, &he) && he.Status == http.StatusNotFound {
-		// The vendor glossary was deleted behind our back: make it again, once.
-		e.forget(vg)
-		if vg, err = e.glossary(ctx, r.Glossary, src, tgt); err != nil {
-			return sdk.TranslateResult{}, err
-		}
-		body.GlossaryID = vg.id
+		warnings, err = e.withGlossary(ctx, r.Glossary, src, tgt, func(id string) (err error) {
+			body.GlossaryID = id
+			out, err = e.translate(ctx, body, len(r.Segments))
+			return err
+		})
+	} else {
 		out, err = e.translate(ctx, body, len(r.Segments))
 	}
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
@@ -29,24 +28,10 @@ const (
 	glossaryPollFor   = 30 * time.Second
 )
 
-// vendorGlossary is DeepL's glossary for one host glossary and pair; mu
-// makes concurrent batches wait for the one that creates it.
-type vendorGlossary struct {
-	mu       sync.Mutex
-	key      string
+// deeplGlossary names DeepL's glossary for one host glossary and pair.
+type deeplGlossary struct {
 	name     string
 	src, tgt string // DeepL's glossary languages
-	id       string // "" until found or created
-	refused  error  // DeepL refused it: later batches skip it at once
-}
-
-// glossaryRefused is DeepL refusing to create a glossary (400: a pair or
-// an entry it does not take). The batch is translated without it, with a
-// warning; the host reports the terms the output lacks.
-type glossaryRefused struct{ msg string }
-
-func (e *glossaryRefused) Error() string {
-	return "deepl: DeepL refused the glossary, so it was not applied: " + e.msg
 }
 
 // glossaryLang is DeepL's language of a glossary: the bare language of a
@@ -56,57 +41,27 @@ func glossaryLang(code string) string {
 	return base
 }
 
-// glossary returns DeepL's glossary for g on the pair src→tgt (DeepL
-// codes), finding or creating it the first time.
-func (e *engine) glossary(ctx context.Context, g *sdk.Glossary, src, tgt string) (*vendorGlossary, error) {
-	vg := &vendorGlossary{name: "dragoman-" + g.Version, src: glossaryLang(src), tgt: glossaryLang(tgt)}
-	vg.key = vg.name + " " + vg.src + ">" + vg.tgt
-	e.mu.Lock()
-	if e.glossaries == nil {
-		e.glossaries = map[string]*vendorGlossary{}
-	}
-	if have, ok := e.glossaries[vg.key]; ok {
-		vg = have
-	} else {
-		e.glossaries[vg.key] = vg
-	}
-	e.mu.Unlock()
-
-	vg.mu.Lock()
-	defer vg.mu.Unlock()
-	if vg.id != "" {
-		return vg, nil
-	}
-	if vg.refused != nil {
-		return nil, vg.refused
-	}
-	found, err := e.findGlossary(ctx, vg)
-	if err != nil {
-		return nil, err
-	}
-	if found == nil {
-		if found, err = e.createGlossary(ctx, vg, g.Entries); err != nil {
-			var refused *glossaryRefused
-			if errors.As(err, &refused) {
-				vg.refused = err
+// withGlossary runs call with the id of DeepL's glossary for g on the pair
+// src→tgt (DeepL codes), finding or creating it the first time.
+func (e *engine) withGlossary(ctx context.Context, g *sdk.Glossary, src, tgt string, call func(id string) error) ([]string, error) {
+	dg := deeplGlossary{name: "dragoman-" + g.Version, src: glossaryLang(src), tgt: glossaryLang(tgt)}
+	return e.glossaries.Use(ctx, dg.name+" "+dg.src+">"+dg.tgt, func(ctx context.Context) (string, error) {
+		found, err := e.findGlossary(ctx, dg)
+		if err != nil {
+			return "", err
+		}
+		if found == nil {
+			if found, err = e.createGlossary(ctx, dg, g.Entries); err != nil {
+				return "", err
 			}
-			return nil, err
 		}
-	}
-	if !found.Ready {
-		if err := e.awaitGlossary(ctx, found.ID); err != nil {
-			return nil, err
+		if !found.Ready {
+			if err := e.awaitGlossary(ctx, found.ID); err != nil {
+				return "", err
+			}
 		}
-	}
-	vg.id = found.ID
-	return vg, nil
-}
-
-// forget drops a vendor glossary DeepL no longer has.
-func (e *engine) forget(vg *vendorGlossary) {
-	vg.mu.Lock()
-	vg.id = ""
-	vg.mu.Unlock()
+		return found.ID, nil
+	}, call)
 }
 
 type glossaryInfo struct {
@@ -120,7 +75,7 @@ type glossaryInfo struct {
 
 // findGlossary looks for the glossary by name and pair among the
 // account's (GET /v2/glossaries); nil when there is none.
-func (e *engine) findGlossary(ctx context.Context, vg *vendorGlossary) (*glossaryInfo, error) {
+func (e *engine) findGlossary(ctx context.Context, vg deeplGlossary) (*glossaryInfo, error) {
 	var found *glossaryInfo
 	err := e.client.Do(ctx, e.newRequest(http.MethodGet, "/v2/glossaries", nil), classifyGlossary,
 		func(resp httpengine.Response) error {
@@ -146,7 +101,7 @@ func (e *engine) findGlossary(ctx context.Context, vg *vendorGlossary) (*glossar
 
 // createGlossary makes the glossary (POST /v2/glossaries, entries as TSV:
 // the host's terms hold no tab or line break).
-func (e *engine) createGlossary(ctx context.Context, vg *vendorGlossary, entries []sdk.GlossaryEntry) (*glossaryInfo, error) {
+func (e *engine) createGlossary(ctx context.Context, vg deeplGlossary, entries []sdk.GlossaryEntry) (*glossaryInfo, error) {
 	var tsv strings.Builder
 	for _, en := range entries {
 		tsv.WriteString(en.Source + "\t" + en.Target + "\n")
@@ -171,33 +126,23 @@ func (e *engine) createGlossary(ctx context.Context, vg *vendorGlossary, entries
 		})
 	var he *httpengine.Error
 	if errors.As(err, &he) && he.Status == http.StatusBadRequest {
-		return nil, &glossaryRefused{he.Msg}
+		return nil, &httpengine.GlossaryRefused{Vendor: "deepl: DeepL", Msg: he.Msg}
 	}
 	return &created, err
 }
 
 // awaitGlossary polls GET /v2/glossaries/{id} until DeepL says ready.
 func (e *engine) awaitGlossary(ctx context.Context, id string) error {
-	deadline := time.Now().Add(glossaryPollFor)
-	for {
+	err := httpengine.Poll(ctx, glossaryPollEvery, glossaryPollFor, func() (bool, error) {
 		var info glossaryInfo
 		err := e.client.Do(ctx, e.newRequest(http.MethodGet, "/v2/glossaries/"+url.PathEscape(id), nil), classifyGlossary,
 			func(resp httpengine.Response) error { return json.Unmarshal(resp.Body, &info) })
-		if err != nil {
-			return err
-		}
-		if info.Ready {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("deepl: glossary %s was not ready after %s", id, glossaryPollFor)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(glossaryPollEvery):
-		}
+		return info.Ready, err
+	})
+	if errors.Is(err, httpengine.ErrNotDone) {
+		return fmt.Errorf("deepl: glossary %s was not ready after %s", id, glossaryPollFor)
 	}
+	return err
 }
 
 // classifyGlossary names the glossary endpoints' final errors: DeepL

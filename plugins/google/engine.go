@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -41,9 +40,7 @@ type engine struct {
 	// Glossaries (glossary.go): on only with an access token, a bucket and
 	// a regional location.
 	base, parent, bucket, storage string
-
-	mu         sync.Mutex
-	glossaries map[string]*vendorGlossary // by glossary resource name
+	glossaries                    httpengine.VendorGlossaries // by glossary resource name
 }
 
 func (e *engine) load() error {
@@ -112,31 +109,21 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 	for _, s := range r.Segments {
 		body.Contents = append(body.Contents, httpengine.ToHTML(s))
 	}
+	var out []string
 	var warnings []string
-	var vg *vendorGlossary
+	var err error
 	if r.Glossary != nil && len(r.Glossary.Entries) > 0 && e.bucket != "" {
-		var err error
-		if vg, err = e.glossary(ctx, r.Glossary, body.SourceLanguageCode, body.TargetLanguageCode); err != nil {
-			var refused *glossaryRefused
-			if !errors.As(err, &refused) {
-				return sdk.TranslateResult{}, err
+		warnings, err = e.withGlossary(ctx, r.Glossary, body.SourceLanguageCode, body.TargetLanguageCode, func(name string) (err error) {
+			body.GlossaryConfig = nil
+			if name != "" {
+				body.GlossaryConfig = &struct {
+					Glossary string `json:"glossary"`
+				}{name}
 			}
-			warnings = append(warnings, refused.Error())
-			vg = nil
-		} else {
-			body.GlossaryConfig = &struct {
-				Glossary string `json:"glossary"`
-			}{vg.name}
-		}
-	}
-	out, err := e.translate(ctx, body)
-	var he *httpengine.Error
-	if vg != nil && errors.As(err, &he) && he.Status == http.StatusNotFound {
-		// The glossary was deleted behind our back: make it again, once.
-		e.forget(vg)
-		if vg, err = e.glossary(ctx, r.Glossary, body.SourceLanguageCode, body.TargetLanguageCode); err != nil {
-			return sdk.TranslateResult{}, err
-		}
+			out, err = e.translate(ctx, body)
+			return err
+		})
+	} else {
 		out, err = e.translate(ctx, body)
 	}
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
@@ -30,71 +29,23 @@ const (
 	operationPollFor   = 2 * time.Minute
 )
 
-// vendorGlossary is Google's glossary for one host glossary and pair; mu
-// makes concurrent batches wait for the one that creates it.
-type vendorGlossary struct {
-	mu      sync.Mutex
-	id      string // dragoman-<version>
-	name    string // the resource name
-	ready   bool
-	refused error // Google refused it: later batches skip it at once
-}
+// refuser names Google in a refused glossary's warning (INVALID_ARGUMENT,
+// e.g. a pair it has no glossaries for).
+const refuser = "google: Cloud Translation"
 
-// glossaryRefused is Google refusing the glossary (INVALID_ARGUMENT, e.g.
-// a pair it has no glossaries for): the batch is translated without it,
-// with a warning; the host reports the terms the output lacks.
-type glossaryRefused struct{ msg string }
-
-func (e *glossaryRefused) Error() string {
-	return "google: Cloud Translation refused the glossary, so it was not applied: " + e.msg
-}
-
-// glossary returns the glossary resource for g on src→tgt (Google codes),
-// finding or creating it the first time.
-func (e *engine) glossary(ctx context.Context, g *sdk.Glossary, src, tgt string) (*vendorGlossary, error) {
+// withGlossary runs call with the resource name of the glossary for g on
+// src→tgt (Google codes), finding or creating it the first time.
+func (e *engine) withGlossary(ctx context.Context, g *sdk.Glossary, src, tgt string, call func(name string) error) ([]string, error) {
 	// The version covers the host's pair and entries.
 	id := "dragoman-" + strings.ToLower(g.Version)
 	name := e.parent + "/glossaries/" + id
-	e.mu.Lock()
-	if e.glossaries == nil {
-		e.glossaries = map[string]*vendorGlossary{}
-	}
-	vg, ok := e.glossaries[name]
-	if !ok {
-		vg = &vendorGlossary{id: id, name: name}
-		e.glossaries[name] = vg
-	}
-	e.mu.Unlock()
-
-	vg.mu.Lock()
-	defer vg.mu.Unlock()
-	if vg.ready {
-		return vg, nil
-	}
-	if vg.refused != nil {
-		return nil, vg.refused
-	}
-	exists, err := e.glossaryExists(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		if err := e.createGlossary(ctx, vg, g.Entries, src, tgt); err != nil {
-			var refused *glossaryRefused
-			if errors.As(err, &refused) {
-				vg.refused = err
-			}
-			return nil, err
+	return e.glossaries.Use(ctx, name, func(ctx context.Context) (string, error) {
+		exists, err := e.glossaryExists(ctx, name)
+		if err == nil && !exists {
+			err = e.createGlossary(ctx, id, name, g.Entries, src, tgt)
 		}
-	}
-	vg.ready = true
-	return vg, nil
-}
-
-func (e *engine) forget(vg *vendorGlossary) {
-	vg.mu.Lock()
-	vg.ready = false
-	vg.mu.Unlock()
+		return name, err
+	}, call)
 }
 
 // glossaryExists asks for the glossary by name: 200 or 404.
@@ -119,12 +70,12 @@ type operation struct {
 
 // createGlossary uploads the entries and creates the glossary from them,
 // waiting for the operation to finish.
-func (e *engine) createGlossary(ctx context.Context, vg *vendorGlossary, entries []sdk.GlossaryEntry, src, tgt string) error {
+func (e *engine) createGlossary(ctx context.Context, id, name string, entries []sdk.GlossaryEntry, src, tgt string) error {
 	var tsv strings.Builder
 	for _, en := range entries { // the host's terms hold no tab or line break
 		tsv.WriteString(en.Source + "\t" + en.Target + "\n")
 	}
-	object := "dragoman-glossaries/" + vg.id + ".tsv"
+	object := "dragoman-glossaries/" + id + ".tsv"
 	upload := e.storage + "/upload/storage/v1/b/" + url.PathEscape(e.bucket) + "/o?" + url.Values{"uploadType": {"media"}, "name": {object}}.Encode()
 	err := e.client.Do(ctx, e.newRequest(http.MethodPost, upload, "text/tab-separated-values; charset=utf-8", []byte(tsv.String())), classifyGlossary,
 		func(httpengine.Response) error { return nil })
@@ -132,7 +83,7 @@ func (e *engine) createGlossary(ctx context.Context, vg *vendorGlossary, entries
 		return fmt.Errorf("uploading the glossary to gs://%s/%s: %w", e.bucket, object, err)
 	}
 	body, err := json.Marshal(map[string]any{
-		"name":         vg.name,
+		"name":         name,
 		"languagePair": map[string]string{"sourceLanguageCode": src, "targetLanguageCode": tgt},
 		"inputConfig":  map[string]any{"gcsSource": map[string]string{"inputUri": "gs://" + e.bucket + "/" + object}},
 	})
@@ -153,9 +104,9 @@ func (e *engine) createGlossary(ctx context.Context, vg *vendorGlossary, entries
 	var he *httpengine.Error
 	switch {
 	case errors.As(err, &he) && he.Status == http.StatusConflict:
-		return e.awaitGlossary(ctx, vg.name) // another process is making it
+		return e.awaitGlossary(ctx, name) // another process is making it
 	case errors.As(err, &he) && he.Status == http.StatusBadRequest:
-		return &glossaryRefused{he.Msg}
+		return &httpengine.GlossaryRefused{Vendor: refuser, Msg: he.Msg}
 	case err != nil:
 		return err
 	}
@@ -164,25 +115,22 @@ func (e *engine) createGlossary(ctx context.Context, vg *vendorGlossary, entries
 
 // awaitOperation polls a long-running operation until it is done.
 func (e *engine) awaitOperation(ctx context.Context, op operation) error {
-	deadline := time.Now().Add(operationPollFor)
-	for !op.Done {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("google: creating the glossary (%s) did not finish in %s", op.Name, operationPollFor)
+	err := httpengine.Poll(ctx, operationPollEvery, operationPollFor, func() (bool, error) {
+		if op.Done {
+			return true, nil
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(operationPollEvery):
-		}
-		err := e.client.Do(ctx, e.newRequest(http.MethodGet, e.base+"/v3/"+op.Name, "", nil), classifyGlossary,
+		return false, e.client.Do(ctx, e.newRequest(http.MethodGet, e.base+"/v3/"+op.Name, "", nil), classifyGlossary,
 			func(resp httpengine.Response) error { return json.Unmarshal(resp.Body, &op) })
-		if err != nil {
-			return err
-		}
+	})
+	if errors.Is(err, httpengine.ErrNotDone) {
+		return fmt.Errorf("google: creating the glossary (%s) did not finish in %s", op.Name, operationPollFor)
+	}
+	if err != nil {
+		return err
 	}
 	if op.Error != nil {
 		if op.Error.Code == 3 { // INVALID_ARGUMENT: the file or the pair
-			return &glossaryRefused{op.Error.Message}
+			return &httpengine.GlossaryRefused{Vendor: refuser, Msg: op.Error.Message}
 		}
 		return fmt.Errorf("google: creating the glossary failed (code %d): %s", op.Error.Code, op.Error.Message)
 	}
@@ -191,21 +139,13 @@ func (e *engine) awaitOperation(ctx context.Context, op operation) error {
 
 // awaitGlossary waits for a glossary another process is creating.
 func (e *engine) awaitGlossary(ctx context.Context, name string) error {
-	deadline := time.Now().Add(operationPollFor)
-	for {
-		ok, err := e.glossaryExists(ctx, name)
-		if err != nil || ok {
-			return err
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("google: glossary %s did not appear in %s", name, operationPollFor)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(operationPollEvery):
-		}
+	err := httpengine.Poll(ctx, operationPollEvery, operationPollFor, func() (bool, error) {
+		return e.glossaryExists(ctx, name)
+	})
+	if errors.Is(err, httpengine.ErrNotDone) {
+		return fmt.Errorf("google: glossary %s did not appear in %s", name, operationPollFor)
 	}
+	return err
 }
 
 // classifyGlossary leaves 404 (absent), 409 (being made) and 400 to the

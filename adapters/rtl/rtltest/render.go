@@ -169,8 +169,7 @@ func CheckRender(pages []Page, fonts []string, t RenderTarget) []Finding {
 	for pi, p := range pages {
 		// Wrapped lines of one end-aligned paragraph form one group, and
 		// headers repeat on every page, so the bound is per page.
-		lines := append([]Line(nil), p.Lines...)
-		sort.SliceStable(lines, func(i, j int) bool { return lines[i].YMin < lines[j].YMin })
+		lines := joinPieces(p.Lines)
 		groups, prevEnd := 0, false
 		for _, l := range lines {
 			rtl, lat := rtlChar.MatchString(l.Text), latinLetter.MatchString(l.Text)
@@ -232,6 +231,36 @@ func CheckRender(pages []Page, fonts []string, t RenderTarget) []Finding {
 		}
 	}
 	return fs
+}
+
+// pieceGap is the widest gap between two pieces of one rendered line that
+// pdftotext reports apart (the stretched word spaces of a justified line).
+const pieceGap = 20.0
+
+// joinPieces sorts a page's lines top to bottom and joins the pieces
+// pdftotext cuts one rendered line into: same baseline, less than
+// pieceGap apart (a justified Hebrew line came out as 8 "lines" with gaps
+// of 17 pt). Cells and columns are further apart and stay separate.
+func joinPieces(in []Line) []Line {
+	lines := append([]Line(nil), in...)
+	sort.SliceStable(lines, func(i, j int) bool {
+		if math.Abs(lines[i].YMin-lines[j].YMin) > 0.5 {
+			return lines[i].YMin < lines[j].YMin
+		}
+		return lines[i].XMin < lines[j].XMin
+	})
+	var out []Line
+	for _, l := range lines {
+		if n := len(out); n > 0 && math.Abs(out[n-1].YMin-l.YMin) <= 0.5 && l.XMin-out[n-1].XMax < pieceGap && l.XMin >= out[n-1].XMin {
+			last := &out[n-1]
+			last.XMax = math.Max(last.XMax, l.XMax)
+			last.Text += " " + l.Text
+			last.Words = append(last.Words, l.Words...)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 func startName(rtl bool) string {

@@ -1,0 +1,15 @@
+// Package corpusrender holds the corpus render check (issue 10, "Done
+// when"): every .docx of testdata/corpus/docx translated to Arabic and
+// Hebrew and every document of testdata/corpus/rtl to English, by the real
+// binary through the REST API (`dragoman serve` with the pseudo engine,
+// `dragoman translate --server`), rendered by
+// LibreOffice and checked twice: by the project's render check
+// (rtltest.CheckRender, against the section's margins) and by the brief's
+// checker (testdata/rtl/checker/check_rtl.py, XML assertions and its
+// render check on the same PDF). It is a package of its own so that
+// `go test ./...` runs it beside the app package's end-to-end tests.
+//
+// It needs bin/dragoman and bin/plugins (DRAGOMAN_BIN; `make test` builds
+// them), soffice, pdftotext, pdffonts and a python3 with lxml.
+// DRAGOMAN_CORPUS_RENDER_KEEP=dir keeps the outputs and PDFs there.
+package corpusrender
