@@ -1,6 +1,7 @@
 package rtl
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
@@ -54,6 +55,21 @@ func (ps *pass) layoutContent(r *node) {
 	}
 }
 
+// layoutBlock lays out a block of a story part (eachBlock) as
+// layoutContent lays out the part's root element, and the properties of
+// the streamed table the block begins.
+func (ps *pass) layoutBlock(b storyBlock) {
+	ps.layoutContent(b.c)
+	if t := b.props; t != nil {
+		tblPr := b.n
+		if !tblPr.IsW("tblPr") {
+			tblPr = ooxml.NewW(t.n, "tblPr")
+			t.n.InsertAt(0, tblPr)
+		}
+		ps.tableProps(t.n, tblPr, b.facts)
+	}
+}
+
 // storyRuns lists a paragraph's runs in order without entering text boxes
 // (their paragraphs are converted on their own).
 func storyRuns(p *node) []*node {
@@ -79,22 +95,30 @@ func runText(r *node) string {
 	return b.String()
 }
 
-// paragraph sets the paragraph's direction and fixes its runs.
-func (ps *pass) paragraph(p *node) {
-	runs := storyRuns(p)
+// paraText is the text of a paragraph's own runs (storyRuns).
+func paraText(runs []*node) string {
 	var b strings.Builder
 	for _, r := range runs {
 		b.WriteString(runText(r))
 	}
-	text := []rune(b.String())
-	s := string(text)
+	return b.String()
+}
+
+// paraRTL is the direction paragraph gives a paragraph with text s.
+func paraRTL(s string, targetRTL bool) bool {
 	rtlText, latin := hasRTL(s), hasLatinLetter(s)
-	var want bool
-	if ps.m.targetRTL {
-		want = rtlText || !latin // Latin-only paragraphs stay LTR (README "Right-to-left layout")
-	} else {
-		want = rtlText && !latin // untranslated RTL quotations keep RTL
+	if targetRTL {
+		return rtlText || !latin // Latin-only paragraphs stay LTR (README "Right-to-left layout")
 	}
+	return rtlText && !latin // untranslated RTL quotations keep RTL
+}
+
+// paragraph sets the paragraph's direction and fixes its runs.
+func (ps *pass) paragraph(p *node) {
+	runs := storyRuns(p)
+	s := paraText(runs)
+	text := []rune(s)
+	want := paraRTL(s, ps.m.targetRTL)
 	if want == ps.styles.inheritedBidi(p) {
 		if ppr := p.Child("pPr"); ppr != nil {
 			ppr.RemoveW("bidi")
@@ -318,13 +342,53 @@ func (ps *pass) table(t *node) {
 		}
 		return !rtlContent
 	})
-	tblPr := ensureFirst(t, "tblPr")
-	setFlag(tblPr, "bidiVisual", ps.m.targetRTL && rtlContent, tblPrOrder)
-	if ps.m.targetRTL && rtlContent {
-		ps.spanTable(t, tblPr)
+	f := treeFacts(t)
+	f.rtl = rtlContent
+	ps.tableProps(t, ensureFirst(t, "tblPr"), f)
+}
+
+// treeFacts are the widths of table t held whole, with its row and table
+// when nested in a cell: its grid's and its cell's.
+func treeFacts(t *node) tableFacts {
+	f := tableFacts{grid: gridWidth(t)}
+	if tc := t.Parent; tc != nil && tc.IsW("tc") {
+		f.cell = cellText(tc)
+	}
+	return f
+}
+
+// tableFacts is what a table's properties depend on below them, and, for
+// a nested table, around them: read from the laid-out tree (table,
+// treeFacts), or, for a table streamed row by row, by the first streaming
+// pass (pkg.direction) before its properties are written, and its cell's
+// width as streamedTables saw the cell, its row and its table go by.
+type tableFacts struct {
+	rtl     bool // a paragraph in it is right to left (for an RTL target, once laid out)
+	grid    int  // the width of its grid (gridWidth)
+	cell    int  // nested in a cell: the cell's text width (cellText), 0 when unknown
+	hasPr   bool // streamed: it has a tblPr (else one is inserted before its first block)
+	hasGrid bool // streamed: its (first) tblGrid was seen
+}
+
+// gridWidth is the sum of a table's grid columns.
+func gridWidth(t *node) int {
+	sum := 0
+	for _, gc := range t.Child("tblGrid").ChildrenW("gridCol") {
+		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
+		sum += v
+	}
+	return sum
+}
+
+// tableProps lays out the properties tblPr of table t (whose rows may not
+// be held: t has its ancestors and tblPr, see eachBlock).
+func (ps *pass) tableProps(t, tblPr *node, f tableFacts) {
+	setFlag(tblPr, "bidiVisual", ps.m.targetRTL && f.rtl, tblPrOrder)
+	if ps.m.targetRTL && f.rtl {
+		ps.spanTable(t, tblPr, f)
 	}
 	if ps.m.flip {
-		ps.mirrorFloatingTable(t, tblPr)
+		ps.mirrorFloatingTable(tblPr, f.grid)
 	}
 }
 

@@ -33,17 +33,20 @@ func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
 	he := false
 	for _, name := range pk.stories {
 		main := name == pk.mainDoc
-		err := pk.eachBlock(name, nil, func(c *node) {
+		var facts []tableFacts
+		err := pk.eachBlock(name, nil, func(b storyBlock) {
 			if main {
-				if g, ok := geomOf(c); ok {
+				if g, ok := geomOf(b.c); ok {
 					geom = g
 				}
 			}
-			d.scan(c, st, &he)
+			d.scan(b.c, st, &he)
+			facts = gatherFacts(facts, b)
 		})
 		if err != nil {
 			return d, geom, err
 		}
+		pk.tables[name] = facts
 	}
 	switch {
 	case he:
@@ -52,6 +55,41 @@ func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
 		d.scriptLang = "ar"
 	}
 	return d, geom, nil
+}
+
+// gatherFacts adds what block b says about the streamed tables holding it
+// to facts, indexed by their order: what table finds in a laid-out tree,
+// found before the layout (a paragraph's direction is paragraph's).
+func gatherFacts(facts []tableFacts, b storyBlock) []tableFacts {
+	if len(b.tables) == 0 {
+		return facts
+	}
+	for len(facts) <= b.tables[len(b.tables)-1].index {
+		facts = append(facts, tableFacts{})
+	}
+	if t := b.tables[len(b.tables)-1]; b.n.Parent == t.n {
+		f := &facts[t.index]
+		switch {
+		case b.n.IsW("tblPr"):
+			f.hasPr = true
+		case b.n.IsW("tblGrid") && !f.hasGrid:
+			f.hasGrid = true
+			f.grid = gridWidth(t.n)
+		}
+	}
+	rtl := false
+	b.c.Walk(func(n *node) bool {
+		if n.IsW("p") && paraRTL(paraText(storyRuns(n)), true) {
+			rtl = true
+		}
+		return !rtl
+	})
+	if rtl {
+		for _, t := range b.tables {
+			facts[t.index].rtl = true
+		}
+	}
+	return facts
 }
 
 // scan adds what an element of a story part says about direction.

@@ -25,8 +25,11 @@ import (
 // one-run-per-word paragraphs (the shape of issue 15 item 3's 127 MB part),
 // already translated to Arabic with a Latin word and a number in every
 // paragraph. The part is deflated as it is generated: only the package is
-// held.
-func hugePartDocx(b testing.TB, mb int) []byte {
+// held. shape places the paragraphs: "paragraphs" in the body (every 50th
+// in a small table), "cell" all in the one cell of one table, "rows" one
+// per row of one table, "nested" one per row of a table inside the one
+// cell of an outer table.
+func hugePartDocx(b testing.TB, mb int, shape string) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	put := func(name, s string) {
@@ -46,6 +49,15 @@ func hugePartDocx(b testing.TB, mb int) []byte {
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`)
+	const tblStart = `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="9000"/></w:tblGrid>`
+	switch shape {
+	case "cell":
+		bw.WriteString(tblStart + `<w:tr><w:tc>`)
+	case "rows":
+		bw.WriteString(tblStart)
+	case "nested":
+		bw.WriteString(tblStart + `<w:tr><w:tc>` + tblStart)
+	}
 	words := []string{"تقرير", "السنة", "المالية", "مع", "نص", "Dragoman", "عريض", "والرقم", "2024", "في", "الجدول", "الأول"}
 	limit := mb << 20
 	for n, i := 0, 0; n < limit; i++ {
@@ -55,13 +67,26 @@ func hugePartDocx(b testing.TB, mb int) []byte {
 			fmt.Fprintf(&p, `<w:r><w:t xml:space="preserve">%s </w:t></w:r>`, words[(i+k)%len(words)])
 		}
 		p.WriteString(`</w:p>`)
-		if i%50 == 49 {
+		switch {
+		case shape == "rows" || shape == "nested":
+			s := `<w:tr><w:tc>` + p.String() + `</w:tc></w:tr>`
+			p.Reset()
+			p.WriteString(s)
+		case shape == "paragraphs" && i%50 == 49:
 			s := `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="9000"/></w:tblGrid><w:tr><w:tc>` + p.String() + `</w:tc></w:tr></w:tbl>`
 			p.Reset()
 			p.WriteString(s)
 		}
 		n += p.Len()
 		bw.WriteString(p.String())
+	}
+	switch shape {
+	case "cell":
+		bw.WriteString(`<w:p/></w:tc></w:tr></w:tbl>`)
+	case "rows":
+		bw.WriteString(`</w:tbl>`)
+	case "nested":
+		bw.WriteString(`</w:tbl><w:p/></w:tc></w:tr></w:tbl>`)
 	}
 	bw.WriteString(`<w:sectPr><w:pgSz w:w="11906"/><w:pgMar w:left="1440" w:right="1800"/></w:sectPr></w:body></w:document>`)
 	if err := bw.Flush(); err != nil {
@@ -121,7 +146,10 @@ func (w *peakWatch) end() (heapMB, rssMB float64) {
 // BenchmarkLayoutHugePart measures the peak heap and peak RSS of an
 // English→Arabic layout of one huge document.xml (issue 15 item 3: server
 // RSS under 512 MB for any accepted upload). DRAGOMAN_BENCH_PART_MB sets
-// the part's size (default 30; the part limit is 128). No memory limit is
+// the part's size (default 30; the part limit is 128). The sub-benchmarks
+// are hugePartDocx's shapes: the body's paragraphs, or all of them inside
+// one table (one cell, one row each, rows of a table nested in a cell),
+// where one top-level block is the whole part. No memory limit is
 // set, so the figures are what the layout needs, not what a soft limit
 // squeezed it into:
 //
@@ -132,20 +160,24 @@ func BenchmarkLayoutHugePart(b *testing.B) {
 		mb = v
 	}
 	debug.SetMemoryLimit(math.MaxInt64)
-	src := hugePartDocx(b, mb)
-	l := New(Options{Coverage: KnownFonts{}})
-	req := ports.LayoutRequest{SourceLang: "en", TargetLang: "ar"}
-	var heap, rss float64
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		w := watchPeak()
-		if _, err := l.Apply(context.Background(), newBlob(src), req, io.Discard); err != nil {
-			b.Fatal(err)
-		}
-		h, r := w.end()
-		heap, rss = max(heap, h), max(rss, r)
+	for _, shape := range []string{"paragraphs", "cell", "rows", "nested"} {
+		b.Run(shape, func(b *testing.B) {
+			src := hugePartDocx(b, mb, shape)
+			l := New(Options{Coverage: KnownFonts{}})
+			req := ports.LayoutRequest{SourceLang: "en", TargetLang: "ar"}
+			var heap, rss float64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				w := watchPeak()
+				if _, err := l.Apply(context.Background(), newBlob(src), req, io.Discard); err != nil {
+					b.Fatal(err)
+				}
+				h, r := w.end()
+				heap, rss = max(heap, h), max(rss, r)
+			}
+			b.ReportMetric(float64(mb), "part-MB")
+			b.ReportMetric(heap, "peak-heap-MB")
+			b.ReportMetric(rss, "peak-RSS-MB")
+		})
 	}
-	b.ReportMetric(float64(mb), "part-MB")
-	b.ReportMetric(heap, "peak-heap-MB")
-	b.ReportMetric(rss, "peak-RSS-MB")
 }

@@ -92,7 +92,7 @@ func (f *findings) scanStory(r *node, ps *pass) {
 				f.add(kindAsymmetric, 1)
 			}
 		case n.IsW("tbl"):
-			if ps.m.targetRTL && (narrowTable(n, ps.geom) || narrowNested(n)) {
+			if ps.m.targetRTL && narrowTable(n, ps.geom) {
 				f.add(kindNarrowTable, 1)
 			}
 		case n.Is("chart", nsChart, nsChartStrict):
@@ -159,18 +159,23 @@ func updatableField(instr string) bool {
 	return false
 }
 
-// narrowTable reports a table narrower than the text width or indented:
-// Word aligns such RTL tables right, LibreOffice left (brief rows 20–21).
+// narrowTable reports a table narrower than the text width (of the page,
+// or of the cell holding it) or indented: Word aligns such RTL tables
+// right, LibreOffice left (brief rows 20–21), inside a cell as on the page.
+// t is held whole, its row and table with it.
 func narrowTable(t *node, g pageGeom) bool {
-	if p := t.Parent; p != nil && p.IsW("tc") {
-		return false
-	}
-	return narrowIn(t, g.text())
+	return narrowTableOf(t, t.Child("tblPr"), treeFacts(t), g)
 }
 
-// narrowIn reports a table narrower than text (twips) or indented.
-func narrowIn(t *node, text int) bool {
-	tblPr := t.Child("tblPr")
+// narrowTableOf is narrowTable on a table t whose properties are tblPr and
+// whose grid and cell widths are f's (t may hold neither its rows nor its
+// grid, nor its cell its properties: a table streamed row by row). A
+// nested table in a cell of unknown width is not narrow.
+func narrowTableOf(t, tblPr *node, f tableFacts, g pageGeom) bool {
+	text := textWidth(t, f, g)
+	if p := t.Parent; p != nil && p.IsW("tc") && text <= 0 {
+		return false
+	}
 	if v := tblPr.Child("tblInd").AttrOr("w", "0"); v != "0" {
 		return true
 	}
@@ -183,12 +188,7 @@ func narrowIn(t *node, text int) bool {
 		n, _ := strconv.ParseFloat(v, 64)
 		return n < 4900
 	}
-	sum := 0
-	for _, gc := range t.Child("tblGrid").ChildrenW("gridCol") {
-		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
-		sum += v
-	}
-	return sum > 0 && float64(sum) < 0.95*float64(text)
+	return f.grid > 0 && float64(f.grid) < 0.95*float64(text)
 }
 
 // fidelity turns findings into the API's report.

@@ -313,8 +313,9 @@ func cssPt(v string) (float64, bool) {
 	return x * 0.75, err == nil && v != ""
 }
 
-// mirrorFloatingTable mirrors a floating table's horizontal position.
-func (ps *pass) mirrorFloatingTable(t, tblPr *node) {
+// mirrorFloatingTable mirrors the horizontal position of a floating table
+// of grid width width.
+func (ps *pass) mirrorFloatingTable(tblPr *node, width int) {
 	f := tblPr.Child("tblpPr")
 	if f == nil {
 		return
@@ -326,11 +327,6 @@ func (ps *pass) mirrorFloatingTable(t, tblPr *node) {
 	x, err := strconv.Atoi(f.AttrOr("tblpX", ""))
 	if err != nil {
 		return
-	}
-	width := 0
-	for _, gc := range t.Child("tblGrid").ChildrenW("gridCol") {
-		v, _ := strconv.Atoi(gc.AttrOr("w", "0"))
-		width += v
 	}
 	base := ps.geom.text()
 	if f.AttrOr("horzAnchor", "text") == "page" {
