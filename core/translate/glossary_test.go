@@ -200,3 +200,29 @@ func TestMemoryIsKeyedByTheGlossaryOfANativeEngine(t *testing.T) {
 		t.Errorf("the same entries under another name: %q %+v, want the memory", out, m)
 	}
 }
+
+// A segment with no letters is never sent to an engine, so a native
+// engine cannot apply the glossary to it: its terms (a sign, a number)
+// take the core's placeholders and become their targets all the same,
+// as with any other engine.
+func TestNativeEngineTermInASegmentNotSent(t *testing.T) {
+	g := &glossary.Glossary{Name: "Signs", SourceLang: "en", TargetLang: "de", Entries: []glossary.Entry{
+		{Source: "§", Target: "Art."}, {Source: "invoice", Target: "Rechnung"}}}
+	n := &native{}
+	tr := &Translator{Engines: registry{engine("native", n, nativeCaps)}}
+	d := docOf("§ 12", "The invoice.")
+	res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := targets(d); got[0] != "Art. 12" || got[1] != "THE Rechnung./de" {
+		t.Errorf("targets %q", got)
+	}
+	if len(n.requests) != 1 || len(n.requests[0].Segments) != 1 || n.requests[0].Glossary == nil {
+		t.Errorf("requests %+v, want the lettered segment only, with the glossary", n.requests)
+	}
+	want := []string{`glossary "Signs": 2 term occurrence(s) applied (2 distinct term(s))`}
+	if !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+}
