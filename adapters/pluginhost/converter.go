@@ -74,8 +74,9 @@ func (c *converter) RenderPDF(ctx context.Context, format string, in io.Reader, 
 }
 
 // describedError is a failure the plugin put in words (a gRPC status
-// whose message is for people): a job's warning quotes the words, not
-// "rpc error: code = Aborted desc = …".
+// whose message is for people: an error it returned, Unknown, or an
+// sdk.Error that retrying may help, Aborted): a job's warning or error
+// quotes the words, not "rpc error: code = Unknown desc = …".
 type describedError struct {
 	msg string
 	err error
@@ -85,7 +86,7 @@ func (e describedError) Error() string { return e.msg }
 func (e describedError) Unwrap() error { return e.err }
 
 func described(err error) error {
-	if st, ok := status.FromError(err); ok && err != nil && st.Code() == codes.Aborted && st.Message() != "" {
+	if st, ok := status.FromError(err); ok && err != nil && (st.Code() == codes.Aborted || st.Code() == codes.Unknown) && st.Message() != "" {
 		return describedError{st.Message(), err}
 	}
 	return err

@@ -45,5 +45,5 @@ func (e *engine) Translate(ctx context.Context, req ports.TranslateRequest) (por
 		return ports.TranslateResult{}, err
 	}
 	res, err := c.Translate(ctx, requestToSDK(req))
-	return resultFromSDK(res), e.p.failed(gen, err)
+	return resultFromSDK(res), described(e.p.failed(gen, err))
 }

@@ -355,3 +355,20 @@ func TestDescribedPluginFailure(t *testing.T) {
 		t.Error("a lost process was reworded")
 	}
 }
+
+// An engine's failure (a vendor's refusal, in the plugin's words) reaches
+// the job's error as the plugin put it, not as "rpc error: code = Unknown
+// desc = …", and the process is not counted as lost.
+func TestEngineFailureInThePluginsWords(t *testing.T) {
+	e := engineByName(t, newHost(t, pluginDir, []string{"crashy"}), "crashy")
+	_, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: []string{"__fail__"}})
+	if err == nil || err.Error() != "crashy: the vendor refused the request (HTTP 456)" {
+		t.Errorf("error %v, want the plugin's words", err)
+	}
+	if errors.Is(err, ErrPluginCrashed) {
+		t.Errorf("a failed call counted as a crash: %v", err)
+	}
+	if res, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: []string{"ok"}}); err != nil || res.Segments[0] != "ok" {
+		t.Errorf("after the failure: %v %v", res.Segments, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/protect"
+	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
 // terms enforces a job's glossary, whatever the engine and mode: each
@@ -72,7 +73,9 @@ func (t *terms) protect(tagged string, spans []protect.Span) (out string, kept [
 		kept = append(kept, s)
 	}
 	hidden, found := t.m.Protect(tagged)
-	if t.native != nil {
+	// A text without letters is not sent (TranslateWith), so no engine can
+	// apply the glossary to it: its terms take the codes as for any engine.
+	if t.native != nil && hasLetters(segment.Plain(tagged)) {
 		return tagged, kept, adopted, found
 	}
 	return hidden, kept, append(adopted, found...), nil

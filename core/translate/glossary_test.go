@@ -86,12 +86,19 @@ func TestGlossaryWinsOverProtectedSpansThatAreTerms(t *testing.T) {
 type native struct {
 	upper
 	skip map[string]bool
+	// refuse: the vendor refused the glossary; the batch is translated
+	// without it, with a warning, as the plugins do.
+	refuse bool
 }
 
 func (n *native) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
 	res, err := n.upper.Translate(ctx, r)
 	if err != nil || r.Glossary == nil {
 		return res, err
+	}
+	if n.refuse {
+		res.Warnings = append(res.Warnings, "vendor refused the glossary, so it was not applied")
+		return res, nil
 	}
 	for i, s := range res.Segments {
 		for _, e := range r.Glossary.Entries {
@@ -198,5 +205,62 @@ func TestMemoryIsKeyedByTheGlossaryOfANativeEngine(t *testing.T) {
 	}
 	if out, m := run(gA2); out != "PAY THE Rechnung./de" || m.CacheHits != 1 || m.EngineCalls != 0 {
 		t.Errorf("the same entries under another name: %q %+v, want the memory", out, m)
+	}
+}
+
+// A segment with no letters is never sent to an engine, so a native
+// engine cannot apply the glossary to it: its terms (a sign, a number)
+// take the core's placeholders and become their targets all the same,
+// as with any other engine.
+func TestNativeEngineTermInASegmentNotSent(t *testing.T) {
+	g := &glossary.Glossary{Name: "Signs", SourceLang: "en", TargetLang: "de", Entries: []glossary.Entry{
+		{Source: "§", Target: "Art."}, {Source: "invoice", Target: "Rechnung"}}}
+	n := &native{}
+	tr := &Translator{Engines: registry{engine("native", n, nativeCaps)}}
+	d := docOf("§ 12", "The invoice.")
+	res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := targets(d); got[0] != "Art. 12" || got[1] != "THE Rechnung./de" {
+		t.Errorf("targets %q", got)
+	}
+	if len(n.requests) != 1 || len(n.requests[0].Segments) != 1 || n.requests[0].Glossary == nil {
+		t.Errorf("requests %+v, want the lettered segment only, with the glossary", n.requests)
+	}
+	want := []string{`glossary "Signs": 2 term occurrence(s) applied (2 distinct term(s))`}
+	if !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+}
+
+// A batch the engine could not apply the glossary to (the vendor refused
+// it: the warning says so) is not kept in the memory under the glossary's
+// version: once the vendor takes the glossary, the next job gets it
+// applied, not the memory's translation without it.
+func TestMemoryKeepsNoOutputAVendorTranslatedWithoutTheGlossary(t *testing.T) {
+	tm := newMemoryTM()
+	g := &glossary.Glossary{Name: "A", SourceLang: "en", TargetLang: "de", Entries: []glossary.Entry{{Source: "invoice", Target: "Rechnung"}}}
+	run := func(n *native) (string, job.Metrics) {
+		t.Helper()
+		tr := &Translator{Engines: registry{engine("native", n, nativeCaps)}, TM: tm}
+		d := docOf("Pay the invoice.")
+		res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return targets(d)[0], res.Metrics
+	}
+	if out, m := run(&native{refuse: true}); out != "PAY THE INVOICE./de" || m.EngineCalls != 1 {
+		t.Fatalf("refused: %q %+v", out, m)
+	}
+	if out, m := run(&native{}); out != "PAY THE Rechnung./de" || m.CacheHits != 0 || m.EngineCalls != 1 {
+		t.Errorf("after the refusal: %q %+v, want the engine applying the glossary", out, m)
+	}
+	if out, m := run(&native{}); out != "PAY THE Rechnung./de" || m.CacheHits != 1 {
+		t.Errorf("third run: %q %+v, want the memory", out, m)
 	}
 }

@@ -256,7 +256,12 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *
 			for j, s := range got {
 				out[todo[b.from+j]] = s
 			}
-			t.remember(ctx, key, string(mode), req.Segments, got)
+			// An engine that applies the glossary warns when it could not
+			// (its vendor refused it): that output, made without the
+			// glossary, must not be recalled under the glossary's version.
+			if g == nil || len(warns) == 0 {
+				t.remember(ctx, key, string(mode), req.Segments, got)
+			}
 		}()
 	}
 	wg.Wait()

@@ -149,3 +149,37 @@ func TestAzureDynamicDictionary(t *testing.T) {
 		t.Errorf("de→fr: %q, %v, body %s", res.Segments, err, bodies[1])
 	}
 }
+
+// The markup of a glossary's terms counts toward Translator's 50,000
+// characters a request: a batch as large as the engine takes (MaxChars)
+// and dense with terms goes out in as many requests as the limit needs,
+// not as one the service refuses.
+func TestAzureDictionaryMarkupWithinTheRequestLimit(t *testing.T) {
+	var requests int
+	stand := translatorV3(t)
+	v := enginetest.NewVendor(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests++
+		stand.ServeHTTP(w, r)
+	}))
+	e, err := enginetest.Start(t, pluginDir, "azure", map[string]string{"DRAGOMAN_AZURE_API_KEY": "az-key", "DRAGOMAN_AZURE_REGION": "westeurope", "DRAGOMAN_AZURE_BASE_URL": v.URL, "DRAGOMAN_AZURE_MAX_RETRIES": "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &ports.Glossary{Version: "v1", Entries: []glossary.Entry{{Source: "invoice", Target: "فاتورة"}, {Source: "Acme", Target: "أكمي"}}}
+	seg := "Acme sends the invoice, and the invoice goes to Acme's client with a second invoice."
+	var segs []string
+	for n := 0; n+len(seg) <= e.Caps.MaxChars && len(segs) < e.Caps.MaxSegments; n += len(seg) {
+		segs = append(segs, seg)
+	}
+	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "ar", Mode: job.Full, Segments: segs, Glossary: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "أكمي SENDS THE فاتورة, AND THE فاتورة GOES TO أكمي'S CLIENT WITH A SECOND فاتورة."
+	if len(res.Segments) != len(segs) || res.Segments[0] != want || res.Segments[len(segs)-1] != want {
+		t.Errorf("%d segments, first %q, last %q", len(res.Segments), res.Segments[0], res.Segments[len(res.Segments)-1])
+	}
+	if requests < 2 {
+		t.Errorf("%d request(s) for %d segments with their markup", requests, len(segs))
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
@@ -114,9 +115,45 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 	for i, s := range r.Segments {
 		body[i].Text = httpengine.ToHTMLMarking(s, terms, dictionary)
 	}
+	// The dictionary markup counts toward the request's characters: a
+	// batch the host sized by its text may need several requests.
+	var out []string
+	for _, part := range requestParts(body) {
+		got, err := e.send(ctx, q, part)
+		if err != nil {
+			return sdk.TranslateResult{}, err
+		}
+		out = append(out, got...)
+	}
+	return sdk.TranslateResult{Segments: out}, nil
+}
+
+// requestLimit is Translator's documented size of one request, markup
+// included.
+const requestLimit = 50_000
+
+// requestParts splits elements into runs that fit one request: at most
+// maxElements, and requestLimit characters unless one element alone is
+// larger (sent alone, for the service to judge).
+func requestParts(body []element) [][]element {
+	var parts [][]element
+	from, n := 0, 0
+	for i, el := range body {
+		c := len(utf16.Encode([]rune(el.Text)))
+		if i > from && (n+c > requestLimit || i-from >= maxElements) {
+			parts = append(parts, body[from:i])
+			from, n = i, 0
+		}
+		n += c
+	}
+	return append(parts, body[from:])
+}
+
+// send translates one request's elements.
+func (e *engine) send(ctx context.Context, q url.Values, body []element) ([]string, error) {
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return sdk.TranslateResult{}, err
+		return nil, err
 	}
 	var out []string
 	err = e.client.Do(ctx,
@@ -138,8 +175,8 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 			if err := json.Unmarshal(resp.Body, &d); err != nil {
 				return err
 			}
-			if len(d) != len(r.Segments) {
-				return fmt.Errorf("%d results for %d texts", len(d), len(r.Segments))
+			if len(d) != len(body) {
+				return fmt.Errorf("%d results for %d texts", len(d), len(body))
 			}
 			out = make([]string, len(d))
 			for i, res := range d {
@@ -150,10 +187,7 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 			}
 			return nil
 		})
-	if err != nil {
-		return sdk.TranslateResult{}, err
-	}
-	return sdk.TranslateResult{Segments: out}, nil
+	return out, err
 }
 
 // classify reads Azure's error body ({"error":{"code":403001,"message"}}).

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -90,11 +92,18 @@ func (d *standIn) glossaries(w http.ResponseWriter, r *http.Request) {
 			refuse(400, "Unsupported glossary language pair "+req.SourceLang+">"+req.TargetLang)
 			return
 		}
+		// Entries as DeepL reads them: CSV conventions with a tab, so a
+		// phrase with a double quote must be quoted, its quotes doubled.
 		terms := map[string]string{}
-		for i, line := range strings.Split(strings.TrimRight(req.Entries, "\n"), "\n") {
-			f := strings.Split(line, "\t")
-			if len(f) != 2 || f[0] == "" || f[1] == "" || terms[f[0]] != "" || strings.Contains(line, "REFUSE") {
-				refuse(400, fmt.Sprintf("Invalid glossary entries provided: line %d", i+1))
+		cr := csv.NewReader(strings.NewReader(req.Entries))
+		cr.Comma, cr.FieldsPerRecord = '\t', 2
+		for i := 1; ; i++ {
+			f, err := cr.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || f[0] == "" || f[1] == "" || terms[f[0]] != "" || strings.Contains(f[1], "REFUSE") {
+				refuse(400, fmt.Sprintf("Invalid glossary entries provided: line %d", i))
 				return
 			}
 			terms[f[0]] = f[1]
@@ -335,3 +344,21 @@ func TestDeepLGlossaryErrors(t *testing.T) {
 type registry []ports.Engine
 
 func (r registry) Engines(context.Context) ([]ports.Engine, error) { return r, nil }
+
+// DeepL reads glossary entries with CSV's conventions, a tab between the
+// phrases: a phrase with a double quote (an inch mark, a quoted name) is
+// sent quoted, its quotes doubled, so DeepL neither refuses the glossary
+// nor takes the quotes away.
+func TestDeepLGlossaryPhrasesWithQuotes(t *testing.T) {
+	d := newStandIn(t)
+	e, _ := startWith(t, d)
+	g := billing(glossary.Entry{Source: `5" screen`, Target: "5-Zoll-Bildschirm"}, glossary.Entry{Source: "Acme", Target: `"Acme" AG`},
+		glossary.Entry{Source: "invoice", Target: "Rechnung"})
+	res, err := translateWith(t, e, g, `The 5" screen by Acme, with its invoice.`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `THE 5-Zoll-Bildschirm BY "Acme" AG, WITH ITS Rechnung.`; res.Segments[0] != want || len(res.Warnings) != 0 {
+		t.Errorf("%q, warnings %q; want %q and none", res.Segments[0], res.Warnings, want)
+	}
+}

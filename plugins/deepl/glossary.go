@@ -104,7 +104,7 @@ func (e *engine) findGlossary(ctx context.Context, vg deeplGlossary) (*glossaryI
 func (e *engine) createGlossary(ctx context.Context, vg deeplGlossary, entries []sdk.GlossaryEntry) (*glossaryInfo, error) {
 	var tsv strings.Builder
 	for _, en := range entries {
-		tsv.WriteString(en.Source + "\t" + en.Target + "\n")
+		tsv.WriteString(tsvPhrase(en.Source) + "\t" + tsvPhrase(en.Target) + "\n")
 	}
 	payload, err := json.Marshal(map[string]string{
 		"name": vg.name, "source_lang": vg.src, "target_lang": vg.tgt,
@@ -155,4 +155,15 @@ func classifyGlossary(r httpengine.Response) string {
 		return "glossary refused" + message(r)
 	}
 	return classify(r)
+}
+
+// tsvPhrase writes a phrase as DeepL reads glossary entries, with CSV's
+// conventions: a phrase with a double quote is quoted and its quotes
+// doubled; written bare, DeepL refuses the whole glossary (or drops the
+// quotes of a phrase that starts with one).
+func tsvPhrase(s string) string {
+	if !strings.Contains(s, `"`) {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

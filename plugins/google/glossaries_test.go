@@ -280,7 +280,7 @@ func TestGoogleGlossaryCreatedOncePerContent(t *testing.T) {
 	d.mu.Lock()
 	tsv := d.objects["acme-glossaries/dragoman-glossaries/dragoman-"+g.Version()+".tsv"]
 	d.mu.Unlock()
-	if tsv != "invoice\t发票\ndue date\t到期日\n" {
+	if tsv != "invoice\t发票\ndue date\t到期日\nInvoice\t发票\nDue date\t到期日\n" {
 		t.Errorf("uploaded %q", tsv)
 	}
 
@@ -375,3 +375,26 @@ func TestGoogleGlossarySettingsAndErrors(t *testing.T) {
 type registry []ports.Engine
 
 func (r registry) Engines(context.Context) ([]ports.Engine, error) { return r, nil }
+
+// Google matches glossary terms case-sensitively (glossaryConfig's
+// ignoreCase is false), the host also matches a lower-case term with a
+// capital first letter (a sentence's first word) and expects its target
+// capitalised: the glossary carries those variants, so a term opening a
+// sentence is applied as the host enforces and counts it; an entry of its
+// own for the capitalised form (terms that differ only in case) wins.
+func TestGoogleGlossaryTermOpeningASentence(t *testing.T) {
+	d := newStandIn(t)
+	e, _, err := startWith(t, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &glossary.Glossary{Name: "Es", SourceLang: "en", TargetLang: "es", Entries: []glossary.Entry{
+		{Source: "invoice", Target: "factura"}, {Source: "us", Target: "nosotros"}, {Source: "Us", Target: "EE. UU."}}}
+	res, err := translateWith(t, e, g, "Invoice us. The invoice. Us.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Factura nosotros. THE factura. EE. UU.."; res.Segments[0] != want {
+		t.Errorf("%q, want %q", res.Segments[0], want)
+	}
+}

@@ -72,7 +72,8 @@ type operation struct {
 // waiting for the operation to finish.
 func (e *engine) createGlossary(ctx context.Context, id, name string, entries []sdk.GlossaryEntry, src, tgt string) error {
 	var tsv strings.Builder
-	for _, en := range entries { // the host's terms hold no tab or line break
+	// Google matches case-sensitively: the variants the host also matches.
+	for _, en := range httpengine.WithCapitalised(entries) { // the host's terms hold no tab or line break
 		tsv.WriteString(en.Source + "\t" + en.Target + "\n")
 	}
 	object := "dragoman-glossaries/" + id + ".tsv"

@@ -69,7 +69,10 @@ type TranslateRequest struct {
 	Mode     Mode
 	Segments []string // tagged text: see package plugins/sdk/tagged
 	// Glossary, when not nil, must be applied: the source terms have no
-	// placeholders in Segments (see Capabilities.NativeGlossary).
+	// placeholders in Segments (see Capabilities.NativeGlossary). A batch
+	// translated without it (the vendor refused it) must say so in
+	// TranslateResult.Warnings: the host then keeps it out of its
+	// translation memory.
 	Glossary *Glossary
 }
 

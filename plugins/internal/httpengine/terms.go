@@ -54,6 +54,26 @@ func NewTerms(entries []sdk.GlossaryEntry) *Terms {
 	return t
 }
 
+// WithCapitalised is entries followed by the capitalised variants the
+// host also matches: for a source term starting with a lower-case letter
+// whose capitalised form has no entry of its own, that form with its
+// target capitalised (a term opening a sentence). A vendor glossary that
+// matches case-sensitively (Google's) then applies what the host expects.
+func WithCapitalised(entries []sdk.GlossaryEntry) []sdk.GlossaryEntry {
+	out := slices.Clone(entries)
+	have := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		have[e.Source] = true
+	}
+	for _, e := range entries {
+		if c := capitalise(e.Source); !have[c] {
+			have[c] = true
+			out = append(out, sdk.GlossaryEntry{Source: c, Target: capitalise(e.Target)})
+		}
+	}
+	return out
+}
+
 func capitalise(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if !unicode.IsLower(r) {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strconv"
 	"time"
@@ -23,6 +24,8 @@ func (echo) Translate(ctx context.Context, req sdk.TranslateRequest) (sdk.Transl
 		switch s {
 		case "__crash__":
 			os.Exit(3)
+		case "__fail__":
+			return sdk.TranslateResult{}, errors.New("crashy: the vendor refused the request (HTTP 456)")
 		case "__sleep__":
 			select {
 			case <-time.After(time.Minute):
