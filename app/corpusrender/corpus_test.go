@@ -118,8 +118,13 @@ var rendererLimits = map[string]string{
 	// categories reversed) and its title belongs beside it, where Word
 	// draws it; LibreOffice draws the title of a chart's primary value axis
 	// on the left whatever axPos says (page 2: title at x=57.6..138.4,
-	// axis labels at 485.6..501.1). Only a manual title position would move
-	// it, and that would move Word's too.
+	// axis labels at 485.6..501.1). LibreOffice places it by the axis
+	// being the primary one, not by c:axPos (the axis itself goes right
+	// only because the reversed categories make it cross there). Only a
+	// manual title position (c:title/c:layout/c:manualLayout with xMode and
+	// yMode edge; factor is ignored) moves it, and that would move Word's
+	// too, to a fixed fraction of the chart that the plot area does not
+	// make room for (x=0.9 overlapped the axis labels).
 	"onlyoffice-sample.ar": "LibreOffice draws a value-axis title on the left whatever c:axPos says",
 	"onlyoffice-sample.he": "LibreOffice draws a value-axis title on the left whatever c:axPos says",
 }
@@ -136,7 +141,10 @@ var rendererLimits = map[string]string{
 // <w:bidi/> added to its first sectPr aborts the same way; without the
 // endnote reference, or without any one of those shapes, it closes
 // cleanly. Every sectPr must carry w:bidi in RTL output (the brief's XML
-// assertion 2), so the layout keeps it.
+// assertion 2), so the layout keeps it. The Writer .ui files the -nogui
+// packages lack (libreoffice-writer's modules/swriter/ui) do not change it:
+// with them the one-shot conversion and the warm view both still abort at
+// close, in the same place.
 var crashOnClose = map[string]string{
 	"oxsdk-Complex01.ar": "LibreOffice aborts at close: RTL first section, an endnote and page-anchored text boxes",
 	"oxsdk-Complex01.he": "LibreOffice aborts at close: RTL first section, an endnote and page-anchored text boxes",
