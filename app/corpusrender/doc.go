@@ -8,8 +8,11 @@
 // checker (testdata/rtl/checker/check_rtl.py, XML assertions and its
 // render check on the same PDF). It is a package of its own so that
 // `go test ./...` runs it beside the app package's end-to-end tests.
+// TestBuiltRender runs the same checks on the documents built for items 1,
+// 4 and 5 (built_test.go).
 //
 // It needs bin/dragoman and bin/plugins (DRAGOMAN_BIN; `make test` builds
 // them), soffice, pdftotext, pdffonts and a python3 with lxml.
-// DRAGOMAN_CORPUS_RENDER_KEEP=dir keeps the outputs and PDFs there.
+// DRAGOMAN_CORPUS_RENDER_KEEP=dir keeps the outputs and PDFs there, in a
+// folder named after the test.
 package corpusrender
