@@ -11,9 +11,12 @@ DATA_DIR  ?= .dragoman
 # scale-out store tests, Python and Node for the webhook verification examples,
 # Chromium for the dashboard's browser tests, translate-toolkit to check the
 # XLIFF and TMX files against a reader nobody here wrote, lxml for the brief's RTL
-# checker (testdata/rtl/checker) that app/corpusrender runs.
+# checker (testdata/rtl/checker) that app/corpusrender runs. LibreOffice is
+# the full Writer, not the -nogui variant: that one ships no Writer .ui files,
+# and the warm converter's headless view aborts on documents whose view
+# builds one (comments: annotation.ui). No X server or toolkit comes with it.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
-	libreoffice-writer-nogui libreoffice-math-nogui python3-uno poppler-utils fontconfig \
+	libreoffice-writer libreoffice-math-nogui python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
 	postgresql python3 chromium python3-translate python3-lxml
 # npm packages the tests run (installed globally; tests find them through

@@ -2,7 +2,8 @@
 # per stdin line, one JSON answer per stdout line, one conversion at a time.
 # Request: {"in": path, "out": path, "filters": [allowed import filters],
 #           "export": export filter (optional; default .docx, "writer_pdf_Export" for PDF)}
-# Answer:  {"ok": bool, "kind": "load"|"refused"|"password"|"store"|"crash", "error": str, "filter": str}
+# Answer:  {"ok": bool, "kind": "load"|"refused"|"password"|"store"|"crash", "error": str, "filter": str,
+#          "dead": bool (ok, but soffice died closing the document)}
 import json
 import sys
 import time
@@ -133,8 +134,15 @@ def main():
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         answer = convert(desktop, json.loads(line))
-        if not answer["ok"] and answer["kind"] != "crash" and not alive(desktop):
-            answer["kind"] = "crash"  # the failure was soffice's death, not the document's
+        if not alive(desktop):
+            if answer["ok"]:
+                # Stored whole, then soffice died closing the document (an
+                # RTL first section, an endnote and page-anchored text
+                # boxes, see oxsdk-Complex01): the file counts, the
+                # instance does not.
+                answer["dead"] = True
+            elif answer["kind"] != "crash":
+                answer["kind"] = "crash"  # the failure was soffice's death, not the document's
         print(json.dumps(answer), flush=True)
 
 

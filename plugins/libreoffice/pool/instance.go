@@ -49,6 +49,7 @@ type answer struct {
 	Kind   string `json:"kind"`
 	Error  string `json:"error"`
 	Filter string `json:"filter"`
+	Dead   bool   `json:"dead"` // OK, but soffice died closing the document
 }
 
 // startInstance starts an instance in a new directory under work.

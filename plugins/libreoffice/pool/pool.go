@@ -322,13 +322,17 @@ func (p *Pool) run(ctx context.Context, k Kind, src io.Reader, dst io.Writer, ac
 		}
 		return copyFile(dst, dstPath)
 	}
-	if size > p.cfg.RecycleAbove {
+	switch {
+	case a.Dead || in.isDead():
+		// The output was stored whole before soffice died closing it.
+		p.discard(in, errors.New("soffice died closing the document"))
+	case size > p.cfg.RecycleAbove:
 		// A large document leaves the instance holding its memory (257 MB
 		// after a 10 MB RTF), and a fresh instance was measured as fast or
 		// faster on large documents: stop this one, the next conversion
 		// starts a fresh one.
 		p.retire(in)
-	} else {
+	default:
 		p.release(in)
 	}
 	if !a.OK {
