@@ -10,11 +10,14 @@ import (
 // layoutCharts mirrors what a chart can mirror when the direction flips
 // (brief §4 list A, "Charts"): a horizontal axis runs the other way
 // (c:orientation minMax ⇄ maxMin: the categories of a column chart, the
-// values of a bar chart), a vertical axis changes side (c:axPos l ⇄ r,
-// which LibreOffice also follows for the axis title), and a legend on the
-// left or right changes side. Text inside
-// the chart keeps its own direction, data tables and 3-D views are not
-// mirrored: the report says so (kindChart).
+// values of a bar chart), a vertical axis changes side (c:axPos l ⇄ r;
+// LibreOffice moves the axis because the reversed categories make it
+// cross at the last one, but draws a value-axis title on the left whatever
+// axPos says, and honours a manual title position only in edge mode,
+// without making room for it: measured, left alone), and a legend on the
+// left or right changes side. Text inside the chart keeps its own
+// direction, data tables and 3-D views are not mirrored: the report says
+// so (kindChart).
 func (ps *pass) layoutCharts(pk *pkg) error {
 	if !ps.m.flip {
 		return nil
