@@ -400,7 +400,7 @@ func toPDFs(t *testing.T, jobs []*corpusJob) []string {
 	t.Helper()
 	for _, tool := range []string{"soffice", "pdftotext", "pdffonts"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is required (apt-get install libreoffice-writer-nogui poppler-utils): %v", tool, err)
+			t.Fatalf("%s is required (apt-get install libreoffice-writer poppler-utils): %v", tool, err)
 		}
 	}
 	start := time.Now()

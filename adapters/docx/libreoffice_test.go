@@ -14,7 +14,7 @@ import (
 func TestLibreOfficeOpensOutputs(t *testing.T) {
 	soffice, err := exec.LookPath("soffice")
 	if err != nil {
-		t.Fatal("soffice not installed (apt-get install -y libreoffice-writer-nogui)")
+		t.Fatal("soffice not installed (apt-get install -y libreoffice-writer)")
 	}
 	pdftotext, err := exec.LookPath("pdftotext")
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 func TestRender(t *testing.T) {
 	for _, tool := range []string{"soffice", "pdftotext", "pdffonts"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is required (apt-get install libreoffice-writer-nogui poppler-utils): %v", tool, err)
+			t.Fatalf("%s is required (apt-get install libreoffice-writer poppler-utils): %v", tool, err)
 		}
 	}
 	groups := []struct {

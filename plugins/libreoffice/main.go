@@ -1,8 +1,9 @@
 // Command dragoman-converter-libreoffice converts .doc, .odt, .rtf and
 // Word 2003 XML to .docx as a Dragoman converter plugin, with a warm pool
 // of headless LibreOffice instances, started on the first conversion and
-// stopped when idle (Debian: apt-get install libreoffice-writer-nogui
-// python3-uno).
+// stopped when idle (Debian: apt-get install libreoffice-writer
+// python3-uno; not the -nogui Writer, which lacks the .ui files a headless
+// view still builds for some documents).
 //
 // Settings (environment):
 //

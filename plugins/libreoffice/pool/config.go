@@ -120,7 +120,7 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	p, err := exec.LookPath(c.Soffice)
 	if err != nil {
-		return c, fmt.Errorf("LibreOffice not found (%v): install libreoffice-writer-nogui or set %s", err, EnvSoffice)
+		return c, fmt.Errorf("LibreOffice not found (%v): install libreoffice-writer or set %s", err, EnvSoffice)
 	}
 	c.Soffice = p
 	if c.officeBin, err = officeBinary(p); err != nil {
