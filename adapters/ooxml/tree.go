@@ -68,13 +68,18 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 		}
 		return ""
 	}
+	// Names are interned, up to maxInterned of them: a part naming
+	// something new in every block would otherwise keep every name, and
+	// StreamBlocks would hold more than the largest block.
 	names := map[string]string{}
 	intern := func(b []byte) string {
 		if s, ok := names[string(b)]; ok {
 			return s
 		}
 		s := string(b)
-		names[s] = s
+		if len(names) < maxInterned {
+			names[s] = s
+		}
 		return s
 	}
 	if s != nil {
@@ -164,6 +169,10 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 }
 
 type nsDecl struct{ prefix, uri string }
+
+// maxInterned bounds the names parseTree interns: far more than a story
+// part's vocabulary.
+const maxInterned = 4096
 
 // newlines normalises line ends as an XML processor does (CR LF and a
 // lone CR read as LF).
