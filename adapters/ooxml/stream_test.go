@@ -150,12 +150,13 @@ func TestStreamBlocksRefusesWhatParseRefuses(t *testing.T) {
 		`<!DOCTYPE x><w:document/>`,
 		``,
 		`<?xml version="1.0"?>`,
+		`<w:document xmlns:w="` + NSW + `"><w:body><w:p>` + strings.Repeat("<w:r>", 100000) + strings.Repeat("</w:r>", 100000) + `</w:p></w:body></w:document>`,
 	} {
 		if _, err := Parse([]byte(bad)); err == nil {
-			t.Fatalf("Parse accepts %q", bad)
+			t.Fatalf("Parse accepts %.80q", bad)
 		}
 		if _, err := streamed(t, []byte(bad), nil); err == nil {
-			t.Errorf("StreamBlocks accepts %q", bad)
+			t.Errorf("StreamBlocks accepts %.80q", bad)
 		}
 	}
 }
