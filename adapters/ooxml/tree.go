@@ -68,13 +68,18 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 		}
 		return ""
 	}
+	// Names are interned, up to maxInterned of them: a part naming
+	// something new in every block would otherwise keep every name, and
+	// StreamBlocks would hold more than the largest block.
 	names := map[string]string{}
 	intern := func(b []byte) string {
 		if s, ok := names[string(b)]; ok {
 			return s
 		}
 		s := string(b)
-		names[s] = s
+		if len(names) < maxInterned {
+			names[s] = s
+		}
 		return s
 	}
 	if s != nil {
@@ -90,6 +95,9 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 		}
 		switch t.Kind {
 		case xmlscan.Start, xmlscan.Empty:
+			if t.Kind == xmlscan.Start && sc.Depth() > maxDepth {
+				return nil, fmt.Errorf("xml: elements nested more than %d deep", maxDepth)
+			}
 			attrs, err := parseAttrs(t.Raw, len(t.Name), intern)
 			if err != nil {
 				return nil, err
@@ -164,6 +172,17 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 }
 
 type nsDecl struct{ prefix, uri string }
+
+// maxInterned bounds the names parseTree interns: far more than a story
+// part's vocabulary.
+const maxInterned = 4096
+
+// maxDepth bounds the nesting of a part's elements. A tree is written and
+// walked recursively: a part of a few million nested elements (within the
+// XML part size limit) would take gigabytes of stack and end the process.
+// Word's deepest content (tables nested in tables, drawings in text boxes)
+// is a few hundred deep.
+const maxDepth = 4096
 
 // newlines normalises line ends as an XML processor does (CR LF and a
 // lone CR read as LF).

@@ -27,6 +27,9 @@ func geomOf(n *node) (g pageGeom, found bool) {
 	var last *node
 	if n != nil {
 		n.Walk(func(n *node) bool {
+			if n.IsW("sectPrChange") { // the section before a tracked change
+				return false
+			}
 			if n.IsW("sectPr") {
 				last = n
 			}

@@ -15,7 +15,8 @@ import (
 // Another wall against documents that link to files and the network,
 // beside the profile and the network namespace: soffice runs under a
 // Landlock domain. The file system is read-only (and executable) under
-// the system's directories, soffice's own included; soffice may write
+// the system's directories, soffice's own included, and in /etc only
+// where soffice reads; /dev/shm is closed; soffice may write
 // only under the work directory it was given; in /tmp it may make and
 // remove its pipe sockets and nothing else (it may not read there); and,
 // with Landlock ABI 4 or later, it may not connect or bind a TCP socket at
@@ -131,7 +132,13 @@ func landlockExec(work, bin string, argv []string) error {
 		access uint64
 	}{
 		{"/usr", fsExec}, {"/bin", fsExec}, {"/sbin", fsExec}, {"/lib", fsExec}, {"/lib32", fsExec},
-		{"/lib64", fsExec}, {"/libx32", fsExec}, {"/opt", fsExec}, {"/etc", fsRead},
+		{"/lib64", fsExec}, {"/libx32", fsExec}, {"/opt", fsExec},
+		// Of /etc what soffice reads, not all of it (/etc/shadow, private
+		// keys: readable to a service running as root).
+		{"/etc/libreoffice", fsRead}, {"/etc/fonts", fsRead}, {"/etc/passwd", fsRead}, {"/etc/group", fsRead},
+		{"/etc/nsswitch.conf", fsRead}, {"/etc/localtime", fsRead}, {"/etc/timezone", fsRead},
+		{"/etc/ld.so.cache", fsRead}, {"/etc/ld.so.preload", fsRead}, {"/etc/papersize", fsRead},
+		{"/etc/locale.alias", fsRead}, {"/etc/mime.types", fsRead}, {"/etc/xdg", fsRead}, {"/etc/dconf", fsRead},
 		{filepath.Dir(bin), fsExec},
 		// Debian links LibreOffice's shared extensions there.
 		{"/var/spool/libreoffice", fsRead}, {"/var/lib/libreoffice", fsRead},
@@ -141,7 +148,6 @@ func landlockExec(work, bin string, argv []string) error {
 		{"/proc/self", fsRead}, {"/proc/filesystems", fsRead}, {"/proc/meminfo", fsRead},
 		{"/proc/cpuinfo", fsRead}, {"/proc/stat", fsRead}, {"/proc/sys", fsRead},
 		{"/dev/null", all}, {"/dev/zero", fsRead}, {"/dev/urandom", fsRead}, {"/dev/random", fsRead},
-		{"/dev/shm", all},
 		// The UNO pipe and the single-instance socket are made in /tmp.
 		{"/tmp", unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE},
 		{work, all},

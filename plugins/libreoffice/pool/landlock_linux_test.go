@@ -58,6 +58,22 @@ func TestLandlockAloneHoldsTheLinks(t *testing.T) {
 		if out, err := run("cat", "/proc/self/status"); err != nil || !strings.Contains(out, "Pid:") {
 			t.Errorf("cat of its own /proc entry: %v %.80q", err, out)
 		}
+		// Of /etc only what soffice reads (its configuration, fonts,
+		// users, time zone, libraries): not the shadow passwords nor a
+		// private key a service running as root could otherwise read.
+		if out, err := run("cat", "/etc/shadow"); err == nil || !strings.Contains(out, "Permission denied") {
+			t.Errorf("cat of /etc/shadow: %v %.80q, want permission denied", err, out)
+		}
+		if out, err := run("cat", "/etc/passwd"); err != nil || !strings.Contains(out, "root:") {
+			t.Errorf("cat of /etc/passwd: %v %.80q", err, out)
+		}
+		// Nothing in /dev/shm, where other programs (PostgreSQL) keep
+		// their shared memory.
+		shm := "/dev/shm/dragoman-landlock-" + randomHex(8)
+		defer os.Remove(shm)
+		if out, err := run("sh", "-c", "echo x > "+shm); err == nil || !strings.Contains(out, "Permission denied") {
+			t.Errorf("writing %s: %v %q, want permission denied", shm, err, out)
+		}
 		inside := filepath.Join(work, "inside")
 		if out, err := run("sh", "-c", "echo x > "+inside+" && cat "+inside); err != nil || out != "x\n" {
 			t.Errorf("writing and reading inside the work directory: %v %q", err, out)
