@@ -1,9 +1,6 @@
 package rtl
 
 import (
-	"bytes"
-	"context"
-	"fmt"
 	"testing"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
@@ -41,51 +38,8 @@ func reviewBodies() []string {
 // TestStreamedReviewBodiesMatchWholeTree is TestStreamedTablesMatchWholeTree
 // on reviewBodies.
 func TestStreamedReviewBodiesMatchWholeTree(t *testing.T) {
-	l := New(Options{Coverage: KnownFonts{}})
 	reqs := []ports.LayoutRequest{{SourceLang: "en", TargetLang: "ar"}, {SourceLang: "", TargetLang: "he"}, {SourceLang: "ar", TargetLang: "en"}, {SourceLang: "ar", TargetLang: "fa"}}
-	for i, body := range reviewBodies() {
-		doc := miniDocx(t, body)
-		for _, req := range reqs {
-			name := fmt.Sprintf("body %d %q→%s", i, req.SourceLang, req.TargetLang)
-			var got bytes.Buffer
-			rep, err := l.Apply(context.Background(), newBlob(doc), req, &got)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if rep == nil {
-				continue
-			}
-			pk, ps, err := l.prepare(newBlob(doc), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, _, err := l.inventory(pk, ps)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tf := newFindings()
-			root, err := pk.part(pk.mainDoc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ps.m.flip {
-				tf.scanStory(root.RootElem(), ps)
-			}
-			if f.count[kindNarrowTable] != tf.count[kindNarrowTable] {
-				t.Errorf("%s: %d narrow tables streamed, %d in the tree", name, f.count[kindNarrowTable], tf.count[kindNarrowTable])
-			}
-			if err := ps.convert(pk, f); err != nil {
-				t.Fatal(err)
-			}
-			var want bytes.Buffer
-			if err := pk.write(&want); err != nil {
-				t.Fatal(err)
-			}
-			if g, w := documentXML(t, got.Bytes()), documentXML(t, want.Bytes()); g != w {
-				t.Errorf("%s: streamed layout\n%s\nwhole-tree layout\n%s", name, g, w)
-			}
-		}
-	}
+	assertStreamedMatchesTree(t, reviewBodies(), reqs)
 }
 
 // The page of a document is its last section's, not the previous version

@@ -206,9 +206,17 @@ func nestedNarrow(p func(string) string, ar, en string) string {
 // TestStreamedTablesMatchWholeTree is TestStreamedLayoutMatchesWholeTree
 // on tableBodies, in every direction.
 func TestStreamedTablesMatchWholeTree(t *testing.T) {
-	l := New(Options{Coverage: KnownFonts{}})
 	reqs := []ports.LayoutRequest{{SourceLang: "en", TargetLang: "ar"}, {SourceLang: "", TargetLang: "he"}, {SourceLang: "ar", TargetLang: "en"}, {SourceLang: "ar", TargetLang: "fa"}, {SourceLang: "", TargetLang: "fr"}}
-	for i, body := range tableBodies() {
+	assertStreamedMatchesTree(t, tableBodies(), reqs)
+}
+
+// assertStreamedMatchesTree lays out a document of each body for each
+// request, streamed (Apply) and as a whole tree, and fails where the
+// outputs or the narrow-table counts differ.
+func assertStreamedMatchesTree(t *testing.T, bodies []string, reqs []ports.LayoutRequest) {
+	t.Helper()
+	l := New(Options{Coverage: KnownFonts{}})
+	for i, body := range bodies {
 		doc := miniDocx(t, body)
 		for _, req := range reqs {
 			name := fmt.Sprintf("body %d %q→%s", i, req.SourceLang, req.TargetLang)
