@@ -2,6 +2,8 @@ package ooxml
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
 )
 
@@ -42,6 +44,26 @@ type streamer struct {
 	open        []*Node // the open containers, the document node first
 	begun       []bool  // per open container: its start tag is written
 	rootSeen    bool
+	held        int // nodes of the block being read
+}
+
+// ErrBlockTooLarge is StreamBlocks refusing a block of more than
+// MaxBlockNodes elements and text pieces: memory is bounded by the largest
+// block, so one block (a paragraph of a whole book, a text box holding
+// everything) must be bounded too.
+var ErrBlockTooLarge = errors.New("a single paragraph, table row or cell holds too much to lay out")
+
+// MaxBlockNodes bounds a block's nodes: about 100 MB of tree, a paragraph
+// of some 80,000 words written one run per word. A variable for the tests.
+var MaxBlockNodes = 1 << 19
+
+// hold counts one more node of the block being read.
+func (s *streamer) hold() error {
+	s.held++
+	if s.held > MaxBlockNodes {
+		return fmt.Errorf("%w (more than %d XML elements and text pieces in one block)", ErrBlockTooLarge, MaxBlockNodes)
+	}
+	return nil
 }
 
 // holds: n is the innermost open container.
@@ -86,6 +108,7 @@ func (s *streamer) pass(c, n *Node) {
 // complete hands over the block just completed in container c, writes
 // and drops it.
 func (s *streamer) complete(c *Node) error {
+	s.held = 0
 	if err := s.block(c.Children[len(c.Children)-1]); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package ooxml
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -209,5 +210,29 @@ func TestStreamBlocksDoesNotKeepEveryName(t *testing.T) {
 	}
 	if peak > 4<<20 {
 		t.Errorf("%d KB held while streaming 300,000 blocks of distinct names", peak>>10)
+	}
+}
+
+// One block too large to hold is refused, not read into memory; blocks
+// up to the bound, however many, pass.
+func TestStreamBlocksRefusesAGiantBlock(t *testing.T) {
+	defer func(n int) { MaxBlockNodes = n }(MaxBlockNodes)
+	MaxBlockNodes = 1000
+	const w = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`
+	body := func(para string, n int) []byte {
+		return []byte(`<w:document ` + w + `><w:body>` + strings.Repeat(para, n) + `</w:body></w:document>`)
+	}
+	container := func(n *Node) bool { return n.Parent.Kind == RawNode || n.IsW("body") }
+	small := `<w:p>` + strings.Repeat(`<w:r><w:t>word</w:t></w:r>`, 100) + `</w:p>`
+	if err := StreamBlocks(bytes.NewReader(body(small, 50)), io.Discard, container, func(*Node) error { return nil }); err != nil {
+		t.Fatalf("50 paragraphs of 301 nodes each: %v", err)
+	}
+	giant := `<w:p>` + strings.Repeat(`<w:r><w:t>word</w:t></w:r>`, 400) + `</w:p>`
+	err := StreamBlocks(bytes.NewReader(body(giant, 1)), io.Discard, container, func(*Node) error { return nil })
+	if !errors.Is(err, ErrBlockTooLarge) {
+		t.Fatalf("a paragraph of 1,201 nodes with the bound at 1,000: %v", err)
+	}
+	if _, err := Parse(body(giant, 1)); err != nil {
+		t.Errorf("Parse (a whole tree by design) refused it: %v", err)
 	}
 }

@@ -112,8 +112,12 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 			}
 			prefix := intern(xmlscan.Prefix(t.Name))
 			n := &Node{Kind: ElemNode, Prefix: prefix, Local: intern(xmlscan.Local(t.Name)), NS: lookup(prefix), Attrs: attrs, Parent: cur}
-			if s != nil && s.holds(cur) {
-				s.startIn(cur)
+			if s != nil {
+				if s.holds(cur) {
+					s.startIn(cur)
+				} else if err := s.hold(); err != nil {
+					return nil, err
+				}
 			}
 			cur.Children = append(cur.Children, n)
 			if t.Kind == xmlscan.Start {
@@ -154,6 +158,10 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 			if s != nil && s.holds(cur) {
 				s.pass(cur, n)
 				continue
+			} else if s != nil {
+				if err := s.hold(); err != nil {
+					return nil, err
+				}
 			}
 			cur.Children = append(cur.Children, n)
 		case xmlscan.Comment, xmlscan.ProcInst:

@@ -36,6 +36,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -843,6 +844,10 @@ func (pk *pkg) eachBlock(name string, w io.Writer, fn func(storyBlock)) error {
 	var st streamedTables
 	facts := pk.tables[name]
 	err = ooxml.StreamBlocks(rc, w, st.container, func(b *node) error { fn(st.block(b, facts)); return nil })
+	if errors.Is(err, ooxml.ErrBlockTooLarge) {
+		// The document's fault, not a passing one: the job fails with this.
+		return fmt.Errorf("right-to-left layout of %s: %w; split it into smaller paragraphs or tables (%w)", name, err, ports.ErrBadDocument)
+	}
 	if err != nil {
 		return fmt.Errorf("rtl: parsing %s: %w", name, err)
 	}

@@ -1,6 +1,10 @@
 package rtl
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
@@ -56,5 +60,25 @@ func TestPageGeometryIgnoresTrackedSectionChanges(t *testing.T) {
 	g, found := geomOf(doc.RootElem())
 	if want := (pageGeom{width: 15840, left: 1000, right: 1200}); !found || g != want {
 		t.Errorf("page %+v (found %v), want %+v", g, found, want)
+	}
+}
+
+// A paragraph too large to hold as one block fails the layout as the
+// document's fault (the job fails with the reason instead of being
+// retried), before anything is written.
+func TestGiantParagraphIsABadDocument(t *testing.T) {
+	defer func(n int) { ooxml.MaxBlockNodes = n }(ooxml.MaxBlockNodes)
+	ooxml.MaxBlockNodes = 2000
+	doc := miniDocx(t, `<w:p>`+strings.Repeat(`<w:r><w:t>كلمة</w:t></w:r>`, 1000)+`</w:p>`)
+	var out bytes.Buffer
+	_, err := New(Options{}).Apply(context.Background(), newBlob(doc), ports.LayoutRequest{SourceLang: "en", TargetLang: "ar"}, &out)
+	if !errors.Is(err, ports.ErrBadDocument) || !errors.Is(err, ooxml.ErrBlockTooLarge) {
+		t.Fatalf("got %v, want a bad document (block too large)", err)
+	}
+	if !strings.Contains(err.Error(), "split it") {
+		t.Errorf("the reason does not say what to do: %v", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("%d bytes written before the refusal", out.Len())
 	}
 }
