@@ -16,7 +16,7 @@ DATA_DIR  ?= .dragoman
 # and the warm converter's headless view aborts on documents whose view
 # builds one (comments: annotation.ui). No X server or toolkit comes with it.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
-	libreoffice-writer libreoffice-math-nogui python3-uno poppler-utils fontconfig \
+	libreoffice-writer libreoffice-math python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
 	postgresql python3 chromium python3-translate python3-lxml
 # npm packages the tests run (installed globally; tests find them through
