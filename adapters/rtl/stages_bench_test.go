@@ -16,11 +16,9 @@ import (
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
-// largeDocx generates a package with paras paragraphs of English text
-// (every tenth in a table cell, with a tblGrid if grid) and styles.
-func largeDocx(b testing.TB, paras int, grid bool) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+// putSkeleton writes the parts of a minimal package around its
+// word/document.xml: content types, relationships and styles.
+func putSkeleton(b testing.TB, zw *zip.Writer) {
 	put := func(name, s string) {
 		w, err := zw.Create(name)
 		if err != nil {
@@ -32,6 +30,14 @@ func largeDocx(b testing.TB, paras int, grid bool) []byte {
 	put("_rels/.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`)
 	put("word/_rels/document.xml.rels", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`)
 	put("word/styles.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/></w:rPr></w:rPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style></w:styles>`)
+}
+
+// largeDocx generates a package with paras paragraphs of English text
+// (every tenth in a table cell, with a tblGrid if grid) and styles.
+func largeDocx(b testing.TB, paras int, grid bool) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	putSkeleton(b, zw)
 	var d bytes.Buffer
 	d.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`)
 	tblGrid := `<w:tblGrid><w:gridCol w:w="9000"/></w:tblGrid>`
@@ -46,7 +52,11 @@ func largeDocx(b testing.TB, paras int, grid bool) []byte {
 		d.WriteString(p)
 	}
 	d.WriteString(`<w:sectPr><w:pgMar w:left="1440" w:right="1800"/></w:sectPr></w:body></w:document>`)
-	put("word/document.xml", d.String())
+	w, err := zw.Create("word/document.xml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	w.Write(d.Bytes())
 	if err := zw.Close(); err != nil {
 		b.Fatal(err)
 	}
