@@ -8,9 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
@@ -71,25 +68,6 @@ func (c *converter) RenderPDF(ctx context.Context, format string, in io.Reader, 
 		return described(p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).RenderPDF(ctx, format, in, out))))
 	}
 	return fmt.Errorf("%w (.%s)", ErrNoPDFRenderer, format)
-}
-
-// describedError is a failure the plugin put in words (a gRPC status
-// whose message is for people: an error it returned, Unknown, or an
-// sdk.Error that retrying may help, Aborted): a job's warning or error
-// quotes the words, not "rpc error: code = Unknown desc = …".
-type describedError struct {
-	msg string
-	err error
-}
-
-func (e describedError) Error() string { return e.msg }
-func (e describedError) Unwrap() error { return e.err }
-
-func described(err error) error {
-	if st, ok := status.FromError(err); ok && err != nil && (st.Code() == codes.Aborted || st.Code() == codes.Unknown) && st.Message() != "" {
-		return describedError{st.Message(), err}
-	}
-	return err
 }
 
 // RendersPDF reports whether a converter plugin renders PDFs.

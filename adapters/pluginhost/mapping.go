@@ -3,6 +3,9 @@ package pluginhost
 import (
 	"errors"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
@@ -60,6 +63,25 @@ func errorFromSDK(err error) error {
 	var se *sdk.Error
 	if errors.As(err, &se) && !se.Retryable() {
 		return badDocument{se}
+	}
+	return err
+}
+
+// describedError is a failure the plugin put in words (a gRPC status
+// whose message is for people: an error it returned, Unknown, or an
+// sdk.Error that retrying may help, Aborted): a job's warning or error
+// quotes the words, not "rpc error: code = Unknown desc = …".
+type describedError struct {
+	msg string
+	err error
+}
+
+func (e describedError) Error() string { return e.msg }
+func (e describedError) Unwrap() error { return e.err }
+
+func described(err error) error {
+	if st, ok := status.FromError(err); ok && err != nil && (st.Code() == codes.Aborted || st.Code() == codes.Unknown) && st.Message() != "" {
+		return describedError{st.Message(), err}
 	}
 	return err
 }
