@@ -84,7 +84,7 @@ func subscribedEvents(t *testing.T, path string) map[string]map[string]int {
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("subscriber line %q: %v", sc.Text(), err)
 		}
-		if l.Version != "1" || l.EventID == "" || l.AccountID == "" || l.Stage == "" || l.Status == "" || l.At.IsZero() {
+		if l.Version != "2" || l.EventID == "" || l.AccountID == "" || l.Stage == "" || l.Status == "" || l.At.IsZero() {
 			t.Errorf("event does not follow contract version 1: %s", sc.Text())
 		}
 		if got[l.JobID] == nil {
@@ -96,7 +96,7 @@ func subscribedEvents(t *testing.T, path string) map[string]map[string]int {
 }
 
 // stageTopics are the events of a job that completes.
-var stageTopics = []string{"job_accepted", "job_converted", "job_extracted", "job_translated", "job_assembled", "job_laid_out", "job_completed"}
+var stageTopics = []string{"job_accepted", "job_started", "job_converted", "job_extracted", "job_translated", "job_laid_out", "job_completed"}
 
 // runJobs uploads n documents at once, waits for them and returns their
 // ids and mean processing time (created to completed).

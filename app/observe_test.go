@@ -212,11 +212,11 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 		atLeast("dragoman_jobs_completed_total", map[string]string{"format": "docx", "engine": "pseudo"}, 3)
 		atLeast("dragoman_jobs_completed_total", map[string]string{"format": "rtf", "engine": "pseudo"}, 1)
 		atLeast("dragoman_jobs_failed_total", map[string]string{"format": "docx", "reason": "quota"}, 1)
-		for _, st := range []string{"convert", "extract", "translate", "assemble", "layout", "finish", "notify_completed", "notify_failed"} {
+		for _, st := range []string{"convert", "translate", "finish", "notify_completed", "notify_failed"} {
 			atLeast("dragoman_stage_duration_seconds_count", map[string]string{"stage": st}, 1)
 		}
 		atLeast("dragoman_stage_duration_seconds_sum", map[string]string{"stage": "convert"}, 0.001) // LibreOffice took time
-		for _, st := range []string{"convert", "extract", "translate", "assemble", "layout", "finish"} {
+		for _, st := range []string{"convert", "translate", "finish"} {
 			atLeast("dragoman_queue_depth", map[string]string{"stage": st}, 0)
 			atLeast("dragoman_queue_oldest_age_seconds", map[string]string{"stage": st}, 0)
 		}
@@ -264,7 +264,7 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 			t.Fatalf("no convert span for job %s among %d spans", first, len(spans))
 		}
 		want := map[string]bool{"POST /v1/translate": false, "dragoman.plugin.v1.Provider/Translate": false, "webhook delivery": false}
-		for _, st := range []string{"convert", "extract", "translate", "assemble", "layout", "finish", "notify_completed"} {
+		for _, st := range []string{"convert", "translate", "finish", "notify_completed"} {
 			want["stage "+st] = false
 		}
 		for _, sp := range spans {

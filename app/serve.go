@@ -26,7 +26,6 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/dashboard"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
@@ -176,7 +175,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Limiter: st, Engines: plugins, Layout: layout,
 		// Source auto: the language is detected at submission too, so an
 		// unserved pair is refused before the job exists.
-		Docs: docx.New(), Detector: detector,
+		Docs: docx.New(layout), Detector: detector,
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
 		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,
@@ -199,9 +198,13 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 	if err != nil {
 		return nil, fmt.Errorf("DRAGOMAN_ROUTES: %w", err)
 	}
+	spool := filepath.Join(c.DataDir, "spool")
+	if err := os.MkdirAll(spool, 0o700); err != nil {
+		return nil, err
+	}
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
+		Docs: docx.New(layout), Detector: detector, SpoolDir: spool,
 		Translator: &translate.Translator{
 			Engines: plugins, TM: st, Routes: routes,
 			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
@@ -271,12 +274,6 @@ func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus
 			// stops in reverse order, and the plugins started after the bus);
 			// interrupted events go back to the stream for the next start.
 			err := bus.Close()
-			// No stage translates any more: write the translation memory
-			// entries still queued behind the jobs before the store closes
-			// (its stop hook runs after this one).
-			if ferr := p.Translator.Close(ctx); ferr != nil {
-				log.Warn("translation memory entries not written before shutdown", "err", ferr)
-			}
 			return err
 		},
 	})

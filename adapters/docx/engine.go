@@ -19,39 +19,57 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
 // Engine implements ports.DocumentEngine for .docx, .docm, .dotx and
 // Strict OOXML packages.
-type Engine struct{}
+type Engine struct {
+	layout Layout
+}
 
-// New returns the DOCX engine.
-func New() *Engine { return &Engine{} }
+// Layout lays out a translated package for the target's direction and
+// writes it (adapters/rtl).
+type Layout interface {
+	LayOut(ctx context.Context, pk *ooxml.Package, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error)
+}
 
-var (
-	_ ports.DocumentEngine    = (*Engine)(nil)
-	_ ports.InMemoryAssembler = (*Engine)(nil)
-)
+// New returns the DOCX engine; with a layout its render lays out the
+// translation for the target's direction.
+func New(layout Layout) *Engine { return &Engine{layout: layout} }
+
+var _ ports.DocumentEngine = (*Engine)(nil)
 
 // ErrNotDocx is wrapped by every error about a file that is not a usable package.
 var ErrNotDocx = ooxml.ErrInvalid
 
-// Extract reads the translatable text of a package.
-func (e *Engine) Extract(ctx context.Context, src ports.Blob) (*segment.Document, error) {
-	return ExtractReader(ctx, src, src.Size())
+// Read hands the translatable units of a package to emit, a paragraph's
+// worth at a time, in document order.
+func (e *Engine) Read(ctx context.Context, src ports.Blob, emit func([]segment.Unit) error) (ports.Source, error) {
+	if _, err := read(ctx, src, src.Size(), emit); err != nil {
+		return nil, err
+	}
+	return &source{e: e, src: src}, nil
 }
 
-// ExtractReader is Extract for any io.ReaderAt.
+// ExtractReader reads the translatable text of a package in any
+// io.ReaderAt.
 func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Document, error) {
+	return read(ctx, r, size, nil)
+}
+
+// read reads the units of a package, handing them to emit as it goes
+// (nil: kept in the document returned).
+func read(ctx context.Context, r io.ReaderAt, size int64, emit func([]segment.Unit) error) (*segment.Document, error) {
 	pk, err := ooxml.Open(r, size)
 	if err != nil {
 		return nil, err
 	}
 	doc := &segment.Document{Format: "docx"}
-	check := ports.ExtractCheckOf(ctx)
 	for _, f := range pk.Files() {
 		k := pk.Kind(f)
 		if k == ooxml.Other || k == ooxml.Settings {
@@ -60,7 +78,7 @@ func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Doc
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p := &proc{part: f.Name, kind: k, check: check}
+		p := &proc{part: f.Name, kind: k, check: emit}
 		if err := walk(pk, f, p); err != nil {
 			return nil, err
 		}
@@ -69,9 +87,55 @@ func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Doc
 		if err := p.tell(); err != nil {
 			return nil, err
 		}
-		doc.Units = append(doc.Units, p.units...)
+		if emit == nil {
+			doc.Units = append(doc.Units, p.units...)
+		}
 	}
 	return doc, nil
+}
+
+// source is a package read, ready to render.
+type source struct {
+	e   *Engine
+	src ports.Blob
+}
+
+// Render assembles the translation into the package and lays it out.
+func (s *source) Render(ctx context.Context, next func() (*segment.Unit, error), req ports.LayoutRequest, out io.Writer) (*ports.Rendered, error) {
+	doc := &segment.Document{Format: "docx"}
+	for {
+		u, err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		doc.Units = append(doc.Units, *u)
+	}
+	pk, err := ooxml.Open(s.src, s.src.Size())
+	if err != nil {
+		return nil, err
+	}
+	warns, err := AssemblePackage(ctx, pk, doc)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	r := &ports.Rendered{Warnings: warns}
+	if s.e.layout != nil {
+		r.RTL, err = s.e.layout.LayOut(ctx, pk, req, &buf)
+	} else {
+		_, err = pk.WriteTo(&buf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rep, err := structure.CompareReaders(s.src, s.src.Size(), bytes.NewReader(buf.Bytes()), int64(buf.Len())); err == nil {
+		r.Structure, r.StructureLost = rep.Summary(), rep.Lost()
+	}
+	_, err = out.Write(buf.Bytes())
+	return r, err
 }
 
 func walk(pk *ooxml.Package, f *zip.File, p *proc) error {
@@ -83,30 +147,11 @@ func walk(pk *ooxml.Package, f *zip.File, p *proc) error {
 	return p.run(rc)
 }
 
-// Assemble writes src with every segment replaced by its Target (an empty
-// Target keeps the source text). Warnings report repaired codes, units that
-// no longer match the source, and invalidated signatures.
-func (e *Engine) Assemble(ctx context.Context, src ports.Blob, doc *segment.Document, out io.Writer) ([]string, error) {
-	return AssembleReader(ctx, src, src.Size(), doc, out)
-}
-
-// AssembleInMemory is Assemble without the write: the translated parts are
-// held over the opened source (an *ooxml.Package), for the RTL layout to
-// lay out and write once (ports.InMemoryAssembler).
-func (e *Engine) AssembleInMemory(ctx context.Context, src ports.Blob, doc *segment.Document) (ports.Assembled, []string, error) {
-	pk, err := ooxml.Open(src, src.Size())
-	if err != nil {
-		return nil, nil, err
-	}
-	warns, err := AssemblePackage(ctx, pk, doc)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pk, warns, nil
-}
-
-// AssembleReader is Assemble for any io.ReaderAt. Parts are streamed into
-// the output as they are assembled, none is held whole.
+// AssembleReader writes the package in r with every segment replaced by
+// its Target (an empty Target keeps the source text). Warnings report
+// repaired codes, units that no longer match the source, and invalidated
+// signatures. Parts are streamed into the output as they are assembled,
+// none is held whole.
 func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment.Document, out io.Writer) ([]string, error) {
 	pk, err := ooxml.Open(r, size)
 	if err != nil {

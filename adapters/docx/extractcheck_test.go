@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
-// An extraction check that refuses stops the reading right there (issue 15:
-// a per-document cap was applied only after the whole document was read,
-// 52 s and 2.4 GB for a 200 MB part): Extract returns the check's error as
-// is, having told it about little more than the units before the stop.
-func TestExtractStopsWhenTheCheckRefuses(t *testing.T) {
+// The read hands units over as it goes, and an emit that refuses stops it
+// right there (issue 15: a per-document cap was applied only after the
+// whole document was read, 52 s and 2.4 GB for a 200 MB part): Read
+// returns emit's error as is, having handed over little more than the
+// units before the stop.
+func TestReadStopsWhenEmitRefuses(t *testing.T) {
 	var buf bytes.Buffer
 	if err := genDocx(&buf, 4<<20, 0); err != nil { // ~4 MB of XML, ~4,600 units
 		t.Fatal(err)
@@ -40,10 +40,10 @@ func TestExtractStopsWhenTheCheckRefuses(t *testing.T) {
 		return nil
 	}
 	t0 := time.Now()
-	doc, err := docx.ExtractReader(ports.WithExtractCheck(context.Background(), check), bytes.NewReader(data), int64(len(data)))
+	src, err := docx.New(nil).Read(context.Background(), blob{bytes.NewReader(data)}, check)
 	took := time.Since(t0)
-	if !errors.Is(err, stop) || doc != nil {
-		t.Fatalf("Extract returned %v, %v; want the check's error", doc, err)
+	if !errors.Is(err, stop) || src != nil {
+		t.Fatalf("Read returned %v, %v; want emit's error", src, err)
 	}
 	if told > 110 {
 		t.Errorf("the check was told %d units; reading went on past the stop at 101", told)
@@ -52,21 +52,26 @@ func TestExtractStopsWhenTheCheckRefuses(t *testing.T) {
 
 	// Without a refusal every unit is told once, in order.
 	var ids []string
-	doc, err = docx.ExtractReader(ports.WithExtractCheck(context.Background(), func(units []segment.Unit) error {
+	_, err = docx.New(nil).Read(context.Background(), blob{bytes.NewReader(data)}, func(units []segment.Unit) error {
 		for _, u := range units {
 			ids = append(ids, u.ID)
 		}
 		return nil
-	}), bytes.NewReader(data), int64(len(data)))
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ids) != len(doc.Units) {
-		t.Fatalf("told %d units of %d", len(ids), len(doc.Units))
+	if len(ids) != len(full.Units) {
+		t.Fatalf("told %d units of %d", len(ids), len(full.Units))
 	}
-	for i, u := range doc.Units {
+	for i, u := range full.Units {
 		if ids[i] != u.ID {
 			t.Fatalf("unit %d told as %s, extracted as %s", i, ids[i], u.ID)
 		}
 	}
 }
+
+// blob is a document in memory as a ports.Blob.
+type blob struct{ *bytes.Reader }
+
+func (blob) Close() error { return nil }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -32,8 +31,8 @@ type proc struct {
 
 	// extraction
 	units []segment.Unit
-	check ports.ExtractCheck // nil: read everything
-	told  int                // units already passed to check
+	check func([]segment.Unit) error // nil: keep every unit
+	told  int                        // units already passed to check
 
 	// assembly
 	assemble bool
@@ -271,9 +270,9 @@ func (p *proc) tell() error {
 	if p.check == nil || p.told == len(p.units) {
 		return nil
 	}
-	from := p.told
-	p.told = len(p.units)
-	return p.check(p.units[from:])
+	err := p.check(p.units[p.told:])
+	p.units, p.told = p.units[:0], 0 // handed over: not kept
+	return err
 }
 
 // extractDescr makes a unit of an image's alt text.

@@ -136,10 +136,12 @@ func (b *Bus) Publish(ctx context.Context, topic ports.Topic, e ports.JobEvent) 
 // The payload of job events is a versioned contract with event
 // subscribers (README, "Event subscribers"): every message carries its
 // version in the MetadataEventVersion header. Adding a field keeps the
-// version; removing or changing one makes the next.
+// version; removing or changing one, or a topic, makes the next. Version 2:
+// job_started added, job_assembled gone (a job is assembled and laid out
+// in one render).
 const (
 	MetadataEventVersion = "Dragoman-Event-Version"
-	EventVersion         = "1"
+	EventVersion         = "2"
 )
 
 // Handle registers h for topic in the consumer group name, with the

@@ -123,7 +123,7 @@ func TestPanicIsRecoveredAndRetried(t *testing.T) {
 	b := newTestBus(t, t.TempDir())
 	var calls atomic.Int64
 	done := make(chan struct{})
-	b.Handle("layout", ports.TopicAssembled, func(ctx context.Context, e ports.JobEvent) error {
+	b.Handle("translate", ports.TopicConverted, func(ctx context.Context, e ports.JobEvent) error {
 		if calls.Add(1) == 1 {
 			panic("boom")
 		}
@@ -131,7 +131,7 @@ func TestPanicIsRecoveredAndRetried(t *testing.T) {
 		return nil
 	})
 	start(t, b)
-	publish(t, b, ports.TopicAssembled, "job-panic")
+	publish(t, b, ports.TopicConverted, "job-panic")
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):

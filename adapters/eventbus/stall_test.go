@@ -13,8 +13,9 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-var chainTopics = []ports.Topic{ports.TopicAccepted, ports.TopicConverted, ports.TopicExtracted,
-	ports.TopicTranslated, ports.TopicAssembled, ports.TopicLaidOut, ports.TopicCompleted}
+// chainTopics are the pipeline's hand-offs: to a worker, to its pass, to
+// the finish, to the notifications.
+var chainTopics = []ports.Topic{ports.TopicAccepted, ports.TopicConverted, ports.TopicLaidOut, ports.TopicCompleted}
 
 // burn keeps a core busy and the garbage collector working for about d,
 // as a stage on a large document does.

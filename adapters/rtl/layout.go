@@ -33,7 +33,6 @@
 package rtl
 
 import (
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -68,10 +67,7 @@ type Layout struct {
 	onParse  func(name string, storiesHeld int) // tests: called for every part parsed, into one tree or block by block
 }
 
-var (
-	_ ports.RTLLayout       = (*Layout)(nil)
-	_ ports.AssembledLayout = (*Layout)(nil)
-)
+var _ ports.RTLLayout = (*Layout)(nil)
 
 // New makes the adapter.
 func New(opts Options) *Layout {
@@ -191,22 +187,11 @@ func (l *Layout) Apply(ctx context.Context, src ports.Blob, req ports.LayoutRequ
 	})
 }
 
-// ApplyAssembled is Apply on a document the DOCX engine assembled in
-// memory (ports.AssembledLayout): the layout reads the translated parts
-// where the engine left them, over the same opened package, and writes the
-// package once, untouched entries copied raw.
-func (l *Layout) ApplyAssembled(ctx context.Context, doc ports.Assembled, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error) {
-	op, ok := doc.(*ooxml.Package)
-	if !ok { // another engine's document: read it as written
-		var buf bytes.Buffer
-		if _, err := doc.WriteTo(&buf); err != nil {
-			return nil, err
-		}
-		var err error
-		if op, err = ooxml.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
-			return nil, fmt.Errorf("rtl: %w", err)
-		}
-	}
+// LayOut is Apply on a package the DOCX engine translated in memory: the
+// layout reads the translated parts where the engine left them, over the
+// same opened package, and writes the package once, untouched entries
+// copied raw.
+func (l *Layout) LayOut(ctx context.Context, op *ooxml.Package, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error) {
 	pk := wrapPkg(op)
 	pk.onParse = l.onParse
 	return l.apply(pk, req, out, func() error {

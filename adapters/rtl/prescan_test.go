@@ -46,12 +46,12 @@ func TestLTRJobBuildsNoTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		out.Reset()
-		rep, err = l.ApplyAssembled(context.Background(), op, req, &out)
+		rep, err = l.LayOut(context.Background(), op, req, &out)
 		if err != nil || rep != nil {
-			t.Fatalf("ApplyAssembled %q→es: %+v, %v; want nil, nil", src, rep, err)
+			t.Fatalf("LayOut %q→es: %+v, %v; want nil, nil", src, rep, err)
 		}
 		if documentXML(t, out.Bytes()) != documentXML(t, doc) {
-			t.Errorf("ApplyAssembled %q→es changed document.xml", src)
+			t.Errorf("LayOut %q→es changed document.xml", src)
 		}
 		if len(parsed) > 0 {
 			t.Errorf("%q→es on an LTR document parsed %v into trees; the pre-scan should decide without", src, parsed)

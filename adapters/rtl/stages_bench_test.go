@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
@@ -71,12 +72,12 @@ func largeDocx(b testing.TB, paras int, grid bool) []byte {
 func BenchmarkAssembleThenLayout(b *testing.B) {
 	benchStages(b, func(ctx context.Context, l *Layout, src []byte, doc *segment.Document, clk *stageClock) {
 		clk.start()
-		a, _, err := docx.New().AssembleInMemory(ctx, newBlob(src), doc)
+		a, err := assembleInMemory(ctx, src, doc)
 		if err != nil {
 			b.Fatal(err)
 		}
 		clk.lap(0)
-		if _, err := l.ApplyAssembled(ctx, a, ports.LayoutRequest{SourceLang: "en", TargetLang: "ar"}, io.Discard); err != nil {
+		if _, err := l.LayOut(ctx, a, ports.LayoutRequest{SourceLang: "en", TargetLang: "ar"}, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 		clk.lap(1)
@@ -164,7 +165,7 @@ func TestTableWithoutGrid(t *testing.T) {
 // The one-package path (assemble into the opened source, lay out there,
 // write once) writes the same document as assembling a package and laying
 // out a re-opened copy: every entry holds the same bytes.
-func TestApplyAssembledMatchesTwoPackages(t *testing.T) {
+func TestLayOutMatchesTwoPackages(t *testing.T) {
 	src := largeDocx(t, 50, true)
 	ctx := context.Background()
 	doc, err := docx.ExtractReader(ctx, bytes.NewReader(src), int64(len(src)))
@@ -183,11 +184,11 @@ func TestApplyAssembledMatchesTwoPackages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, _, err := docx.New().AssembleInMemory(ctx, newBlob(src), doc)
+		a, err := assembleInMemory(ctx, src, doc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep1, err := l.ApplyAssembled(ctx, a, r, &one)
+		rep1, err := l.LayOut(ctx, a, r, &one)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,4 +230,17 @@ func entries(t *testing.T, b []byte) map[string]string {
 		m[f.Name] = string(data)
 	}
 	return m
+}
+
+// assembleInMemory translates doc into the opened package src, as the
+// DOCX engine's render does before the layout.
+func assembleInMemory(ctx context.Context, src []byte, doc *segment.Document) (*ooxml.Package, error) {
+	pk, err := ooxml.Open(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := docx.AssemblePackage(ctx, pk, doc); err != nil {
+		return nil, err
+	}
+	return pk, nil
 }

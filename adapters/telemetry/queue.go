@@ -10,14 +10,16 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-// queueStages maps the stage a job last finished to the stage that works
-// on it next: the queue it waits in.
+// queueStages are the pipeline's steps with the stages a job waiting for
+// (or in) each has last finished: the queue it waits in. A job in its
+// pass (translate) goes through several.
 var queueStages = []struct {
-	done job.Stage
 	next string
+	done []job.Stage
 }{
-	{job.StageAccepted, "convert"}, {job.StageConverted, "extract"}, {job.StageExtracted, "translate"},
-	{job.StageTranslated, "assemble"}, {job.StageAssembled, "layout"}, {job.StageLaidOut, "finish"},
+	{"convert", []job.Stage{job.StageAccepted}},
+	{"translate", []job.Stage{job.StageConverted, job.StageExtracted, job.StageTranslated, job.StageAssembled}},
+	{"finish", []job.Stage{job.StageLaidOut}},
 }
 
 // WatchQueues exports, at every scrape, how many unfinished jobs wait for
@@ -57,11 +59,14 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	for _, q := range queueStages {
-		ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(count[q.done]), q.next)
-		age := 0.0
-		if o, ok := oldest[q.done]; ok {
-			age = max(now.Sub(o).Seconds(), 0)
+		n, age := 0, 0.0
+		for _, st := range q.done {
+			n += count[st]
+			if o, ok := oldest[st]; ok {
+				age = max(age, now.Sub(o).Seconds())
+			}
 		}
+		ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(n), q.next)
 		ch <- prometheus.MustNewConstMetric(c.age, prometheus.GaugeValue, age, q.next)
 	}
 }

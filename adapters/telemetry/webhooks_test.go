@@ -101,13 +101,14 @@ func TestQueueDepthAndOldestAgePerStage(t *testing.T) {
 		{Stage: job.StageAccepted, UpdatedAt: now.Add(-90 * time.Second)},
 		{Stage: job.StageAccepted, UpdatedAt: now.Add(-10 * time.Second)},
 		{Stage: job.StageExtracted, UpdatedAt: now.Add(-5 * time.Second)},
+		{Stage: job.StageConverted, UpdatedAt: now.Add(-30 * time.Second)}, // in the same pass
 	}}, fixedClock{now})
 	out := scrape(t, m)
 	for _, want := range []string{
 		`dragoman_queue_depth{stage="convert"} 2`,
 		`dragoman_queue_oldest_age_seconds{stage="convert"} 90`,
-		`dragoman_queue_depth{stage="translate"} 1`,
-		`dragoman_queue_oldest_age_seconds{stage="translate"} 5`,
+		`dragoman_queue_depth{stage="translate"} 2`,
+		`dragoman_queue_oldest_age_seconds{stage="translate"} 30`,
 		`dragoman_queue_depth{stage="finish"} 0`,
 		`dragoman_queue_oldest_age_seconds{stage="finish"} 0`,
 	} {

@@ -1,20 +1,21 @@
-// Package pipeline runs a job through its stages. Each stage is a handler
-// of one event topic that does its work, records the stage on the job and
-// publishes the next event:
+// Package pipeline runs a job. The API role hands it to the workers with
+// job_accepted; a worker converts it to .docx where it is not one (the
+// LibreOffice converter, a step of its own) and then runs it in one pass
+// (pass.go): read, translate, render and store, announcing each phase on
+// the bus as it ends; job_laid_out hands the stored output to the finish:
 //
-//	job_accepted → convert → job_converted → extract → job_extracted →
-//	translate → job_translated → assemble → job_assembled → lay out →
-//	job_laid_out → finish → job_completed | job_failed
+//	job_accepted → convert → job_converted → translate (job_started,
+//	job_extracted, job_translated) → job_laid_out → finish →
+//	job_completed | job_failed
 //
-// Delivery is at least once, so every stage is idempotent: a redelivered
-// event whose stage the job already passed only republishes the next event,
-// and every stage writes its result under a fixed key before advancing.
+// Delivery is at least once, so every step is idempotent: a redelivered
+// event whose step the job already passed only republishes the next event,
+// and a pass rerun after a crash takes every segment translated before
+// from the translation memory.
 package pipeline
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +26,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/output"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
-	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/webhook"
 )
@@ -37,12 +37,10 @@ type Pipeline struct {
 	Quota      quota.Store
 	Blobs      ports.BlobStore
 	Bus        ports.EventBus
-	Docs       ports.DocumentEngine
+	Docs       ports.DocumentEngine   // reads and renders documents, laid out for the target's direction
 	Converter  ports.Converter        // nil: .doc/.odt/.rtf jobs fail with a clear message
 	PDF        ports.PDFRenderer      // nil: jobs asking for a PDF complete without one, with a warning
-	Layout     ports.RTLLayout        // nil: no direction conversion
 	Detector   ports.LanguageDetector // nil: source_lang must be given
-	Structure  StructureChecker       // nil: no structure summary
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
 	Notifier   webhook.Notifier    // nil: no webhooks
@@ -55,14 +53,9 @@ type Pipeline struct {
 	Log    *slog.Logger
 	// MaxAttempts bounds how often a stage is tried before the job fails.
 	MaxAttempts int
-
-	held handoff // assembled documents on their way to the layout stage
-}
-
-// StructureChecker compares the structure of a source and a translated
-// package (tables, images, lists, ...), apart from the RTL report.
-type StructureChecker interface {
-	Summary(ctx context.Context, src, out ports.Blob) (summary string, lost bool, err error)
+	// SpoolDir holds the units a pass has read or translated beyond what
+	// it keeps in memory; "" is the system's temporary directory.
+	SpoolDir string
 }
 
 // Failure is a reason to fail the job now: retrying cannot help. Apply,
@@ -93,10 +86,7 @@ type step struct {
 // the job on the last row's event.
 var steps = []step{
 	{"convert", ports.TopicAccepted, job.StageConverted, ports.TopicConverted, func(p *Pipeline) work { return p.convert }},
-	{"extract", ports.TopicConverted, job.StageExtracted, ports.TopicExtracted, func(p *Pipeline) work { return p.extract }},
-	{"translate", ports.TopicExtracted, job.StageTranslated, ports.TopicTranslated, func(p *Pipeline) work { return p.translate }},
-	{"assemble", ports.TopicTranslated, job.StageAssembled, ports.TopicAssembled, func(p *Pipeline) work { return p.assemble }},
-	{"layout", ports.TopicAssembled, job.StageLaidOut, ports.TopicLaidOut, func(p *Pipeline) work { return p.layout }},
+	{"translate", ports.TopicConverted, job.StageLaidOut, ports.TopicLaidOut, func(p *Pipeline) work { return p.translate }},
 }
 
 // Register subscribes every stage to its topic.
@@ -111,15 +101,15 @@ func (p *Pipeline) Register() {
 	}
 }
 
-// nextTopic is the event that starts the stage after the one a job
-// reached.
+// nextTopic is the event that starts the step after the phase a job
+// reached: a pass that stopped between its phases starts again.
 func nextTopic(reached job.Stage) ports.Topic {
 	for _, s := range steps {
-		if s.done == reached {
-			return s.next
+		if !reached.Reached(s.done) {
+			return s.from
 		}
 	}
-	return steps[0].from
+	return steps[len(steps)-1].next
 }
 
 // Recover republishes the event of every unfinished job not updated for
@@ -158,11 +148,12 @@ type work func(ctx context.Context, j *job.Job) (apply func(*job.Job), err error
 
 func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHandler {
 	return func(ctx context.Context, e ports.JobEvent) error {
-		var tooMany bool
+		var tooMany, started bool
 		j, err := p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {
 			if j.Status.Terminal() || j.Stage.Reached(done) {
 				return nil
 			}
+			started = j.Status == job.Pending
 			if err := j.Start(p.Clock.Now()); err != nil {
 				return err
 			}
@@ -188,9 +179,17 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if tooMany {
 			return p.fail(ctx, j, fmt.Sprintf("processing stopped after %d attempts at the %s stage", p.maxAttempts(), done))
 		}
+		if started { // a worker took the job; a lost event is only a lost progress report
+			if err := p.publish(ctx, ports.TopicStarted, j); err != nil {
+				p.log().Warn("job_started not published", "job_id", j.ID, "err", err)
+			}
+		}
 		began := p.Clock.Now()
 		apply, err := w(ctx, j)
 		p.log().Debug("stage ran", "job_id", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
+		if errors.Is(err, job.ErrTransition) {
+			return p.ended(ctx, e.JobID) // cancelled or given up while the work ran
+		}
 		if err != nil {
 			var f *Failure
 			if errors.As(err, &f) {
@@ -212,27 +211,24 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			return j.Advance(done, p.Clock.Now())
 		})
 		if errors.Is(err, job.ErrTransition) {
-			// The job ended meanwhile (given up, or another process did
-			// the same stage and went on to the end): what this stage
-			// reserved or stored must not outlive it. A job completed
-			// elsewhere had its files cleaned before this stage wrote its
-			// own, so they are deleted again now.
-			j, err := p.Jobs.GetJob(ctx, e.JobID)
-			switch {
-			case err != nil:
-				return nil
-			case j.Status == job.Failed:
-				return p.settleFailure(ctx, j)
-			case j.Status == job.Completed:
-				return p.deleteIntermediates(ctx, j)
-			}
-			return nil
+			return p.ended(ctx, e.JobID)
 		}
 		if err != nil {
 			return err
 		}
 		return p.publish(ctx, next, j)
 	}
+}
+
+// ended settles a job that ended while a stage worked on it (cancelled,
+// given up, or another process did the same stage and went on to the
+// end): what the stage reserved must not outlive a failed job.
+func (p *Pipeline) ended(ctx context.Context, id string) error {
+	j, err := p.Jobs.GetJob(ctx, id)
+	if err == nil && j.Status == job.Failed {
+		return p.settleFailure(ctx, j)
+	}
+	return nil
 }
 
 // maxAttempts stops a crash loop (a stage that kills its process every
@@ -290,7 +286,6 @@ func (p *Pipeline) failApply(ctx context.Context, j *job.Job, reason string, app
 // it is repeated whenever an event of a failed job comes back, until all
 // of it has succeeded once.
 func (p *Pipeline) settleFailure(ctx context.Context, j *job.Job) error {
-	p.held.drop(j.ID)
 	if err := p.Quota.Release(ctx, j.ID); err != nil {
 		return err
 	}
@@ -316,10 +311,7 @@ func (p *Pipeline) GiveUp(ctx context.Context, jobID string, cause error) error 
 	return p.fail(ctx, j, fmt.Sprintf("processing failed repeatedly after the %s stage: %v", j.Stage, cause))
 }
 
-// finish completes a job whose output is laid out. Its intermediate files
-// are deleted first, so a job that reads as completed holds nothing but
-// its output; a failed delete is returned for redelivery rather than left
-// in the bucket for good.
+// finish completes a job whose output is stored.
 func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	j, err := p.Jobs.GetJob(ctx, e.JobID)
 	if errors.Is(err, ports.ErrNotFound) {
@@ -330,9 +322,6 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	}
 	if j.Status == job.Failed {
 		return nil
-	}
-	if err := p.deleteIntermediates(ctx, j); err != nil {
-		return err
 	}
 	var changed bool
 	j, err = p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {
@@ -356,26 +345,6 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	return p.publish(ctx, ports.TopicCompleted, j)
 }
 
-// intermediates are the files a job's stages write before its output. The
-// uploaded input is not one of them: it stays beside the output, for the
-// dashboard's side-by-side preview, until the download window ends and the
-// sweep removes the job's whole folder. Nor are what post-editing needs:
-// the translated segments (job.SegmentsKey), which the XLIFF export offers
-// and an edited XLIFF replaces, and the converted source a revision is
-// rebuilt from (job.SourceDocxKey).
-var intermediates = []string{"segments.json", "assembled.docx"}
-
-// deleteIntermediates removes a job's intermediate files, keeping its
-// output.
-func (p *Pipeline) deleteIntermediates(ctx context.Context, j *job.Job) error {
-	for _, k := range intermediates {
-		if err := p.Blobs.Delete(ctx, key(j, k)); err != nil && !errors.Is(err, ports.ErrNotFound) {
-			return fmt.Errorf("deleting %s of job %s: %w", k, j.ID, err)
-		}
-	}
-	return nil
-}
-
 func (p *Pipeline) notify(event string) ports.EventHandler {
 	return func(ctx context.Context, e ports.JobEvent) error {
 		j, err := p.Jobs.GetJob(ctx, e.JobID)
@@ -392,7 +361,7 @@ func (p *Pipeline) notify(event string) ports.EventHandler {
 // key names a job's intermediate file.
 func key(j *job.Job, name string) string { return job.Prefix(j.ID) + name }
 
-// sourceKey is the .docx the extract and assemble stages read.
+// sourceKey is the .docx a pass reads.
 func sourceKey(j *job.Job) string {
 	return job.SourceKey(j.ID, j.Format)
 }
@@ -400,116 +369,4 @@ func sourceKey(j *job.Job) string {
 // write stores what produce writes under key k.
 func (p *Pipeline) write(ctx context.Context, k string, produce func(w io.Writer) error) error {
 	return output.Write(ctx, p.Blobs, k, produce)
-}
-
-// output assembles and lays out the job's documents.
-func (p *Pipeline) output() output.Builder {
-	return output.Builder{Blobs: p.Blobs, Docs: p.Docs, Layout: p.Layout}
-}
-
-// putDoc stores doc as JSON, unit by unit: json.Encoder would build the
-// whole document's JSON in memory before writing it (as large again as the
-// text, for every stage that stores segments).
-func (p *Pipeline) putDoc(ctx context.Context, k string, doc *segment.Document) error {
-	return p.write(ctx, k, func(w io.Writer) error { return encodeDoc(w, doc) })
-}
-
-// encodeDoc writes the JSON of doc (the form json.Marshal gives it) one
-// unit at a time.
-func encodeDoc(w io.Writer, doc *segment.Document) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	format, err := json.Marshal(doc.Format)
-	if err != nil {
-		return err
-	}
-	bw.WriteString(`{"format":`)
-	bw.Write(format)
-	bw.WriteString(`,"units":[`)
-	for i := range doc.Units {
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		u, err := json.Marshal(&doc.Units[i])
-		if err != nil {
-			return err
-		}
-		if _, err := bw.Write(u); err != nil {
-			return err
-		}
-	}
-	bw.WriteString("]}\n")
-	return bw.Flush()
-}
-
-func (p *Pipeline) getDoc(ctx context.Context, k string) (*segment.Document, error) {
-	b, err := p.Blobs.Open(ctx, k)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	d, err := decodeDoc(b)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", k, err)
-	}
-	return d, nil
-}
-
-// decodeDoc reads a document's JSON unit by unit: json.Decoder.Decode
-// would first read the whole JSON into memory, beside the document it
-// builds from it.
-func decodeDoc(r io.Reader) (*segment.Document, error) {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
-	d := &segment.Document{}
-	if err := expectDelim(dec, '{'); err != nil {
-		return nil, err
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		switch t {
-		case "format":
-			if err := dec.Decode(&d.Format); err != nil {
-				return nil, err
-			}
-		case "units":
-			t, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			if t == nil { // an empty document stored by json.Encoder
-				continue
-			}
-			if t != json.Delim('[') {
-				return nil, fmt.Errorf("expected [, found %v", t)
-			}
-			for dec.More() {
-				d.Units = append(d.Units, segment.Unit{})
-				if err := dec.Decode(&d.Units[len(d.Units)-1]); err != nil {
-					return nil, err
-				}
-			}
-			if err := expectDelim(dec, ']'); err != nil {
-				return nil, err
-			}
-		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return d, expectDelim(dec, '}')
-}
-
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if t != want {
-		return fmt.Errorf("expected %v, found %v", want, t)
-	}
-	return nil
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
-	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
 // usedQuota has used words already spent this period; Reserve enforces the
@@ -35,33 +33,18 @@ type oneAccount struct {
 
 func (s oneAccount) GetAccount(context.Context, string) (*account.Account, error) { return s.a, nil }
 
-// countingDocs extracts a document of n segments of ten words each and
-// counts how far the words were read (segment.Plain is called per segment
-// by the count, so the count is observed through the document it returns).
-type countingDocs struct {
-	ports.DocumentEngine
-	segments int
-}
-
-func (d countingDocs) Extract(context.Context, ports.Blob) (*segment.Document, error) {
-	doc := &segment.Document{Format: "docx"}
-	for i := 0; i < d.segments; i++ {
-		doc.Units = append(doc.Units, segment.Unit{ID: fmt.Sprint(i), Segments: []segment.Segment{
-			{ID: fmt.Sprint(i), Source: "one two three four five six seven eight nine ten"}}})
-	}
-	return doc, nil
-}
-
 func extractJob(t *testing.T, a *account.Account, used int64, segments int) (*job.Job, *usedQuota, *bus) {
 	t.Helper()
 	p, js, _, b := newPipeline(t)
 	q := &usedQuota{quotaStore: quotaStore{reserved: map[string]int64{}}, used: used}
-	p.Quota, p.Accounts, p.Docs = q, oneAccount{a: a}, countingDocs{segments: segments}
+	p.Quota, p.Accounts, p.Docs = q, oneAccount{a: a}, sliceDocs{units: tenWords(segments)}
+	p.Blobs = &memBlobs{m: map[string][]byte{job.SourceKey("j1", "docx"): []byte("docx")}}
+	p.SpoolDir = t.TempDir()
 	js.UpdateJob(context.Background(), "j1", func(j *job.Job) error {
-		j.Format, j.SourceLang, j.TargetLang = "docx", "English", "English"
+		j.Format, j.SourceLang, j.TargetLang = "docx", "en", "en"
 		return j.Start(clock{}.Now())
 	})
-	h := p.stage(job.StageExtracted, ports.TopicExtracted, p.extract)
+	h := p.stage(job.StageLaidOut, ports.TopicLaidOut, p.translate)
 	if err := h(context.Background(), event()); err != nil {
 		t.Fatal(err)
 	}
@@ -92,12 +75,13 @@ func TestQuotaFailureStopsCountingAndReportsTheWords(t *testing.T) {
 func TestReservationFailureReportsTheWords(t *testing.T) {
 	q := &usedQuota{quotaStore: quotaStore{reserved: map[string]int64{}}, used: 0}
 	p, js, _, _ := newPipeline(t)
-	p.Quota, p.Accounts, p.Docs = raceQuota{q}, oneAccount{a: &account.Account{ID: "a1", PlanName: "free"}}, countingDocs{segments: 3}
+	p.Quota, p.Accounts, p.Docs = raceQuota{q}, oneAccount{a: &account.Account{ID: "a1", PlanName: "free"}}, sliceDocs{units: tenWords(3)}
+	p.Blobs = &memBlobs{m: map[string][]byte{job.SourceKey("j1", "docx"): []byte("docx")}}
 	js.UpdateJob(context.Background(), "j1", func(j *job.Job) error {
-		j.Format, j.SourceLang, j.TargetLang = "docx", "English", "English"
+		j.Format, j.SourceLang, j.TargetLang = "docx", "en", "en"
 		return j.Start(clock{}.Now())
 	})
-	p.stage(job.StageExtracted, ports.TopicExtracted, p.extract)(context.Background(), event())
+	p.stage(job.StageLaidOut, ports.TopicLaidOut, p.translate)(context.Background(), event())
 	if j := mustJob(t, js); j.Status != job.Failed || j.Words != 30 || !strings.Contains(j.Error, "30 words") {
 		t.Fatalf("job %s, total_words %d: %q", j.Status, j.Words, j.Error)
 	}
@@ -122,7 +106,7 @@ func TestDocumentCaps(t *testing.T) {
 	if j.Status != job.Failed || !strings.Contains(j.Error, "cap of 55 words per document") || j.Words != 60 || len(q.reserved) != 0 {
 		t.Fatalf("word cap: job %s, words %d, reserved %v: %q", j.Status, j.Words, q.reserved, j.Error)
 	}
-	segs = 19
+	words, segs = 1000, 19 // the read hands units over one by one: the word cap would come first
 	j, _, _ = extractJob(t, a, 0, 20)
 	if j.Status != job.Failed || !strings.Contains(j.Error, "20 segments, over the pro plan's cap of 19") {
 		t.Fatalf("segment cap: job %s: %q", j.Status, j.Error)
@@ -134,31 +118,6 @@ func TestDocumentCaps(t *testing.T) {
 	}
 }
 
-// checkingDocs is an engine that tells the extraction check about every
-// unit as it reads it, as the DOCX engine does, and counts what it read.
-type checkingDocs struct {
-	ports.DocumentEngine
-	segments int
-	read     *int
-}
-
-func (d checkingDocs) Extract(ctx context.Context, _ ports.Blob) (*segment.Document, error) {
-	doc := &segment.Document{Format: "docx"}
-	check := ports.ExtractCheckOf(ctx)
-	for i := 0; i < d.segments; i++ {
-		u := segment.Unit{ID: fmt.Sprint(i), Segments: []segment.Segment{
-			{ID: fmt.Sprint(i), Source: "one two three four five six seven eight nine ten"}}}
-		*d.read++
-		if check != nil {
-			if err := check([]segment.Unit{u}); err != nil {
-				return nil, err
-			}
-		}
-		doc.Units = append(doc.Units, u)
-	}
-	return doc, nil
-}
-
 // Issue 15: the per-document cap was checked after the whole document was
 // extracted. Now extraction stops at the first unit past the cap: a free
 // account (10,000 words per document) reads 1,001 units of ten words of a
@@ -168,12 +127,13 @@ func TestExtractionStopsAtTheDocumentCap(t *testing.T) {
 	read := 0
 	q := &usedQuota{quotaStore: quotaStore{reserved: map[string]int64{}}}
 	p.Quota, p.Accounts = q, oneAccount{a: &account.Account{ID: "a1", PlanName: "free"}}
-	p.Docs = checkingDocs{segments: 1_000_000, read: &read}
+	p.Docs = sliceDocs{n: 1_000_000, gen: tenWordUnit, read: &read}
+	p.Blobs = &memBlobs{m: map[string][]byte{job.SourceKey("j1", "docx"): []byte("docx")}}
 	js.UpdateJob(context.Background(), "j1", func(j *job.Job) error {
-		j.Format, j.SourceLang, j.TargetLang = "docx", "English", "English"
+		j.Format, j.SourceLang, j.TargetLang = "docx", "en", "en"
 		return j.Start(clock{}.Now())
 	})
-	if err := p.stage(job.StageExtracted, ports.TopicExtracted, p.extract)(context.Background(), event()); err != nil {
+	if err := p.stage(job.StageLaidOut, ports.TopicLaidOut, p.translate)(context.Background(), event()); err != nil {
 		t.Fatal(err)
 	}
 	j := mustJob(t, js)

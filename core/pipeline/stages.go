@@ -14,7 +14,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
-	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/wordcount"
 )
 
@@ -39,88 +38,6 @@ func (p *Pipeline) convert(ctx context.Context, j *job.Job) (func(*job.Job), err
 		return nil, fmt.Errorf("conversion from .%s failed: %w", j.Format, err)
 	}
 	return nil, nil
-}
-
-// extract reads the text, counts words, settles the source language and
-// reserves the words against the account's quota.
-func (p *Pipeline) extract(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	a, err := p.Accounts.GetAccount(ctx, j.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	c, err := p.wordCounter(ctx, j, a.Limits())
-	if err != nil {
-		return nil, err
-	}
-	src, err := p.Blobs.Open(ctx, sourceKey(j))
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	// The engine tells the counter what it reads, so a document over a cap
-	// stops being read there (issue 15: a 200 MB part was read whole before
-	// the cap refused it).
-	doc, err := p.Docs.Extract(ports.WithExtractCheck(ctx, c.add), src)
-	var f *Failure
-	if errors.As(err, &f) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, &Failure{Msg: "the document could not be read: " + err.Error()}
-	}
-	// An engine that does not call the check is counted afterwards.
-	if err := c.add(doc.Units[min(c.units, len(doc.Units)):]); err != nil {
-		return nil, err
-	}
-	words := int(c.words)
-
-	target, ok := language.ByCode(j.TargetLang)
-	if !ok {
-		return nil, failf("unknown target language code %q", j.TargetLang)
-	}
-	var warnings []string
-	var text string // a copy of every word: only where detection needs it
-	if j.SourceLang == "" || j.SourceLang == "auto" {
-		text = doc.PlainText()
-	}
-	source, warn, err := p.sourceLanguage(j, text)
-	if err != nil {
-		return nil, err
-	}
-	if warn != "" {
-		warnings = append(warnings, warn)
-	}
-	if words > 0 && source.Code != target.Code {
-		engines, err := p.Engines.Engines(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if !translate.Servable(engines, source.Code, target.Code) {
-			return nil, failf("no configured engine translates %s to %s (the source language was %s)", source.Name, target.Name, detectedOrGiven(j))
-		}
-	}
-	if words == 0 {
-		warnings = append(warnings, "the document contains no translatable text")
-	}
-
-	err = quota.Reserve(ctx, p.Quota, j.AccountID, j.ID, j.CreatedAt, int64(words), a.Limits().LimitWords)
-	var short *quota.Short
-	if errors.As(err, &short) {
-		return nil, &Failure{Msg: short.Error(), Apply: func(j *job.Job) { j.Words = words }}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := p.putDoc(ctx, key(j, "segments.json"), doc); err != nil {
-		return nil, err
-	}
-	return func(j *job.Job) {
-		j.Words = words
-		j.DetectedLang = source.Code
-		for _, w := range warnings {
-			j.Warn(w)
-		}
-	}, nil
 }
 
 // wordCounter counts a document's words segment by segment as extraction
@@ -261,118 +178,6 @@ func mixWarning(m LanguageMix, text string, source language.Language) string {
 	return fmt.Sprintf("the document mixes languages (%s by letters); it was translated as %s: give source_lang or split the document if this is wrong", strings.Join(parts, ", "), source.Name)
 }
 
-// translate sends the segments to the engine.
-func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	doc, err := p.getDoc(ctx, key(j, "segments.json"))
-	if err != nil {
-		return nil, err
-	}
-	src, tgt := j.DetectedLang, j.TargetLang // codes, as the engines take them
-	var res translate.Result
-	if src == tgt || j.Words == 0 {
-		doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) { s.Target = s.Source })
-		res.Engine = "none"
-	} else {
-		a, err := p.Accounts.GetAccount(ctx, j.AccountID)
-		if err != nil {
-			return nil, err
-		}
-		g, err := p.glossary(ctx, j)
-		if err != nil {
-			return nil, err
-		}
-		res, err = p.translateRemembering(ctx, j, doc, src, tgt, translate.Options{DoNotTranslate: a.DoNotTranslate, Glossary: g})
-		var ee *translate.EngineError
-		switch {
-		case errors.As(err, &ee):
-			return nil, &Failure{Msg: ee.Error()}
-		case errors.Is(err, translate.ErrNoRoute):
-			return nil, failf("no configured engine translates %s to %s", language.NameOf(src), language.NameOf(tgt))
-		case err != nil:
-			return nil, err
-		}
-	}
-	if err := p.putDoc(ctx, job.SegmentsKey(j.ID), doc); err != nil {
-		return nil, err
-	}
-	return func(j *job.Job) {
-		j.Engine = res.Engine
-		j.Metrics = res.Metrics
-		for _, w := range res.Warnings {
-			j.Warn(w)
-		}
-	}, nil
-}
-
-// assemble writes the translated text back into a copy of the document:
-// in memory, for the layout stage to write (handoff.go), or as
-// assembled.docx.
-func (p *Pipeline) assemble(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	if asm := p.inMemory(); asm != nil {
-		h, warnings, err := p.assembleInMemory(ctx, asm, j)
-		if err != nil {
-			return nil, err
-		}
-		p.held.put(j.ID, h)
-		return func(j *job.Job) {
-			for _, w := range warnings {
-				j.Warn(w)
-			}
-		}, nil
-	}
-	doc, err := p.getDoc(ctx, job.SegmentsKey(j.ID))
-	if err != nil {
-		return nil, err
-	}
-	src, err := p.Blobs.Open(ctx, sourceKey(j))
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	warnings, err := p.output().Assemble(ctx, src, doc, key(j, "assembled.docx"))
-	if err != nil {
-		return nil, err
-	}
-	return func(j *job.Job) {
-		for _, w := range warnings {
-			j.Warn(w)
-		}
-	}, nil
-}
-
-// layout converts direction where the document or the target has
-// right-to-left content, and checks the output's structure against the
-// source.
-func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), error) {
-	// The layout decides from the document too (RTL paragraphs, tables or
-	// letters in a document detected as an LTR language), so it sees every
-	// job; it copies a document with nothing right to left unchanged.
-	fid, err := p.layOut(ctx, j)
-	if err != nil {
-		return nil, err
-	}
-	var summary string
-	if p.Structure != nil {
-		if s, err := p.checkStructure(ctx, j); err == nil {
-			summary = s
-		}
-	}
-	pdf, warning, err := p.renderPDF(ctx, j)
-	if err != nil {
-		return nil, err
-	}
-	return func(j *job.Job) {
-		j.RTL = fid
-		j.Structure = summary
-		if pdf != "" {
-			j.PDF = pdf
-		}
-		if warning != "" {
-			j.Warn(warning)
-		}
-	}, nil
-}
-
 // renderPDF renders the output of a job that asked for a PDF and stores
 // it beside the output, before the job completes, so job.completed can
 // carry its pdf_url. A rendition that fails does not fail the
@@ -408,38 +213,4 @@ func (p *Pipeline) renderPDF(ctx context.Context, j *job.Job) (job.PDFState, str
 		return job.PDFFailed, "no PDF was rendered: " + err.Error(), nil
 	}
 	return job.PDFReady, "", nil
-}
-
-// layOut writes the job's output from the document held in memory or
-// from assembled.docx.
-func (p *Pipeline) layOut(ctx context.Context, j *job.Job) (*job.RTLReport, error) {
-	if asm := p.inMemory(); asm != nil {
-		return p.layoutHeld(ctx, asm, j)
-	}
-	in, err := p.Blobs.Open(ctx, key(j, "assembled.docx"))
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	return p.output().LayOut(ctx, in, layoutRequest(j), job.OutputKey(j.ID))
-}
-
-// layoutRequest is the direction conversion of the job's output.
-func layoutRequest(j *job.Job) ports.LayoutRequest {
-	return ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
-}
-
-func (p *Pipeline) checkStructure(ctx context.Context, j *job.Job) (string, error) {
-	src, err := p.Blobs.Open(ctx, sourceKey(j))
-	if err != nil {
-		return "", err
-	}
-	defer src.Close()
-	out, err := p.Blobs.Open(ctx, job.OutputKey(j.ID))
-	if err != nil {
-		return "", err
-	}
-	defer out.Close()
-	s, _, err := p.Structure.Summary(ctx, src, out)
-	return s, err
 }

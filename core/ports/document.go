@@ -8,13 +8,45 @@ import (
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
-// DocumentEngine reads translatable text out of a document and writes the
-// translation back into a copy of it.
+// DocumentEngine reads the translatable text of a document and renders
+// its translation. A job reads its document twice, both times as a
+// stream: once to extract its units, once to render the translation, so
+// extraction, translation and rendering overlap and memory is bounded by
+// a block of the document, not the document.
 type DocumentEngine interface {
-	Extract(ctx context.Context, src Blob) (*segment.Document, error)
-	// Assemble writes src with every segment replaced by its Target.
-	// Warnings report repairs (codes an engine dropped, …).
-	Assemble(ctx context.Context, src Blob, doc *segment.Document, out io.Writer) (warnings []string, err error)
+	// Read hands src's translatable units to emit in document order, a
+	// few at a time as they are read. An error from emit stops the read
+	// and Read returns it unwrapped (a document over a cap is refused
+	// without reading the rest). The Source renders the translation; it
+	// reads src again, so src stays open until it is done.
+	Read(ctx context.Context, src Blob, emit func([]segment.Unit) error) (Source, error)
+}
+
+// Source is a document read by DocumentEngine.Read, ready to render.
+type Source interface {
+	// Render writes the document with every segment replaced by its
+	// Target (an empty Target keeps the source text), laid out for the
+	// direction of req, to out. next returns the units Read emitted, in
+	// the same order, translated; io.EOF after the last. The render asks
+	// for a unit only once its place is reached (or a little before,
+	// where the layout needs to know it), so units may still be being
+	// translated while it writes.
+	Render(ctx context.Context, next func() (*segment.Unit, error), req LayoutRequest, out io.Writer) (*Rendered, error)
+}
+
+// Rendered is what a render found besides the document it wrote.
+type Rendered struct {
+	// Warnings report repairs (codes an engine dropped, units that no
+	// longer match the source, a signature made invalid).
+	Warnings []string
+	// RTL is the right-to-left layout's report; nil where direction is
+	// irrelevant.
+	RTL *job.RTLReport
+	// Structure is the structure check's verdict on the output against
+	// the source (tables, images, links, formatting spans); "" when the
+	// engine has no check.
+	Structure     string
+	StructureLost bool
 }
 
 // LayoutRequest says which directions a layout pass converts between.
@@ -23,50 +55,10 @@ type LayoutRequest struct {
 	TargetLang string // ISO code
 }
 
-// RTLLayout fixes the direction of an assembled document.
+// RTLLayout estimates, at submission, what a right-to-left layout of a
+// document would lose; the layout itself is a step of the document
+// engine's render.
 type RTLLayout interface {
 	// Estimate pre-scans a source document for what RTL output would lose.
 	Estimate(ctx context.Context, src Blob, req LayoutRequest) (*job.RTLReport, error)
-	Apply(ctx context.Context, src Blob, req LayoutRequest, out io.Writer) (*job.RTLReport, error)
-}
-
-// Assembled is a translated document held in memory over its opened
-// source, not yet written: the parts the translation changed, beside the
-// source's untouched entries. It lets the assemble and layout stages of
-// one process share one opened package and write the document once.
-type Assembled interface {
-	// WriteTo writes the document (untouched entries copied as they are).
-	io.WriterTo
-}
-
-// InMemoryAssembler is a DocumentEngine that can assemble without writing
-// the document out. The Assembled reads src until it is dropped, so src
-// stays open as long as the Assembled is used.
-type InMemoryAssembler interface {
-	AssembleInMemory(ctx context.Context, src Blob, doc *segment.Document) (Assembled, []string, error)
-}
-
-// AssembledLayout is an RTLLayout that lays out an Assembled document of
-// the same process and writes the result, the one write of the package.
-type AssembledLayout interface {
-	ApplyAssembled(ctx context.Context, doc Assembled, req LayoutRequest, out io.Writer) (*job.RTLReport, error)
-}
-
-// ExtractCheck is told, during DocumentEngine.Extract, about the units
-// just read, in document order (every unit once). An error stops the
-// extraction at once and Extract returns it unwrapped, so a caller can
-// refuse a document over a cap without reading all of it.
-type ExtractCheck func(units []segment.Unit) error
-
-type extractCheckKey struct{}
-
-// WithExtractCheck asks the engine's Extract under ctx to call check.
-func WithExtractCheck(ctx context.Context, check ExtractCheck) context.Context {
-	return context.WithValue(ctx, extractCheckKey{}, check)
-}
-
-// ExtractCheckOf is the check WithExtractCheck set, or nil.
-func ExtractCheckOf(ctx context.Context) ExtractCheck {
-	c, _ := ctx.Value(extractCheckKey{}).(ExtractCheck)
-	return c
 }

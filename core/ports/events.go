@@ -10,17 +10,21 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 )
 
-// Topic names the job events that carry a job between stages. Names have
+// Topic names the job events. The API role hands a job to the workers
+// with job_accepted; a worker converts it (job_converted) and runs it in
+// one pass, announcing each phase as it ends (job_started, job_extracted,
+// job_translated, job_laid_out); job_laid_out hands it to the finish,
+// which ends it with job_completed, or anything with job_failed. Names have
 // no dots so that every transport accepts them.
 type Topic string
 
 const (
 	TopicAccepted   Topic = "job_accepted"
+	TopicStarted    Topic = "job_started" // a worker took the job
 	TopicConverted  Topic = "job_converted"
-	TopicExtracted  Topic = "job_extracted"
-	TopicTranslated Topic = "job_translated"
-	TopicAssembled  Topic = "job_assembled"
-	TopicLaidOut    Topic = "job_laid_out"
+	TopicExtracted  Topic = "job_extracted"  // read and counted, words reserved
+	TopicTranslated Topic = "job_translated" // every segment translated
+	TopicLaidOut    Topic = "job_laid_out"   // the output is written and stored
 	TopicCompleted  Topic = "job_completed"
 	TopicFailed     Topic = "job_failed"
 )

@@ -92,8 +92,8 @@ func (s *Service) ImportXLIFF(ctx context.Context, c *Caller, id string, body io
 	return j, nil
 }
 
-// rebuild assembles doc into a copy of the job's source and lays it out
-// into the job's output key, as the pipeline's stages do.
+// rebuild renders the job's source with doc's translation into the job's
+// output key, as the pipeline's pass does.
 func (s *Service) rebuild(ctx context.Context, j *job.Job, doc *segment.Document) ([]string, *job.RTLReport, error) {
 	src, err := s.Blobs.Open(ctx, job.SourceKey(j.ID, j.Format))
 	if errors.Is(err, ports.ErrNotFound) {
@@ -103,9 +103,8 @@ func (s *Service) rebuild(ctx context.Context, j *job.Job, doc *segment.Document
 		return nil, nil, err
 	}
 	defer src.Close()
-	b := output.Builder{Blobs: s.Blobs, Docs: s.Docs, Layout: s.Layout}
 	req := ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
-	warnings, rtl, err := b.Build(ctx, src, doc, req, job.OutputKey(j.ID), job.Prefix(j.ID)+"revision.docx")
+	r, err := output.Rebuild(ctx, s.Blobs, s.Docs, src, doc, req, job.OutputKey(j.ID))
 	if err != nil {
 		return nil, nil, fmt.Errorf("rebuild the revision of job %s: %w", j.ID, err)
 	}
@@ -114,7 +113,7 @@ func (s *Service) rebuild(ctx context.Context, j *job.Job, doc *segment.Document
 	if err := s.Blobs.Delete(ctx, job.PDFKey(j.ID)); err != nil && !errors.Is(err, ports.ErrNotFound) {
 		return nil, nil, err
 	}
-	return warnings, rtl, nil
+	return r.Warnings, r.RTL, nil
 }
 
 func (s *Service) putJSON(ctx context.Context, k string, v any) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 )
 
@@ -148,11 +149,16 @@ func (s *Service) checkDetected(ctx context.Context, blob ports.Blob, o Options)
 	if _, err := blob.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	doc, err := s.Docs.Extract(ctx, blob)
+	var text []byte
+	_, err := s.Docs.Read(ctx, blob, func(units []segment.Unit) error {
+		d := segment.Document{Units: units}
+		text = append(text, d.PlainText()...)
+		return nil
+	})
 	if err != nil {
 		return nil
 	}
-	code, _ := s.Detector.Detect(doc.PlainText())
+	code, _ := s.Detector.Detect(string(text))
 	src, ok := language.ByCode(code)
 	if !ok || src.Code == o.Target.Code {
 		return nil

@@ -189,9 +189,6 @@ func TestMemoryIsKeyedByTheGlossaryOfANativeEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := tr.Close(ctx); err != nil {
-			t.Fatal(err)
-		}
 		return targets(d)[0], res.Metrics
 	}
 	if out, m := run(gA); out != "PAY THE Rechnung./de" || m.EngineCalls != 1 {
@@ -247,9 +244,6 @@ func TestMemoryKeepsNoOutputAVendorTranslatedWithoutTheGlossary(t *testing.T) {
 		d := docOf("Pay the invoice.")
 		res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tr.Close(ctx); err != nil {
 			t.Fatal(err)
 		}
 		return targets(d)[0], res.Metrics

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
@@ -44,44 +43,33 @@ func memoryKey(l Leg, g *ports.Glossary) tmLeg {
 	return k
 }
 
-// recall looks texts up in the memory and returns the hits by index: the
-// entries still waiting to be written first, then the store. The memory
-// is a saving, not a source of truth: an error means no hits.
+// recall looks texts up in the memory and returns the hits by index. The
+// memory is a saving, not a source of truth: an error means no hits.
 func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) map[int]string {
 	if t.TM == nil || len(texts) == 0 {
 		return nil
 	}
-	hits := map[int]string{}
-	var hashes []string
-	var at []int // index into texts of each hash asked from the store
-	w := t.writer()
+	hashes := make([]string, len(texts))
 	for i, s := range texts {
-		h := Hash(s)
-		if v, ok := w.lookup(memKey{leg.engine, mode, leg.src, leg.tgt, h}); ok {
-			hits[i] = v
-			continue
-		}
-		hashes = append(hashes, h)
-		at = append(at, i)
-	}
-	if len(hashes) == 0 {
-		return hits
+		hashes[i] = Hash(s)
 	}
 	found, err := t.TM.GetTM(ctx, leg.engine, mode, leg.src, leg.tgt, hashes)
-	if err != nil {
-		return hits
+	if err != nil || len(found) == 0 {
+		return nil
 	}
-	for j, h := range hashes {
+	hits := make(map[int]string, len(found))
+	for i, h := range hashes {
 		if v, ok := found[h]; ok {
-			hits[at[j]] = v
+			hits[i] = v
 		}
 	}
 	return hits
 }
 
-// remember queues fresh engine output for the memory: the job goes on
-// while it is written (write-behind). A failed write only costs a later
-// engine call.
+// remember writes fresh engine output to the memory before the batch is
+// done (write-through): a job rerun after its worker died asks the engine
+// only for what no batch finished. The write outlives a cancelled job (the
+// engine was paid). A failed write only costs a later engine call.
 func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, out []string) {
 	if t.TM == nil || len(src) == 0 {
 		return
@@ -90,136 +78,5 @@ func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, 
 	for i, s := range src {
 		entries[Hash(s)] = out[i]
 	}
-	t.writer().put(context.WithoutCancel(ctx), tmWrite{leg.engine, mode, leg.src, leg.tgt, entries})
-}
-
-// Close writes the translation-memory entries still queued and makes
-// later ones synchronous; call it on shutdown once no job translates any
-// more, so no fresh translation is lost. It returns ctx's error if the
-// writes did not finish in time.
-func (t *Translator) Close(ctx context.Context) error {
-	if t.TM == nil {
-		return nil
-	}
-	return t.writer().close(ctx)
-}
-
-// Flush waits until every translation-memory entry queued so far is written.
-func (t *Translator) Flush(ctx context.Context) error {
-	if t.TM == nil {
-		return nil
-	}
-	return t.writer().flush(ctx)
-}
-
-func (t *Translator) writer() *tmWriter {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.tmw == nil {
-		t.tmw = &tmWriter{tm: t.TM, pending: map[memKey]string{}, limit: t.MemoryQueue}
-		if t.tmw.limit <= 0 {
-			t.tmw.limit = 500_000
-		}
-	}
-	return t.tmw
-}
-
-type memKey struct{ engine, mode, src, tgt, hash string }
-
-// tmWrite is one batch's entries for the memory.
-type tmWrite struct {
-	engine, mode, src, tgt string
-	entries                map[string]string
-}
-
-// tmWriter writes batches to the memory in one goroutine that runs while
-// there is work. Queued entries answer lookups until written. Past limit
-// queued entries (a slow database), put writes in the caller instead, so
-// the queue cannot grow without bound.
-type tmWriter struct {
-	tm    ports.TranslationMemory
-	limit int
-
-	mu      sync.Mutex
-	queue   []queued
-	pending map[memKey]string
-	running bool
-	closed  bool
-	idle    chan struct{} // closed when the running writer drains the queue
-}
-
-type queued struct {
-	ctx context.Context
-	w   tmWrite
-}
-
-func (w *tmWriter) lookup(k memKey) (string, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	v, ok := w.pending[k]
-	return v, ok
-}
-
-func (w *tmWriter) put(ctx context.Context, tw tmWrite) {
-	w.mu.Lock()
-	if w.closed || len(w.pending)+len(tw.entries) > w.limit {
-		w.mu.Unlock()
-		_ = w.tm.PutTM(ctx, tw.engine, tw.mode, tw.src, tw.tgt, tw.entries)
-		return
-	}
-	for h, v := range tw.entries {
-		w.pending[memKey{tw.engine, tw.mode, tw.src, tw.tgt, h}] = v
-	}
-	w.queue = append(w.queue, queued{ctx, tw})
-	if !w.running {
-		w.running = true
-		w.idle = make(chan struct{})
-		go w.run()
-	}
-	w.mu.Unlock()
-}
-
-// run writes the queue until it is empty.
-func (w *tmWriter) run() {
-	w.mu.Lock()
-	for len(w.queue) > 0 {
-		q := w.queue[0]
-		w.queue[0] = queued{}
-		w.queue = w.queue[1:]
-		w.mu.Unlock()
-		_ = w.tm.PutTM(q.ctx, q.w.engine, q.w.mode, q.w.src, q.w.tgt, q.w.entries)
-		w.mu.Lock()
-		for h, v := range q.w.entries {
-			k := memKey{q.w.engine, q.w.mode, q.w.src, q.w.tgt, h}
-			if w.pending[k] == v { // a later batch may have queued it again
-				delete(w.pending, k)
-			}
-		}
-	}
-	w.queue = nil
-	w.running = false
-	close(w.idle)
-	w.mu.Unlock()
-}
-
-func (w *tmWriter) flush(ctx context.Context) error {
-	w.mu.Lock()
-	running, idle := w.running, w.idle
-	w.mu.Unlock()
-	if !running {
-		return nil
-	}
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (w *tmWriter) close(ctx context.Context) error {
-	w.mu.Lock()
-	w.closed = true
-	w.mu.Unlock()
-	return w.flush(ctx)
+	_ = t.TM.PutTM(context.WithoutCancel(ctx), leg.engine, mode, leg.src, leg.tgt, entries)
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -68,6 +67,9 @@ type Translator struct {
 	Engines ports.EngineRegistry
 	// TM, when set, answers segments translated before by the same engine,
 	// mode and direction, so a document translated twice costs nothing.
+	// Every engine answer is written to it as it arrives, before its
+	// batch is done: it is the checkpoint a job rerun after a crash
+	// resumes from.
 	TM ports.TranslationMemory
 	// Routes overrides the priority order per pair (DRAGOMAN_ROUTES).
 	Routes Routes
@@ -88,13 +90,9 @@ type Translator struct {
 	// engine's own MaxSegments (DRAGOMAN_BATCH_SEGMENTS); 0: the engine's
 	// limit. Smaller batches put more of one document in flight at once.
 	BatchSegments int
-	// MemoryQueue bounds the translation-memory entries waiting to be
-	// written behind the jobs; past it writes are synchronous. Default 500,000.
-	MemoryQueue int
 
 	mu    sync.Mutex
 	slots map[string]chan struct{}
-	tmw   *tmWriter
 }
 
 // Translate fills every segment's Target in doc.
@@ -102,98 +100,15 @@ func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, 
 	return t.TranslateWith(ctx, doc, src, tgt, mode, Options{})
 }
 
-// pending is one segment's way through the engines.
-type pending struct {
-	unique int // index into the distinct texts; -1: not sent (no letters)
-	spans  []protect.Span
-	terms  []glossary.Placed // behind codes
-	found  []glossary.Placed // left in the text for an engine that applies the glossary
-	text   string            // what stands for the source once protected
-}
-
-// TranslateWith is Translate with per-job options.
+// TranslateWith is Translate with per-job options: the whole document as
+// one batch of a Session.
 func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode, o Options) (Result, error) {
-	engines, err := t.Engines.Engines(ctx)
+	s, err := t.Begin(ctx, src, tgt, mode, o)
 	if err != nil {
 		return Result{}, err
 	}
-	legs, ok := t.Routes.Plan(engines, src, tgt)
-	if !ok {
-		return Result{}, ErrNoRoute
-	}
-	var res Result
-	res.Engine = legs[0].Engine.Name
-	if len(legs) == 2 {
-		res.Engine += "+" + legs[1].Engine.Name
-		res.Warnings = append(res.Warnings, fmt.Sprintf("no enabled engine translates %s to %s directly; the text was translated through English (%s with %s, then %s with %s), which loses some nuance",
-			src, tgt, src+"→en", legs[0].Engine.Name, "en→"+tgt, legs[1].Engine.Name))
-	}
-	for _, l := range legs {
-		if !modeHonoured(l.Engine.Caps, mode) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("engine %s does not support the %q mode; the document was translated in full mode", l.Engine.Name, mode))
-		}
-	}
-
-	// Each distinct text is sent once; in the professional mode that is
-	// the text with its technical spans hidden.
-	var prot *protect.Protector
-	if mode == job.Professional {
-		prot = protect.New(o.DoNotTranslate)
-	}
-	terms := newTerms(o.Glossary)
-	terms.nativeFor(legs)
-	var unique []string
-	seen := map[string]int{}
-	var plan []pending
-	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
-		res.Metrics.Segments++
-		p := pending{unique: -1}
-		text := s.Source
-		if prot != nil {
-			text, p.spans = prot.Protect(text)
-		}
-		text, p.spans, p.terms, p.found = terms.protect(text, p.spans) // after: no term inside a URL or path
-		if hasLetters(segment.Plain(text)) {
-			i, ok := seen[text]
-			if !ok {
-				i = len(unique)
-				seen[text] = i
-				unique = append(unique, text)
-			}
-			p.unique = i
-		}
-		p.text = text
-		plan = append(plan, p)
-	})
-
-	texts := unique
-	for _, l := range legs {
-		texts, err = t.translateLeg(ctx, l, mode, terms.glossary(), texts, &res)
-		if err != nil {
-			if ctx.Err() != nil { // shutting down or timed out: not the engine's fault
-				return res, ctx.Err()
-			}
-			return res, &EngineError{Engine: l.Engine.Name, Err: err}
-		}
-	}
-
-	lost, k := 0, 0
-	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
-		p := plan[k]
-		k++
-		out := p.text // not sent: no letters outside the protected spans
-		if p.unique >= 0 {
-			out = texts[p.unique]
-		}
-		var n int
-		s.Target, n = protect.Restore(terms.restore(out, p.terms, p.found), p.spans)
-		lost += n
-	})
-	res.Warnings = append(res.Warnings, terms.warnings()...)
-	if lost > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the engine dropped %d protected term(s); they were appended to the end of their sentences", lost))
-	}
-	return res, nil
+	err = s.Translate(ctx, doc.Units)
+	return s.Result(), err
 }
 
 // translateLeg translates texts with one engine: memory hits first, the
@@ -236,9 +151,15 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-slots }()
 			req := ports.TranslateRequest{Source: l.Source, Target: l.Target, Mode: mode, Segments: send[b.from:b.to], Glossary: g}
 			got, warns, calls, err := t.call(ctx, l.Engine, req)
+			<-slots
+			// An engine that applies the glossary warns when it could not
+			// (its vendor refused it): that output, made without the
+			// glossary, must not be recalled under the glossary's version.
+			if err == nil && (g == nil || len(warns) == 0) {
+				t.remember(ctx, key, string(mode), req.Segments, got)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			res.Metrics.EngineCalls += calls
@@ -255,12 +176,6 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *
 			res.Warnings = appendNew(res.Warnings, warns...)
 			for j, s := range got {
 				out[todo[b.from+j]] = s
-			}
-			// An engine that applies the glossary warns when it could not
-			// (its vendor refused it): that output, made without the
-			// glossary, must not be recalled under the glossary's version.
-			if g == nil || len(warns) == 0 {
-				t.remember(ctx, key, string(mode), req.Segments, got)
 			}
 		}()
 	}
@@ -330,19 +245,25 @@ func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.Transla
 
 type span struct{ from, to int }
 
+// limits are the most segments and characters of one engine call.
+func limits(c ports.Capabilities, perBatch int) (segments, chars int) {
+	segments, chars = c.MaxSegments, c.MaxChars
+	if segments <= 0 {
+		segments = 100
+	}
+	if perBatch > 0 && perBatch < segments {
+		segments = perBatch
+	}
+	if chars <= 0 {
+		chars = 50_000
+	}
+	return segments, chars
+}
+
 // batches cuts segments into runs within the engine's limits and at most
 // perBatch segments (0: no cap of its own).
 func batches(segs []string, c ports.Capabilities, perBatch int) []span {
-	maxN, maxC := c.MaxSegments, c.MaxChars
-	if maxN <= 0 {
-		maxN = 100
-	}
-	if perBatch > 0 && perBatch < maxN {
-		maxN = perBatch
-	}
-	if maxC <= 0 {
-		maxC = 50_000
-	}
+	maxN, maxC := limits(c, perBatch)
 	var out []span
 	from, chars := 0, 0
 	for i, s := range segs {

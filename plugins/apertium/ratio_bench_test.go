@@ -37,7 +37,6 @@ func cpuTimes() (self, kids time.Duration) {
 type ratioSetup struct {
 	name    string
 	procs   string // DRAGOMAN_APERTIUM_PROCESSES for the plugin; "" inherits
-	syncTM  bool   // memory writes on the critical path, as before write-behind
 	perCall int    // Translator.BatchSegments
 	inFight int    // Translator.Concurrency
 }
@@ -55,8 +54,7 @@ type ratioSetup struct {
 // share). On a shared machine run several iterations (-benchtime 3x): CPU
 // time under contention varies by 10-20 % from run to run too.
 //
-// Setups: "single" is the translator as it was (one pipeline per batch,
-// memory written on the critical path); "default" is the product's
+// Setups: "single" is one Apertium pipeline per batch; "default" is the product's
 // defaults, which DRAGOMAN_APERTIUM_PROCESSES, DRAGOMAN_BATCH_SEGMENTS
 // and DRAGOMAN_ENGINE_CONCURRENCY override. Size: DRAGOMAN_BENCH_WORDS
 // (default 100,000).
@@ -71,7 +69,7 @@ func BenchmarkApertiumVsPlainText(b *testing.B) {
 	plain, tagged := uniqueSentences(words/12, 42) // 12 words a sentence
 	text := strings.Join(plain, "\n") + "\n"
 	setups := []ratioSetup{
-		{name: "single", procs: "1", syncTM: true},
+		{name: "single", procs: "1"},
 		{name: "default", procs: os.Getenv(envProcesses), perCall: envInt("DRAGOMAN_BATCH_SEGMENTS"), inFight: envInt("DRAGOMAN_ENGINE_CONCURRENCY")},
 	}
 	dir := builtPlugin(b)
@@ -109,9 +107,6 @@ func BenchmarkApertiumVsPlainText(b *testing.B) {
 				b.Fatal(err)
 			}
 			tr := &translate.Translator{Engines: h, TM: st, BatchSegments: s.perCall, Concurrency: s.inFight}
-			if s.syncTM {
-				tr.MemoryQueue = 1 // past it, each batch writes its own entries
-			}
 			doc := &segment.Document{Format: "docx"}
 			for _, t := range tagged {
 				doc.Units = append(doc.Units, segment.Unit{Segments: []segment.Segment{{Source: t}}})
@@ -124,9 +119,6 @@ func BenchmarkApertiumVsPlainText(b *testing.B) {
 			}
 			if res.Metrics.CacheHits != 0 || res.Metrics.Segments != len(tagged) || doc.Units[1].Segments[0].Target == tagged[1] {
 				b.Fatalf("%s: %+v, second target %q", s.name, res.Metrics, doc.Units[1].Segments[0].Target)
-			}
-			if err := tr.Close(ctx); err != nil {
-				b.Fatal(err)
 			}
 			h.Close() // reaps the plugin, whose CPU includes its pipelines'
 			cpu[k] += cpuTime() - c0

@@ -13,7 +13,7 @@
 // slow or stopped subscriber never holds up the service's pipeline.
 //
 // The topics and payload are the contract in the README's "Event
-// subscribers" section (version 1).
+// subscribers" section (version 2).
 package main
 
 import (
@@ -35,13 +35,13 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// topics are the job event topics of contract version 1, in pipeline order.
+// topics are the job event topics of contract version 2, in pipeline order.
 var topics = []string{
-	"job_accepted", "job_converted", "job_extracted", "job_translated",
-	"job_assembled", "job_laid_out", "job_completed", "job_failed",
+	"job_accepted", "job_started", "job_converted", "job_extracted",
+	"job_translated", "job_laid_out", "job_completed", "job_failed",
 }
 
-// event is the payload of contract version 1.
+// event is the payload of contract version 2.
 type event struct {
 	EventID   string    `json:"event_id"`
 	JobID     string    `json:"job_id"`

@@ -38,7 +38,7 @@ func run(path string) error {
 	if err != nil {
 		return err
 	}
-	doc, err := docx.New().Extract(context.Background(), blob{f, st.Size()})
+	doc, err := docx.ExtractReader(context.Background(), f, st.Size())
 	if err != nil {
 		return err
 	}
