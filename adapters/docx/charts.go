@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -24,31 +23,30 @@ const (
 	nsCStrict = "http://purl.oclc.org/ooxml/drawingml/chart"
 )
 
-// chartCaches are the string cache elements of a chart part.
-func chartCaches(c string) map[string]bool {
-	return map[string]bool{q(c, "strCache"): true, q(c, "multiLvlStrCache"): true}
+// isCache: n is a string cache of a chart.
+func isCache(n *node) bool {
+	return n.Is("strCache", nsC, nsCStrict) || n.Is("multiLvlStrCache", nsC, nsCStrict)
 }
 
 // cache extracts or rewrites the c:v values of one string cache.
-func (p *proc) cache(t *node) error {
+func (p *proc) cache(t *node) {
 	if p.cacheID == nil {
 		p.cacheID = map[string]string{}
 	}
 	var vals []*node
 	var find func(n *node)
 	find = func(n *node) {
-		if localName(n.name) == "v" && n.kind == xmlscan.Start {
+		if n.Local == "v" && len(n.Children) > 0 {
 			vals = append(vals, n)
 			return
 		}
-		for _, k := range n.kids {
+		for _, k := range n.Children {
 			find(k)
 		}
 	}
 	find(t)
-	ids := map[*node]string{}
 	for _, v := range vals {
-		text := textOf(v)
+		text := v.TextOf()
 		if !hasLetter(text) {
 			continue
 		}
@@ -56,33 +54,16 @@ func (p *proc) cache(t *node) error {
 		if !seen {
 			id = fmt.Sprintf("%s#c%d", p.part, len(p.cacheID))
 			p.cacheID[text] = id
-			if !p.assemble {
+			if p.r == nil {
 				p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(text)}}})
 			}
 		}
-		ids[v] = id
-	}
-	if !p.assemble {
-		return nil
-	}
-	var emit func(b []byte, n *node) []byte
-	emit = func(b []byte, n *node) []byte {
-		if id, ok := ids[n]; ok {
-			if u := p.lookup[id]; u != nil {
-				b = append(b, n.start...)
-				b = xmlscan.EscapeText(b, p.plainTarget(u))
-				return append(b, n.end...)
+		if p.r != nil {
+			if u := p.r.unit(id); u != nil {
+				v.SetText(p.plainTarget(u))
 			}
 		}
-		b = append(b, n.start...)
-		for _, k := range n.kids {
-			b = emit(b, k)
-		}
-		return append(b, n.end...)
 	}
-	p.buf = emit(p.buf[:0], t)
-	_, err := p.out.Write(p.buf)
-	return err
 }
 
 func hasLetter(s string) bool {

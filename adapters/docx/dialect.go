@@ -1,82 +1,84 @@
 package docx
 
-import "strings"
+import (
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+)
 
-// Namespaces whose prefix a part declares; Word always uses "w" and "a" in
-// practice, but the prefix is read from the part so any prefix works.
+// node is an element (or text, comment, …) of a part: the package model's
+// tree, read and written block by block.
+type node = ooxml.Node
+
+// Namespaces the engine reads, transitional and strict.
 const (
-	nsW       = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-	nsWStrict = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+	nsW       = ooxml.NSW
+	nsWStrict = ooxml.NSWStrict
 	nsA       = "http://schemas.openxmlformats.org/drawingml/2006/main"
 	nsAStrict = "http://purl.oclc.org/ooxml/drawingml/main"
 	nsWP      = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
 	nsWPStr   = "http://purl.oclc.org/ooxml/drawingml/wordprocessingDrawing"
 	nsMC      = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+	nsDC      = "http://purl.org/dc/elements/1.1/"
 )
 
-// dialect names the elements of one paragraph vocabulary: WordprocessingML
-// (w:p/w:r/w:t) or DrawingML text (a:p/a:r/a:t, used by charts and SmartArt).
+// dialect is one paragraph vocabulary: WordprocessingML (w:p/w:r/w:t) or
+// DrawingML text (a:p/a:r/a:t, used by charts and SmartArt). Elements are
+// told apart by namespace and local name, whatever prefix a part gives
+// them.
 type dialect struct {
-	p, pPr, r, rPr, t string
-	// elements inside a paragraph that wrap runs and become paired codes
-	wrappers map[string]string // qualified name -> code type
-	// noise dropped from paragraphs (spell-check marks, render caches)
-	drop map[string]bool
-	// run children that are not text but are kept as isolated codes
-	sdt, sdtContent       string
-	fldChar, instrText    string
-	fldSimple             string
-	vanish                string
-	del, moveFrom         string
-	word                  bool
-	mcAlt, mcChoice, mcFb string
-	docPr                 string
-	ruby, rubyBase        string
+	word bool
+	ns   [2]string // the vocabulary's namespace, transitional and strict
 }
 
-func q(prefix, local string) string {
-	if prefix == "" {
-		return local
-	}
-	return prefix + ":" + local
+var (
+	wordML    = &dialect{word: true, ns: [2]string{nsW, nsWStrict}}
+	drawingML = &dialect{ns: [2]string{nsA, nsAStrict}}
+)
+
+// is reports whether n is the vocabulary's element local.
+func (d *dialect) is(n *node, local string) bool {
+	return n != nil && n.Kind == ooxml.ElemNode && n.Local == local && (n.NS == d.ns[0] || n.NS == d.ns[1])
 }
 
-func wordDialect(w, wp, mc string) *dialect {
-	d := &dialect{
-		p: q(w, "p"), pPr: q(w, "pPr"), r: q(w, "r"), rPr: q(w, "rPr"), t: q(w, "t"),
-		wrappers: map[string]string{
-			q(w, "hyperlink"): "link", q(w, "ins"): "ins", q(w, "moveTo"): "ins",
-			q(w, "smartTag"): "tag", q(w, "customXml"): "tag", q(w, "sdt"): "sdt",
-			q(w, "fldSimple"): "field", q(w, "dir"): "dir", q(w, "bdo"): "dir",
-		},
-		drop: map[string]bool{
-			q(w, "proofErr"): true, q(w, "lastRenderedPageBreak"): true,
-		},
-		sdt: q(w, "sdt"), sdtContent: q(w, "sdtContent"),
-		fldChar: q(w, "fldChar"), instrText: q(w, "instrText"), fldSimple: q(w, "fldSimple"),
-		vanish: q(w, "vanish"), del: q(w, "del"), moveFrom: q(w, "moveFrom"),
-		word:  true,
-		mcAlt: q(mc, "AlternateContent"), mcChoice: q(mc, "Choice"), mcFb: q(mc, "Fallback"),
-		docPr: q(wp, "docPr"),
-		ruby:  q(w, "ruby"), rubyBase: q(w, "rubyBase"),
-	}
-	return d
+// in reports whether n is an element of the vocabulary.
+func (d *dialect) in(n *node) bool {
+	return n.Kind == ooxml.ElemNode && (n.NS == d.ns[0] || n.NS == d.ns[1])
 }
 
-func drawingDialect(a string) *dialect {
-	return &dialect{
-		p: q(a, "p"), pPr: q(a, "pPr"), r: q(a, "r"), rPr: q(a, "rPr"), t: q(a, "t"),
-		wrappers: map[string]string{},
-		drop:     map[string]bool{},
+// wrapper is the code type of an element inside a paragraph that wraps
+// runs and becomes a paired code ("" if n is none).
+func (d *dialect) wrapper(n *node) string {
+	if !d.word || !d.in(n) {
+		return ""
 	}
+	switch n.Local {
+	case "hyperlink":
+		return "link"
+	case "ins", "moveTo":
+		return "ins"
+	case "smartTag", "customXml":
+		return "tag"
+	case "sdt":
+		return "sdt"
+	case "fldSimple":
+		return "field"
+	case "dir", "bdo":
+		return "dir"
+	}
+	return ""
 }
+
+// dropped is noise taken out of paragraphs: spell-check marks and render
+// caches.
+func (d *dialect) dropped(n *node) bool {
+	return d.word && (d.is(n, "proofErr") || d.is(n, "lastRenderedPageBreak"))
+}
+
+// isDocPr is a drawing's properties, which hold its alt text.
+func isDocPr(n *node) bool { return n.Is("docPr", nsWP, nsWPStr) }
 
 // codeType is the semantic hint of an isolated item, from its local name.
-func codeType(name string) string {
-	if i := strings.IndexByte(name, ':'); i >= 0 {
-		name = name[i+1:]
-	}
-	switch name {
+func codeType(local string) string {
+	switch local {
 	case "tab", "ptab":
 		return "tab"
 	case "br", "cr":
@@ -96,5 +98,5 @@ func codeType(name string) string {
 	case "sym":
 		return "sym"
 	}
-	return name
+	return local
 }

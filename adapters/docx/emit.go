@@ -1,126 +1,193 @@
 package docx
 
 import (
+	"encoding/xml"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
-// emitNode writes a subtree, rewriting the paragraphs and alt texts in it.
-func (p *proc) emitNode(b []byte, n *node) []byte {
-	switch {
-	case n.name == p.d.p && p.paras[n] != nil:
-		return p.emitPara(b, n)
-	case n.name == p.d.docPr:
-		if u := p.lookup[p.descrID(n)]; u != nil {
-			b = appendWithAttr(b, n.start, "descr", p.plainTarget(u))
-			for _, k := range n.kids {
-				b = p.emitNode(b, k)
-			}
-			return append(b, n.end...)
-		}
-	}
-	b = append(b, n.start...)
-	for _, k := range n.kids {
-		b = p.emitNode(b, k)
-	}
-	return append(b, n.end...)
-}
-
-// appendWithAttr appends a start tag with one attribute's value replaced.
-func appendWithAttr(b, tag []byte, name, value string) []byte {
-	for _, a := range xmlscan.Attrs(tag) {
-		if localName(string(a.Name)) == name {
-			b = append(b, tag[:a.ValStart]...)
-			b = xmlscan.EscapeText(b, value)
-			return append(b, tag[a.ValEnd:]...)
-		}
-	}
-	return append(b, tag...)
-}
-
-// emitPara writes a paragraph with its translation, or as it was when it
-// has none.
-func (p *proc) emitPara(b []byte, n *node) []byte {
-	pa := p.paras[n]
-	id := p.paraID(n)
-	if a := p.aliasOf(n); a != nil {
-		id = p.paraID(a)
-	}
-	u := p.lookup[id]
-	if u == nil || !pa.hasText {
-		b = append(b, n.start...)
-		for _, k := range n.kids {
-			b = p.emitNode(b, k)
-		}
-		return append(b, n.end...)
-	}
+// assemble rewrites a paragraph with its translation: its properties, the
+// isolated items at its edges, then the target's text as runs with the
+// formatting its codes stand for, wrappers and isolated items back where
+// the codes are. A unit that no longer matches the paragraph leaves it as
+// it was.
+func (p *proc) assemble(pa *para, u *segment.Unit) {
 	var src strings.Builder
 	for _, s := range u.Segments {
 		src.WriteString(s.Source)
 	}
 	if src.String() != pa.tagged {
-		p.warn(fmt.Sprintf("%s: the unit does not match the source document; paragraph kept untranslated", id))
-		return p.emitNode(b, &node{kind: n.kind, start: n.start, end: n.end, kids: n.kids})
+		p.r.warn(fmt.Sprintf("%s: the unit does not match the source document; paragraph kept untranslated", p.paraID(pa.id)))
+		return
 	}
 	var tgt strings.Builder
 	for _, s := range u.Segments {
 		t := s.Target
 		if t == "" {
 			t = s.Source
-			p.stats.untranslated++
+			p.r.untranslated++
 		}
 		fixed, w := segment.Repair(s.Source, t)
 		if len(w) > 0 {
-			p.stats.repaired++
-			p.warn(fmt.Sprintf("segment %s: %s", s.ID, strings.Join(w, "; ")))
+			p.r.warn(fmt.Sprintf("segment %s: %s", s.ID, strings.Join(w, "; ")))
 		}
 		tgt.WriteString(keepEdgeSpace(s.Source, fixed))
 	}
 
-	b = append(b, n.start...)
+	n := pa.n
+	e := emitter{p: p, para: n, out: n}
+	old := n.Children
+	n.Children = make([]*node, 0, len(old))
 	if pa.pPr != nil {
-		b = writeRaw(b, pa.pPr)
+		e.add(pa.pPr)
 	}
 	for _, a := range pa.prefix {
-		b = p.emitAtom(b, a)
+		e.atom(a)
 	}
 	toks := segment.Tokenize(tgt.String())
 	if p.restoreFieldOrder(pa, toks) {
-		p.warn(fmt.Sprintf("%s: the engine reordered the parts of a field; their order was restored", id))
+		p.r.warn(fmt.Sprintf("%s: the engine reordered the parts of a field; their order was restored", p.paraID(pa.id)))
 	}
 	var stack []int
 	for _, t := range toks {
 		switch t.Kind {
 		case segment.Text:
-			b = p.emitText(b, p.rprFor(pa, stack), t.Text)
+			e.text(p.rprFor(pa, stack), t.Text)
 		case segment.Open:
-			c := pa.codes[t.ID-1]
-			if c.wrap != nil {
-				b = append(b, wrapperOpen(p.d, c.wrap)...)
+			if c := pa.codes[t.ID-1]; c.wrap != nil {
+				e.open(c.wrap)
 			}
 			stack = append(stack, t.ID)
 		case segment.Close:
 			c := pa.codes[stack[len(stack)-1]-1]
 			stack = stack[:len(stack)-1]
 			if c.wrap != nil {
-				b = append(b, wrapperClose(p.d, c.wrap)...)
+				e.close()
 			}
 		case segment.Place:
 			for _, a := range pa.codes[t.ID-1].items {
-				b = p.emitAtom(b, a)
+				e.atom(a)
 			}
 		}
 	}
-	for _, a := range pa.suffix {
-		b = p.emitAtom(b, a)
+	for e.depth() > 0 { // Repair closes every code; a wrapper left open is closed here
+		e.close()
 	}
-	return append(b, n.end...)
+	for _, a := range pa.suffix {
+		e.atom(a)
+	}
+}
+
+// emitter builds a paragraph's new children: out is where nodes go, under
+// the wrappers opened so far.
+type emitter struct {
+	p     *proc
+	para  *node // the paragraph: its prefix names the new runs
+	out   *node
+	opens []*node // the parents of out, innermost last
+}
+
+func (e *emitter) depth() int { return len(e.opens) }
+
+func (e *emitter) add(n *node) {
+	n.Parent = e.out
+	e.out.Children = append(e.out.Children, n)
+}
+
+// elem is a new element named like the paragraph vocabulary's, of like's prefix.
+func elem(like *node, local string) *node {
+	return &node{Kind: ooxml.ElemNode, Prefix: like.Prefix, NS: like.NS, Local: local}
+}
+
+// run is a new run, with a copy of rpr.
+func (e *emitter) run(rpr *node) *node {
+	r := elem(e.para, "r")
+	if rpr != nil {
+		c := rpr.Clone()
+		c.Parent = r
+		r.Children = append(r.Children, c)
+	}
+	return r
+}
+
+func (e *emitter) text(rpr *node, text string) {
+	if text == "" {
+		return
+	}
+	r := e.run(rpr)
+	t := elem(r, "t")
+	if e.p.d.word {
+		t.Attrs = []xml.Attr{{Name: xml.Name{Space: "xml", Local: "space"}, Value: "preserve"}}
+	}
+	t.Parent = r
+	t.SetText(text)
+	r.Children = append(r.Children, t)
+	e.add(r)
+}
+
+func (e *emitter) atom(a atom) {
+	if !a.inRun {
+		e.add(a.item)
+		return
+	}
+	r := e.run(a.rpr)
+	a.item.Parent = r
+	r.Children = append(r.Children, a.item)
+	e.add(r)
+}
+
+// open starts a copy of wrapper w (its start tag and properties); what
+// follows goes inside it (for w:sdt, inside its w:sdtContent; for a ruby
+// run, inside its w:rubyBase).
+func (e *emitter) open(w *node) {
+	top, inner := wrapperCopy(e.p.d, w)
+	e.add(top)
+	e.opens = append(e.opens, e.out)
+	e.out = inner
+}
+
+func (e *emitter) close() {
+	e.out = e.opens[len(e.opens)-1]
+	e.opens = e.opens[:len(e.opens)-1]
+}
+
+// wrapperCopy copies a wrapper without its content: top is the copy,
+// inner the element the content goes into.
+func wrapperCopy(d *dialect, w *node) (top, inner *node) {
+	if d.is(w, "r") {
+		return rubyCopy(d, w)
+	}
+	top = shallow(w)
+	inner = top
+	for _, k := range w.Children {
+		if k.Kind != ooxml.ElemNode {
+			continue
+		}
+		switch {
+		case d.is(w, "sdt") && d.is(k, "sdtContent"):
+			inner = shallow(k)
+			adopt(top, inner)
+		case d.is(w, "sdt") || isProps(k.Local):
+			adopt(top, k.Clone()) // a wrapper may be opened twice (a span across sentences)
+		}
+	}
+	return top, inner
+}
+
+// shallow copies an element without its children.
+func shallow(n *node) *node {
+	return &node{Kind: n.Kind, Prefix: n.Prefix, Local: n.Local, NS: n.NS, Attrs: n.Attrs}
+}
+
+func adopt(parent, child *node) {
+	child.Parent = parent
+	parent.Children = append(parent.Children, child)
 }
 
 // restoreFieldOrder puts the isolated codes holding complex-field
@@ -147,7 +214,7 @@ func (p *proc) restoreFieldOrder(pa *para, toks []segment.Token) bool {
 
 func (p *proc) holdsFieldChar(c code) bool {
 	for _, a := range c.items {
-		if a.item != nil && a.item.name == p.d.fldChar {
+		if a.item != nil && p.d.is(a.item, "fldChar") {
 			return true
 		}
 	}
@@ -169,36 +236,6 @@ func (p *proc) rprFor(pa *para, stack []int) *node {
 		}
 	}
 	return pa.base[nil]
-}
-
-func (p *proc) emitText(b []byte, rpr *node, text string) []byte {
-	if text == "" {
-		return b
-	}
-	b = append(append(append(b, '<'), p.d.r...), '>')
-	if rpr != nil {
-		b = writeRaw(b, rpr)
-	}
-	b = append(append(b, '<'), p.d.t...)
-	if p.d.word {
-		b = append(b, ` xml:space="preserve"`...)
-	}
-	b = append(b, '>')
-	b = xmlscan.EscapeText(b, text)
-	b = append(append(append(b, "</"...), p.d.t...), '>')
-	return append(append(append(b, "</"...), p.d.r...), '>')
-}
-
-func (p *proc) emitAtom(b []byte, a atom) []byte {
-	if !a.inRun {
-		return p.emitNode(b, a.item)
-	}
-	b = append(append(append(b, '<'), p.d.r...), '>')
-	if a.rpr != nil {
-		b = writeRaw(b, a.rpr)
-	}
-	b = p.emitNode(b, a.item)
-	return append(append(append(b, "</"...), p.d.r...), '>')
 }
 
 // keepEdgeSpace gives the target the leading and trailing spaces of its

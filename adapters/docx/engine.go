@@ -2,8 +2,16 @@
 // ports.DocumentEngine. It reads every translatable part of a package
 // (body, headers, footers, notes, comments, text boxes, content controls,
 // field results, alt text, chart and SmartArt text, document properties)
-// into units of tagged text, and writes translations back as native runs
-// with the original properties, copying every other byte of the package.
+// into units of tagged text, and renders the translation back as native
+// runs with the original properties, copying every other byte of the
+// package.
+//
+// A job reads its package twice, both times block by block on the one
+// package model (adapters/ooxml): the read extracts units, shows the RTL
+// layout what it will lay out and counts the structure; the render
+// rewrites each block with its translation, lays it out and counts the
+// structure again, writing the package once. Parts without text are
+// copied raw.
 //
 // Tracked changes: inserted text is translated inside its w:ins, deleted
 // text (w:del, w:moveFrom) is kept exactly as it was, as an isolated code.
@@ -12,16 +20,15 @@ package docx
 
 import (
 	"archive/zip"
-	"bufio"
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
-	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
@@ -29,48 +36,56 @@ import (
 // Engine implements ports.DocumentEngine for .docx, .docm, .dotx and
 // Strict OOXML packages.
 type Engine struct {
-	layout Layout
+	layout *rtl.Layout
 }
 
-// Layout lays out a translated package for the target's direction and
-// writes it (adapters/rtl).
-type Layout interface {
-	LayOut(ctx context.Context, pk *ooxml.Package, req ports.LayoutRequest, out io.Writer) (*job.RTLReport, error)
-}
-
-// New returns the DOCX engine; with a layout its render lays out the
-// translation for the target's direction.
-func New(layout Layout) *Engine { return &Engine{layout: layout} }
+// New returns the DOCX engine; with a layout its render lays the
+// translation out for the target's direction.
+func New(layout *rtl.Layout) *Engine { return &Engine{layout: layout} }
 
 var _ ports.DocumentEngine = (*Engine)(nil)
 
 // ErrNotDocx is wrapped by every error about a file that is not a usable package.
 var ErrNotDocx = ooxml.ErrInvalid
 
-// Read hands the translatable units of a package to emit, a paragraph's
-// worth at a time, in document order.
+// Read hands the translatable units of a package to emit, a block's worth
+// at a time, in document order.
 func (e *Engine) Read(ctx context.Context, src ports.Blob, emit func([]segment.Unit) error) (ports.Source, error) {
-	if _, err := read(ctx, src, src.Size(), emit); err != nil {
+	s, err := e.read(ctx, src, src.Size(), emit)
+	if err != nil {
 		return nil, err
 	}
-	return &source{e: e, src: src}, nil
+	return s, nil
 }
 
-// ExtractReader reads the translatable text of a package in any
-// io.ReaderAt.
-func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Document, error) {
-	return read(ctx, r, size, nil)
+// source is a package as the read found it.
+type source struct {
+	e      *Engine
+	pk     *ooxml.Package
+	units  map[string]int // units read, per part
+	hasTOC bool           // a table of contents: Word is asked to update fields
+	signed bool
+	lay    *rtl.Doc // nil without a layout
+	// The structure as read: per story part, and in all.
+	counts map[string]*structure.Counts
+	total  structure.Counts
 }
 
-// read reads the units of a package, handing them to emit as it goes
-// (nil: kept in the document returned).
-func read(ctx context.Context, r io.ReaderAt, size int64, emit func([]segment.Unit) error) (*segment.Document, error) {
+func (e *Engine) read(ctx context.Context, r io.ReaderAt, size int64, emit func([]segment.Unit) error) (*source, error) {
 	pk, err := ooxml.Open(r, size)
 	if err != nil {
 		return nil, err
 	}
-	doc := &segment.Document{Format: "docx"}
+	s := &source{e: e, pk: pk, units: map[string]int{}, counts: map[string]*structure.Counts{}}
+	if e.layout != nil {
+		if s.lay, err = e.layout.Begin(pk); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range pk.Files() {
+		if strings.HasPrefix(f.Name, "_xmlsignatures/") {
+			s.signed = true
+		}
 		k := pk.Kind(f)
 		if k == ooxml.Other || k == ooxml.Settings {
 			continue
@@ -78,186 +93,109 @@ func read(ctx context.Context, r io.ReaderAt, size int64, emit func([]segment.Un
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p := &proc{part: f.Name, kind: k, check: emit}
-		if err := walk(pk, f, p); err != nil {
+		p := newProc(f.Name, k)
+		var stop error // emit's refusal, returned as it is
+		p.emit = func(units []segment.Unit) error {
+			s.units[f.Name] += len(units)
+			if emit != nil {
+				stop = emit(units)
+			}
+			return stop
+		}
+		if err := s.readPart(p, f); err != nil {
+			if stop != nil {
+				return nil, stop
+			}
 			return nil, err
 		}
-		// Units read outside paragraphs (document properties) are told
-		// at the end of their part.
-		if err := p.tell(); err != nil {
-			return nil, err
+		s.hasTOC = s.hasTOC || p.f.hasTOC
+	}
+	return s, nil
+}
+
+// readPart reads one part's units; a story part is also shown to the
+// layout and its structure counted.
+func (s *source) readPart(p *proc, f *zip.File) error {
+	if p.kind != ooxml.Story {
+		return partError(f.Name, s.pk.Stream(f, nil, ooxml.Edit{Container: p.container, Block: p.block}))
+	}
+	c := &structure.Counts{}
+	sc, err := structure.PartScan(s.pk, f.Name, c, false) // formatting is measured as rendered
+	if err != nil {
+		return err
+	}
+	st := &ooxml.StoryStream{Open: sc.Open, Block: func(b *ooxml.Block) error {
+		if err := p.block(b.N); err != nil {
+			return err
 		}
-		if emit == nil {
-			doc.Units = append(doc.Units, p.units...)
+		if s.lay != nil {
+			s.lay.Observe(f.Name, b, p.unitOf)
 		}
+		sc.Block(b)
+		return nil
+	}}
+	if err := s.pk.Stream(f, nil, ooxml.Edit{Story: st}); err != nil {
+		return partError(f.Name, err)
+	}
+	s.counts[f.Name] = c
+	s.total.Add(*c)
+	return nil
+}
+
+// container: outside story parts, everything holds blocks but what the
+// engine takes whole (wanted).
+func (p *proc) container(n *node) bool { return !p.wanted(n) }
+
+// partError makes a block too large to hold the document's fault (memory
+// is bounded by the largest block), and says which part is malformed.
+func partError(part string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ooxml.ErrBlockTooLarge):
+		return fmt.Errorf("%s: %w; split it into smaller paragraphs or tables (%w)", part, err, ports.ErrBadDocument)
+	case errors.Is(err, ooxml.ErrInvalid), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrNotDocx, err)
+}
+
+// ExtractReader reads the translatable text of a package in any
+// io.ReaderAt.
+func ExtractReader(ctx context.Context, r io.ReaderAt, size int64) (*segment.Document, error) {
+	doc := &segment.Document{Format: "docx"}
+	_, err := New(nil).read(ctx, r, size, func(units []segment.Unit) error {
+		for _, u := range units {
+			u.Segments = append([]segment.Segment(nil), u.Segments...)
+			doc.Units = append(doc.Units, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return doc, nil
 }
 
-// source is a package read, ready to render.
-type source struct {
-	e   *Engine
-	src ports.Blob
-}
-
-// Render assembles the translation into the package and lays it out.
-func (s *source) Render(ctx context.Context, next func() (*segment.Unit, error), req ports.LayoutRequest, out io.Writer) (*ports.Rendered, error) {
-	doc := &segment.Document{Format: "docx"}
-	for {
-		u, err := next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		doc.Units = append(doc.Units, *u)
-	}
-	pk, err := ooxml.Open(s.src, s.src.Size())
-	if err != nil {
-		return nil, err
-	}
-	warns, err := AssemblePackage(ctx, pk, doc)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	r := &ports.Rendered{Warnings: warns}
-	if s.e.layout != nil {
-		r.RTL, err = s.e.layout.LayOut(ctx, pk, req, &buf)
-	} else {
-		_, err = pk.WriteTo(&buf)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if rep, err := structure.CompareReaders(s.src, s.src.Size(), bytes.NewReader(buf.Bytes()), int64(buf.Len())); err == nil {
-		r.Structure, r.StructureLost = rep.Summary(), rep.Lost()
-	}
-	_, err = out.Write(buf.Bytes())
-	return r, err
-}
-
-func walk(pk *ooxml.Package, f *zip.File, p *proc) error {
-	rc, err := pk.Open(f)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	return p.run(rc)
-}
-
-// AssembleReader writes the package in r with every segment replaced by
-// its Target (an empty Target keeps the source text). Warnings report
-// repaired codes, units that no longer match the source, and invalidated
-// signatures. Parts are streamed into the output as they are assembled,
-// none is held whole.
+// AssembleReader writes the package in r with every segment of doc (read
+// from it) replaced by its Target (an empty Target keeps the source text),
+// not laid out. Warnings report repaired codes, units that no longer match
+// the source, and invalidated signatures.
 func AssembleReader(ctx context.Context, r io.ReaderAt, size int64, doc *segment.Document, out io.Writer) ([]string, error) {
-	pk, err := ooxml.Open(r, size)
+	s, err := New(nil).read(ctx, r, size, nil)
 	if err != nil {
 		return nil, err
 	}
-	zw := ooxml.NewWriter(out)
-	warns, err := assemble(ctx, pk, doc, zipSink{zw})
+	i := 0
+	rendered, err := s.Render(ctx, func() (*segment.Unit, error) {
+		if i == len(doc.Units) {
+			return nil, io.EOF
+		}
+		i++
+		return &doc.Units[i-1], nil
+	}, ports.LayoutRequest{}, out)
 	if err != nil {
 		return nil, err
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return warns, nil
-}
-
-// AssemblePackage replaces, in the opened package pk, every part holding
-// text by its translation (SetPart); nothing is written.
-func AssemblePackage(ctx context.Context, pk *ooxml.Package, doc *segment.Document) ([]string, error) {
-	return assemble(ctx, pk, doc, &memSink{pk: pk})
-}
-
-// sink receives the assembled package entry by entry.
-type sink interface {
-	keep(f *zip.File) error                // f stays as it is
-	create(f *zip.File) (io.Writer, error) // new content for f follows
-	done(f *zip.File) error                // f's new content is complete
-}
-
-// zipSink writes a package: kept entries are copied raw.
-type zipSink struct{ zw *ooxml.Writer }
-
-func (z zipSink) keep(f *zip.File) error                { return z.zw.Copy(f) }
-func (z zipSink) create(f *zip.File) (io.Writer, error) { return z.zw.Create(f) }
-func (z zipSink) done(*zip.File) error                  { return nil }
-
-// memSink replaces parts in the opened package.
-type memSink struct {
-	pk  *ooxml.Package
-	buf *bytes.Buffer
-}
-
-func (m *memSink) keep(*zip.File) error { return nil }
-func (m *memSink) create(f *zip.File) (io.Writer, error) {
-	m.buf = bytes.NewBuffer(make([]byte, 0, min(f.UncompressedSize64+f.UncompressedSize64/8, ooxml.MaxXMLPart)))
-	return m.buf, nil
-}
-func (m *memSink) done(f *zip.File) error { return m.pk.SetPart(f.Name, m.buf.Bytes()) }
-
-func assemble(ctx context.Context, pk *ooxml.Package, doc *segment.Document, out sink) ([]string, error) {
-	lookup := make(map[string]*segment.Unit, len(doc.Units))
-	for i := range doc.Units {
-		lookup[doc.Units[i].ID] = &doc.Units[i]
-	}
-	var warns []string
-	warn := func(s string) { warns = append(warns, s) }
-	stats := &assembleStats{}
-	hasTOC := false
-	var settings []*zip.File
-	signed := false
-	for _, f := range pk.Files() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if strings.HasPrefix(f.Name, "_xmlsignatures/") {
-			signed = true
-		}
-		k := pk.Kind(f)
-		switch k {
-		case ooxml.Other:
-			if err := out.keep(f); err != nil {
-				return nil, fmt.Errorf("copy %s: %w", f.Name, err)
-			}
-			continue
-		case ooxml.Settings:
-			settings = append(settings, f) // done last: it needs to know whether a TOC exists
-			continue
-		}
-		w, err := out.create(f)
-		if err != nil {
-			return nil, err
-		}
-		pw := bufio.NewWriterSize(w, 32<<10)
-		p := &proc{part: f.Name, kind: k, assemble: true, lookup: lookup, out: pw, warn: warn, stats: stats}
-		if err := walk(pk, f, p); err != nil {
-			return nil, err
-		}
-		if err := pw.Flush(); err != nil {
-			return nil, err
-		}
-		if err := out.done(f); err != nil {
-			return nil, err
-		}
-		hasTOC = hasTOC || p.f.hasTOC
-	}
-	for _, f := range settings {
-		toc := hasTOC && !strings.Contains(f.Name, "glossary/")
-		if err := writeSettings(pk, out, f, toc); err != nil {
-			return nil, err
-		}
-	}
-	if stats.untranslated > 0 {
-		warns = append(warns, fmt.Sprintf("%d segments had no translation; their source text was kept", stats.untranslated))
-	}
-	if signed {
-		warns = append(warns, "the document was digitally signed; the signature is no longer valid after translation")
-	}
-	return warns, nil
+	return rendered.Warnings, nil
 }

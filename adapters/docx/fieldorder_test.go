@@ -38,7 +38,9 @@ func reverse(tagged string) string {
 	return segment.Render(slices.Concat(items...))
 }
 
-var fldChar = regexp.MustCompile(`w:fldCharType="(begin|separate|end)"`)
+// fldChar finds the field characters (not the text of a code listing
+// quoting them, as docx4j-Docx4j_Russian has).
+var fldChar = regexp.MustCompile(`<w:fldChar\b[^>]*w:fldCharType="(begin|separate|end)"`)
 
 // fieldsNest reports whether every complex field of a part runs begin,
 // (separate,) end, nested properly.

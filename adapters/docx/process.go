@@ -1,192 +1,168 @@
 package docx
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"path"
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
-	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
-// proc walks one part. Extraction and assembly share it so that both see
-// the same paragraphs, in the same order, with the same ids and codes.
+// proc reads or renders one part, block by block. The read and the render
+// share it, so both see the same paragraphs, in the same order, with the
+// same ids and codes.
 type proc struct {
-	part  string
-	kind  ooxml.Kind
-	d     *dialect
-	f     fieldState
-	np    int // paragraphs seen
-	nd    int // drawing descriptions seen
-	props map[string]bool
-	trees treeReader
+	part string
+	kind ooxml.Kind
+	d    *dialect
+	f    fieldState
+	np   int // paragraphs numbered so far
+	nd   int // drawing descriptions numbered so far
 
-	// charts and SmartArt (charts.go, smartart.go)
-	caches  map[string]bool // string cache elements of a chart part
-	cacheID map[string]string
-	diagram map[string]*segment.Unit
+	cacheID map[string]string // charts: the unit id of each cached string
 
-	// extraction
+	// read
 	units []segment.Unit
-	check func([]segment.Unit) error // nil: keep every unit
-	told  int                        // units already passed to check
+	emit  func([]segment.Unit) error
+	ids   map[*node]string // the unit of each paragraph of the last block read
 
-	// assembly
-	assemble bool
-	lookup   map[string]*segment.Unit
-	out      *bufio.Writer
-	buf      []byte
-	paras    map[*node]*para
-	warn     func(string)
-	stats    *assembleStats
+	// render (nil while reading)
+	r *render
 }
 
-type assembleStats struct {
-	untranslated int
-	repaired     int
+func newProc(part string, kind ooxml.Kind) *proc {
+	p := &proc{part: part, kind: kind, d: wordML}
+	if kind == ooxml.Drawing || kind == ooxml.DiagramDrawing {
+		p.d = drawingML
+	}
+	return p
 }
 
-// run streams the part; paragraphs are read as small trees, the rest is
-// copied token by token.
-func (p *proc) run(r io.Reader) error {
-	p.f.keys = &keyCache{}
-	sc := xmlscan.New(r)
-	for {
-		t, err := sc.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrNotDocx, p.part, err)
-		}
-		isStart := t.Kind == xmlscan.Start || t.Kind == xmlscan.Empty
-		if isStart && p.d == nil {
-			p.root(t.Raw)
-		}
-		if isStart && p.d != nil && p.wants(string(t.Name)) {
-			tree, err := p.trees.read(sc, t)
-			if err != nil {
-				return fmt.Errorf("%w: %s: %v", ErrNotDocx, p.part, err)
-			}
-			if err := p.tree(tree); err != nil {
-				return err
-			}
-			continue
-		}
-		if p.assemble {
-			if _, err := p.out.Write(t.Raw); err != nil {
-				return err
-			}
-		}
-	}
-}
-
-// root reads the namespace prefixes the part declares.
-func (p *proc) root(raw []byte) {
-	ns := map[string]string{}
-	for _, a := range xmlscan.Attrs(raw) {
-		n := string(a.Name)
-		if strings.HasPrefix(n, "xmlns:") {
-			ns[string(a.Value)] = n[6:]
-		} else if n == "xmlns" {
-			ns[string(a.Value)] = ""
-		}
-	}
-	pick := func(uris ...string) string {
-		for _, u := range uris {
-			if pr, ok := ns[u]; ok {
-				return pr
-			}
-		}
-		return "\x00" // matches no element
-	}
+// wanted are the elements of a part other than a story that the engine
+// takes whole (the blocks of its stream): paragraphs, a chart's string
+// caches, the document properties; everything else is a container.
+func (p *proc) wanted(n *node) bool {
 	switch p.kind {
-	case ooxml.Story:
-		p.d = wordDialect(pick(nsW, nsWStrict), pick(nsWP, nsWPStr), pick(nsMC))
-	case ooxml.Drawing, ooxml.DiagramDrawing:
-		p.d = drawingDialect(pick(nsA, nsAStrict))
-		p.caches = chartCaches(pick(nsC, nsCStrict))
 	case ooxml.CoreProp:
-		dc := pick("http://purl.org/dc/elements/1.1/")
-		p.d = &dialect{}
-		p.props = map[string]bool{q(dc, "title"): true, q(dc, "subject"): true, q(dc, "description"): true}
-	default:
-		p.d = &dialect{}
+		return isProperty(n)
+	case ooxml.Drawing, ooxml.DiagramDrawing:
+		return p.d.is(n, "p") || isCache(n)
 	}
+	return false
 }
 
-func (p *proc) wants(name string) bool {
-	if p.props != nil {
-		return p.props[name]
-	}
-	return name == p.d.p || p.caches[name]
+func isProperty(n *node) bool {
+	return n.Is("title", nsDC) || n.Is("subject", nsDC) || n.Is("description", nsDC)
 }
 
-// tree handles one outermost paragraph (or document property).
-func (p *proc) tree(t *node) error {
-	if p.props != nil {
-		return p.property(t)
+// block handles one block of the part.
+func (p *proc) block(t *node) error {
+	switch {
+	case p.kind == ooxml.CoreProp:
+		if isProperty(t) {
+			p.property(t)
+		}
+		return p.tell()
+	case isCache(t):
+		p.cache(t)
+		return p.tell()
 	}
-	if p.caches[t.name] {
-		return p.cache(t)
-	}
-	// number paragraphs and drawing descriptions in document order, then
-	// read every paragraph before writing any (field state follows order)
+	// Number paragraphs and drawing descriptions in document order, then
+	// read every paragraph before rewriting any (field state follows order).
 	var order []*node
+	var descrs []*node
+	descr := map[*node]int{}
+	alias := map[*node]*node{}
 	var walk func(n *node)
 	walk = func(n *node) {
-		switch n.name {
-		case p.d.p:
-			n.pid = p.np
-			p.np++
+		switch {
+		case p.d.is(n, "p"):
 			order = append(order, n)
-		case p.d.docPr:
-			n.pid = p.nd
+		case isDocPr(n):
+			descr[n] = p.nd
 			p.nd++
-			if !p.assemble {
-				p.extractDescr(n)
+			descrs = append(descrs, n)
+		}
+		for _, k := range n.Children {
+			if k.Kind == ooxml.ElemNode {
+				walk(k)
 			}
 		}
-		for _, k := range n.kids {
-			walk(k)
-		}
-		if n.name == p.d.mcAlt {
-			pairAlternate(p.d, n)
+		if n.Is("AlternateContent", nsMC) {
+			pairAlternate(p.d, n, alias)
 		}
 	}
 	walk(t)
-	p.paras = map[*node]*para{}
-	for _, n := range order {
+	paras := make([]*para, len(order))
+	byNode := make(map[*node]*para, len(order))
+	for i, n := range order {
 		pa := flatten(p.d, &p.f, n)
-		p.paras[n] = pa
-		if !p.assemble && pa.hasText && p.aliasOf(n) == nil && p.kind != ooxml.DiagramDrawing {
-			p.units = append(p.units, p.unit(pa))
-		}
+		pa.id = p.np
+		p.np++
+		paras[i] = pa
+		byNode[n] = pa
 	}
-	if !p.assemble {
+	aliasOf := func(pa *para) *para {
+		a := byNode[alias[pa.n]]
+		if a == nil || a.tagged != pa.tagged {
+			return nil
+		}
+		return a
+	}
+	if p.r == nil {
+		for _, n := range descrs {
+			p.extractDescr(n, descr[n])
+		}
+		clear(p.ids)
+		for _, pa := range paras {
+			if !pa.hasText || p.kind == ooxml.DiagramDrawing {
+				continue
+			}
+			if a := aliasOf(pa); a != nil {
+				p.mark(pa.n, p.paraID(a.id))
+				continue
+			}
+			p.units = append(p.units, p.unit(pa))
+			p.mark(pa.n, p.paraID(pa.id))
+		}
 		return p.tell()
 	}
-	if p.kind == ooxml.DiagramDrawing {
-		p.shareDiagramText(order)
+	for _, n := range descrs {
+		if u := p.r.unit(p.descrID(descr[n])); u != nil {
+			n.SetAttr("descr", p.plainTarget(u))
+		}
 	}
-	p.buf = p.emitNode(p.buf[:0], t)
-	_, err := p.out.Write(p.buf)
-	return err
+	for _, pa := range paras {
+		if !pa.hasText {
+			continue
+		}
+		var u *segment.Unit
+		switch a := aliasOf(pa); {
+		case p.kind == ooxml.DiagramDrawing:
+			u = p.r.diagramUnit(pa.tagged)
+		case a != nil:
+			u = p.r.unit(p.paraID(a.id))
+		default:
+			u = p.r.unit(p.paraID(pa.id))
+		}
+		if u != nil {
+			p.assemble(pa, u)
+		}
+	}
+	return nil
 }
 
 // pairAlternate links the paragraphs of a text box's VML fallback to the
 // same paragraphs of its DrawingML choice, so they are translated once and
 // stay consistent.
-func pairAlternate(d *dialect, alt *node) {
+func pairAlternate(d *dialect, alt *node, alias map[*node]*node) {
 	var choice, fallback []*node
-	for _, k := range alt.kids {
+	for _, k := range alt.Children {
 		switch {
-		case k.name == d.mcChoice && choice == nil:
+		case k.Is("Choice", nsMC) && choice == nil:
 			choice = paragraphsIn(d, k, nil)
-		case k.name == d.mcFb:
+		case k.Is("Fallback", nsMC):
 			fallback = paragraphsIn(d, k, nil)
 		}
 	}
@@ -194,55 +170,43 @@ func pairAlternate(d *dialect, alt *node) {
 		return
 	}
 	for i := range fallback {
-		fallback[i].alias = choice[i]
+		alias[fallback[i]] = choice[i]
 	}
 }
 
 func paragraphsIn(d *dialect, n *node, out []*node) []*node {
-	if n.name == d.p {
+	if d.is(n, "p") {
 		out = append(out, n)
 	}
-	for _, k := range n.kids {
-		out = paragraphsIn(d, k, out)
+	for _, k := range n.Children {
+		if k.Kind == ooxml.ElemNode {
+			out = paragraphsIn(d, k, out)
+		}
 	}
 	return out
 }
 
-// aliasOf is the paragraph whose unit n shares, if n is a fallback copy
-// with exactly the same text and codes.
-func (p *proc) aliasOf(n *node) *node {
-	if n.alias == nil {
-		return nil
+// mark notes the unit of a paragraph read (unitOf).
+func (p *proc) mark(n *node, id string) {
+	if p.ids == nil {
+		p.ids = map[*node]string{}
 	}
-	a, b := p.paras[n.alias], p.paras[n]
-	if a == nil || b == nil || a.tagged != b.tagged {
-		return nil
-	}
-	return n.alias
+	p.ids[n] = id
 }
 
-func (p *proc) paraID(n *node) string  { return fmt.Sprintf("%s#p%d", p.part, n.pid) }
-func (p *proc) descrID(n *node) string { return fmt.Sprintf("%s#d%d", p.part, n.pid) }
+// unitOf is the unit a paragraph of the last block read is translated
+// with, "" if none.
+func (p *proc) unitOf(n *node) string { return p.ids[n] }
+
+func (p *proc) paraID(n int) string  { return fmt.Sprintf("%s#p%d", p.part, n) }
+func (p *proc) descrID(n int) string { return fmt.Sprintf("%s#d%d", p.part, n) }
 
 // unit turns a paragraph into a translation unit split into sentences.
 func (p *proc) unit(pa *para) segment.Unit {
-	id := p.paraID(pa.n)
-	u := segment.Unit{ID: id, Part: p.part}
+	id := p.paraID(pa.id)
+	u := segment.Unit{ID: id, Part: p.part, Codes: make([]segment.Code, len(pa.codes))}
 	for i, c := range pa.codes {
-		sc := segment.Code{ID: i + 1, Kind: c.kind, Type: c.typ}
-		switch {
-		case c.wrap != nil:
-			sc.Native = string(wrapperOpen(p.d, c.wrap))
-		case c.fmt:
-			sc.Native = string(writeRaw(nil, c.rpr))
-		default:
-			var b []byte
-			for _, a := range c.items {
-				b = p.rawAtom(b, a)
-			}
-			sc.Native = string(b)
-		}
-		u.Codes = append(u.Codes, sc)
+		u.Codes[i] = segment.Code{ID: i + 1, Kind: c.kind, Type: c.typ}
 	}
 	for i, s := range segment.SplitSentences(pa.tagged) {
 		u.Segments = append(u.Segments, segment.Segment{ID: fmt.Sprintf("%s:%d", id, i), Source: s})
@@ -250,61 +214,39 @@ func (p *proc) unit(pa *para) segment.Unit {
 	return u
 }
 
-func (p *proc) rawAtom(b []byte, a atom) []byte {
-	if !a.inRun {
-		return writeRaw(b, a.item)
-	}
-	b = append(b, '<')
-	b = append(b, p.d.r...)
-	b = append(b, '>')
-	if a.rpr != nil {
-		b = writeRaw(b, a.rpr)
-	}
-	b = writeRaw(b, a.item)
-	return append(append(append(b, "</"...), p.d.r...), '>')
-}
-
-// tell passes the units read since the last call to the extraction's
-// check, which may stop the extraction (a document over a cap).
+// tell hands the units read since the last call to emit, which may stop
+// the read (a document over a cap); handed over, they are not kept.
 func (p *proc) tell() error {
-	if p.check == nil || p.told == len(p.units) {
+	if p.emit == nil || len(p.units) == 0 {
 		return nil
 	}
-	err := p.check(p.units[p.told:])
-	p.units, p.told = p.units[:0], 0 // handed over: not kept
+	err := p.emit(p.units)
+	p.units = p.units[:0]
 	return err
 }
 
 // extractDescr makes a unit of an image's alt text.
-func (p *proc) extractDescr(n *node) {
-	v, ok := xmlscan.AttrValue(n.start, "descr")
+func (p *proc) extractDescr(n *node, k int) {
+	v, ok := n.Attr("descr")
 	if !ok || strings.TrimSpace(v) == "" || looksLikeFileName(v) {
 		return
 	}
-	id := p.descrID(n)
+	id := p.descrID(k)
 	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
 }
 
 // property handles a docProps/core.xml element (title, subject, description).
-func (p *proc) property(t *node) error {
-	id := p.part + "#" + localName(t.name)
-	if !p.assemble {
-		if v := textOf(t); strings.TrimSpace(v) != "" {
+func (p *proc) property(t *node) {
+	id := p.part + "#" + t.Local
+	if p.r == nil {
+		if v := t.TextOf(); strings.TrimSpace(v) != "" {
 			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
 		}
-		return nil
+		return
 	}
-	b := p.buf[:0]
-	if u := p.lookup[id]; u != nil && t.kind == xmlscan.Start {
-		b = append(b, t.start...)
-		b = xmlscan.EscapeText(b, p.plainTarget(u))
-		b = append(b, t.end...)
-	} else {
-		b = writeRaw(b, t)
+	if u := p.r.unit(id); u != nil {
+		t.SetText(p.plainTarget(u))
 	}
-	p.buf = b
-	_, err := p.out.Write(b)
-	return err
 }
 
 // plainTarget is a code-free unit's translation as plain text.
@@ -314,7 +256,7 @@ func (p *proc) plainTarget(u *segment.Unit) string {
 		t := s.Target
 		if t == "" {
 			t = s.Source
-			p.stats.untranslated++
+			p.r.untranslated++
 		}
 		sb.WriteString(segment.Plain(t))
 	}

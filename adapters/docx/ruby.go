@@ -1,6 +1,6 @@
 package docx
 
-import "github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
+import "github.com/dragoman-translate/dragoman/adapters/ooxml"
 
 // Ruby (phonetic guides over East Asian text) sits inside a run:
 //
@@ -21,10 +21,10 @@ func rubyOf(d *dialect, r *node) *node {
 		return nil
 	}
 	var ruby *node
-	for _, k := range r.kids {
+	for _, k := range r.Children {
 		switch {
-		case !k.isElem() || k.name == d.rPr:
-		case k.name == d.ruby && ruby == nil && childNamed(k, d.rubyBase) != nil:
+		case k.Kind != ooxml.ElemNode || d.is(k, "rPr"):
+		case d.is(k, "ruby") && ruby == nil && childOf(d, k, "rubyBase") != nil:
 			ruby = k
 		default:
 			return nil
@@ -33,9 +33,9 @@ func rubyOf(d *dialect, r *node) *node {
 	return ruby
 }
 
-func childNamed(n *node, name string) *node {
-	for _, k := range n.kids {
-		if k.name == name {
+func childOf(d *dialect, n *node, local string) *node {
+	for _, k := range n.Children {
+		if d.is(k, local) {
 			return k
 		}
 	}
@@ -45,40 +45,44 @@ func childNamed(n *node, name string) *node {
 // ruby flattens the base of a ruby run as wrapped content and reports
 // whether it held anything.
 func (fl *flattener) ruby(r *node, wraps []*node) bool {
-	base := childNamed(rubyOf(fl.d, r), fl.d.rubyBase)
-	if base.kind != xmlscan.Start {
+	base := childOf(fl.d, rubyOf(fl.d, r), "rubyBase")
+	if len(base.Children) == 0 {
 		return false
 	}
 	n := len(fl.atoms)
 	w := append(append([]*node(nil), wraps...), r)
-	for _, c := range base.kids {
+	for _, c := range base.Children {
 		fl.content(c, w)
 	}
 	return len(fl.atoms) > n
 }
 
-// rubyOpen is the ruby run's markup up to and including <w:rubyBase>.
-func rubyOpen(d *dialect, r *node) []byte {
-	b := append([]byte(nil), r.start...)
-	for _, k := range r.kids {
-		if k.name != d.ruby {
-			b = writeRaw(b, k)
+// rubyCopy copies a ruby run up to its base: the run with its properties,
+// the ruby with what precedes the base (its properties and annotation),
+// and an empty base, which inner is.
+func rubyCopy(d *dialect, r *node) (top, inner *node) {
+	top = shallow(r)
+	for _, k := range r.Children {
+		if k.Kind != ooxml.ElemNode {
 			continue
 		}
-		b = append(b, k.start...)
-		for _, c := range k.kids {
-			if c.name == d.rubyBase {
-				return append(b, c.start...)
+		if !d.is(k, "ruby") {
+			adopt(top, k.Clone())
+			continue
+		}
+		ruby := shallow(k)
+		adopt(top, ruby)
+		for _, c := range k.Children {
+			if c.Kind != ooxml.ElemNode {
+				continue
 			}
-			b = writeRaw(b, c)
+			if d.is(c, "rubyBase") {
+				inner = shallow(c)
+				adopt(ruby, inner)
+				break
+			}
+			adopt(ruby, c.Clone())
 		}
 	}
-	return b
-}
-
-// rubyClose closes what rubyOpen opened.
-func rubyClose(d *dialect, r *node) []byte {
-	ruby := rubyOf(d, r)
-	base := childNamed(ruby, d.rubyBase)
-	return append(append(append([]byte(nil), base.end...), ruby.end...), r.end...)
+	return top, inner
 }

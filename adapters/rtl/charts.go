@@ -2,12 +2,11 @@ package rtl
 
 import (
 	"encoding/xml"
-	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 )
 
-// layoutCharts mirrors what a chart can mirror when the direction flips
+// layoutChart mirrors what a chart can mirror when the direction flips
 // (brief §4 list A, "Charts"): a horizontal axis runs the other way
 // (c:orientation minMax ⇄ maxMin: the categories of a column chart, the
 // values of a bar chart), a vertical axis changes side (c:axPos l ⇄ r;
@@ -18,32 +17,18 @@ import (
 // left or right changes side. Text inside the chart keeps its own
 // direction, data tables and 3-D views are not mirrored: the report says
 // so (kindChart).
-func (ps *pass) layoutCharts(pk *pkg) error {
-	if !ps.m.flip {
-		return nil
-	}
-	for _, f := range pk.Files() {
-		if pk.Kind(f) != ooxml.Drawing || !strings.Contains(f.Name, "charts/chart") {
-			continue
-		}
-		root, err := pk.part(f.Name)
-		if err != nil {
-			return err
-		}
-		root.RootElem().Walk(func(n *node) bool {
-			switch {
-			case n.Is("catAx", nsChart, nsChartStrict) || n.Is("dateAx", nsChart, nsChartStrict) || n.Is("valAx", nsChart, nsChartStrict):
-				mirrorAxis(n)
-			case n.Is("legendPos", nsChart, nsChartStrict):
-				if v := n.AttrOr("val", "r"); v == "l" || v == "r" {
-					n.SetAttr("val", map[string]string{"l": "r", "r": "l"}[v])
-				}
+func layoutChart(root *node) {
+	root.RootElem().Walk(func(n *node) bool {
+		switch {
+		case n.Is("catAx", nsChart, nsChartStrict) || n.Is("dateAx", nsChart, nsChartStrict) || n.Is("valAx", nsChart, nsChartStrict):
+			mirrorAxis(n)
+		case n.Is("legendPos", nsChart, nsChartStrict):
+			if v := n.AttrOr("val", "r"); v == "l" || v == "r" {
+				n.SetAttr("val", map[string]string{"l": "r", "r": "l"}[v])
 			}
-			return true
-		})
-		pk.changed[f.Name] = true
-	}
-	return nil
+		}
+		return true
+	})
 }
 
 // mirrorAxis reverses a horizontal axis and moves a vertical one.

@@ -63,10 +63,10 @@ func (ps *pass) layoutBlock(b storyBlock) {
 	if t := b.props; t != nil {
 		tblPr := b.n
 		if !tblPr.IsW("tblPr") {
-			tblPr = ooxml.NewW(t.n, "tblPr")
-			t.n.InsertAt(0, tblPr)
+			tblPr = ooxml.NewW(t.N, "tblPr")
+			t.N.InsertAt(0, tblPr)
 		}
-		ps.tableProps(t.n, tblPr, b.facts)
+		ps.tableProps(t.N, tblPr, b.facts)
 	}
 }
 
@@ -363,7 +363,10 @@ func treeFacts(t *node) tableFacts {
 // pass (pkg.direction) before its properties are written, and its cell's
 // width as streamedTables saw the cell, its row and its table go by.
 type tableFacts struct {
-	rtl     bool // a paragraph in it is right to left (for an RTL target, once laid out)
+	rtl bool // a paragraph in it is right to left (for an RTL target, once laid out)
+	// units are the translation units of its paragraphs, whose direction
+	// is their translation's (Doc.Story looks at them), while rtl is false.
+	units   []string
 	grid    int  // the width of its grid (gridWidth)
 	cell    int  // nested in a cell: the cell's text width (cellText), 0 when unknown
 	hasPr   bool // streamed: it has a tblPr (else one is inserted before its first block)

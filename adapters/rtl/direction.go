@@ -23,73 +23,88 @@ func (d docDirection) mostlyRTL() bool { return d.rtlParas > d.ltrParas }
 // document is right to left.
 func (d docDirection) hasRTL() bool { return d.markup || d.rtlLetters > 0 || d.rtlParas > 0 }
 
-// direction scans the story parts once, block by block: paragraph
-// directions (direct, style chain, defaults), tables, sections and runs
-// flagged RTL, and the letters of each script; and the page geometry of
-// the main part's last section.
-func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
-	var d docDirection
-	geom := defaultGeom
-	he := false
-	for _, name := range pk.stories {
-		main := name == pk.mainDoc
-		var facts []tableFacts
-		err := pk.eachBlock(name, nil, func(b storyBlock) {
-			if main {
-				if g, ok := geomOf(b.c); ok {
-					geom = g
-				}
-			}
-			d.scan(b.c, st, &he)
-			facts = gatherFacts(facts, b)
-		})
-		if err != nil {
-			return d, geom, err
-		}
-		pk.tables[name] = facts
-	}
-	switch {
-	case he:
-		d.scriptLang = "he"
-	case d.rtlLetters > 0:
-		d.scriptLang = "ar"
-	}
-	return d, geom, nil
-}
-
 // gatherFacts adds what block b says about the streamed tables holding it
 // to facts, indexed by their order: what table finds in a laid-out tree,
-// found before the layout (a paragraph's direction is paragraph's).
-func gatherFacts(facts []tableFacts, b storyBlock) []tableFacts {
-	if len(b.tables) == 0 {
+// found before the layout (a paragraph's direction is paragraph's). A
+// paragraph whose text is translated (unitOf names its unit) has the
+// direction of its translation: the unit is noted, for the render to look
+// at once it is translated.
+func gatherFacts(facts []tableFacts, b *ooxml.Block, unitOf func(*node) string) []tableFacts {
+	if len(b.Tables) == 0 {
 		return facts
 	}
-	for len(facts) <= b.tables[len(b.tables)-1].index {
+	for len(facts) <= b.Tables[len(b.Tables)-1].Index {
 		facts = append(facts, tableFacts{})
 	}
-	if t := b.tables[len(b.tables)-1]; b.n.Parent == t.n {
-		f := &facts[t.index]
+	if t := b.Tables[len(b.Tables)-1]; b.N.Parent == t.N {
+		f := &facts[t.Index]
 		switch {
-		case b.n.IsW("tblPr"):
+		case b.N.IsW("tblPr"):
 			f.hasPr = true
-		case b.n.IsW("tblGrid") && !f.hasGrid:
+		case b.N.IsW("tblGrid") && !f.hasGrid:
 			f.hasGrid = true
-			f.grid = gridWidth(t.n)
+			f.grid = gridWidth(t.N)
 		}
 	}
 	rtl := false
-	b.c.Walk(func(n *node) bool {
-		if n.IsW("p") && paraRTL(paraText(storyRuns(n)), true) {
+	var units []string
+	b.C.Walk(func(n *node) bool {
+		if !n.IsW("p") {
+			return !rtl
+		}
+		if id := unitOfPara(unitOf, n); id != "" {
+			units = append(units, id)
+		} else if paraRTL(paraText(storyRuns(n)), true) {
 			rtl = true
 		}
 		return !rtl
 	})
-	if rtl {
-		for _, t := range b.tables {
-			facts[t.index].rtl = true
+	for _, t := range b.Tables {
+		f := &facts[t.Index]
+		f.rtl = f.rtl || rtl
+		if !f.rtl {
+			f.units = append(f.units, units...)
+		} else {
+			f.units = nil
 		}
 	}
 	return facts
+}
+
+func unitOfPara(unitOf func(*node) string, p *node) string {
+	if unitOf == nil {
+		return ""
+	}
+	return unitOf(p)
+}
+
+// treeHasDirection: n holds a direction element (w:bidi, w:rtl,
+// w:bidiVisual, in any namespace and with any value) or a letter of a
+// right-to-left script, which make a document's layout matter whatever
+// its languages (nothingToDo's answer, from a tree).
+func treeHasDirection(n *node) bool {
+	found := false
+	var walk func(n *node)
+	walk = func(n *node) {
+		for _, c := range n.Children {
+			if found {
+				return
+			}
+			switch c.Kind {
+			case ooxml.ElemNode:
+				switch c.Local {
+				case "bidi", "rtl", "bidiVisual":
+					found = true
+					return
+				}
+				walk(c)
+			case ooxml.TextNode:
+				found = rtlLetters([]byte(c.Text), false)
+			}
+		}
+	}
+	walk(n)
+	return found
 }
 
 // scan adds what an element of a story part says about direction.

@@ -2,6 +2,8 @@ package rtl
 
 import (
 	"fmt"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"sort"
 	"strconv"
@@ -60,9 +62,9 @@ func (f *findings) addName(k kind, name string) {
 }
 
 // scanStory counts the list A/B items of an element of a story part (a
-// block, or the root element). mc:Fallback copies are skipped so
-// duplicated content is counted once.
-func (f *findings) scanStory(r *node, ps *pass) {
+// block, or the root element), but narrow tables (narrowing). mc:Fallback
+// copies are skipped so duplicated content is counted once.
+func (f *findings) scanStory(r *node) {
 	r.Walk(func(n *node) bool {
 		switch {
 		case n.Is("Fallback", nsMC):
@@ -90,10 +92,6 @@ func (f *findings) scanStory(r *node, ps *pass) {
 		case n.IsW("pBdr") || n.IsW("tblBorders") || n.IsW("tcBorders") || n.IsW("tblCellMar") || n.IsW("tcMar"):
 			if asymmetric(n) {
 				f.add(kindAsymmetric, 1)
-			}
-		case n.IsW("tbl"):
-			if ps.m.targetRTL && narrowTable(n, ps.geom) {
-				f.add(kindNarrowTable, 1)
 			}
 		case n.Is("chart", nsChart, nsChartStrict):
 			f.add(kindChart, 1)
@@ -165,6 +163,44 @@ func updatableField(instr string) bool {
 // t is held whole, its row and table with it.
 func narrowTable(t *node, g pageGeom) bool {
 	return narrowTableOf(t, t.Child("tblPr"), treeFacts(t), g)
+}
+
+// narrowing is what decides whether a table is narrow (narrowTableOf),
+// read before the page is known: a table of a story part (by its order,
+// for a streamed table, whose grid comes after its properties) or held
+// whole (f).
+type narrowing struct {
+	part   string
+	index  int        // streamed: its index; -1: held whole, f is its facts
+	f      tableFacts // held whole
+	inCell bool
+	cell   int   // streamed: the text width of the cell holding it (ooxml.Table.Cell)
+	tblPr  *node // a copy of its properties (nil: none)
+}
+
+func narrowingOf(t, tblPr *node, part string, index int) narrowing {
+	nw := narrowing{part: part, index: index, inCell: t.Parent != nil && t.Parent.IsW("tc")}
+	if tblPr != nil {
+		nw.tblPr = tblPr.Clone()
+	}
+	return nw
+}
+
+// narrow decides, with the page's geometry and the facts of the part's
+// tables.
+func (nw narrowing) narrow(tables map[string][]tableFacts, g pageGeom) bool {
+	f := nw.f
+	if nw.index >= 0 {
+		if fs := tables[nw.part]; nw.index < len(fs) {
+			f = fs[nw.index]
+		}
+		f.cell = nw.cell
+	}
+	t := &node{Kind: ooxml.ElemNode, Local: "tbl", NS: nsW}
+	if nw.inCell {
+		t.Parent = &node{Kind: ooxml.ElemNode, Local: "tc", NS: nsW}
+	}
+	return narrowTableOf(t, nw.tblPr, f, g)
 }
 
 // narrowTableOf is narrowTable on a table t whose properties are tblPr and

@@ -46,9 +46,37 @@ func TestSameDirection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lang, _ := pk.rtlScriptLang(); !rtl && f != nil && lang == "" {
+			if lang := rtlScriptLang(t, pk); !rtl && f != nil && lang == "" {
 				t.Errorf("%s: LTR→LTR without RTL text must return nil fidelity, got %+v", p, f)
 			}
 		}
 	}
+}
+
+// rtlScriptLang finds the language of RTL text in an LTR document:
+// "he" for Hebrew letters, "ar" for other RTL scripts, "" for none.
+func rtlScriptLang(t *testing.T, pk *pkg) string {
+	lang := ""
+	for _, name := range pk.stories {
+		err := pk.eachBlock(name, nil, func(b storyBlock) {
+			b.c.Walk(func(n *node) bool {
+				if n.IsW("t") {
+					for _, r := range n.TextOf() {
+						if inRTLBlock(r) {
+							if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
+								lang = "he"
+							} else if lang == "" {
+								lang = "ar"
+							}
+						}
+					}
+				}
+				return true
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lang
 }

@@ -137,7 +137,8 @@ type run struct {
 	words   int
 	warns   []string // learnt while reading
 
-	read, done *unitQueue // units read, units translated
+	read, done *unitQueue    // units read, units translated
+	carry      *segment.Unit // read, for the next batch
 	cancel     func()
 	wg         sync.WaitGroup
 

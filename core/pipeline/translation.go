@@ -112,15 +112,23 @@ func (r *run) translateFrom(ctx context.Context) {
 	}()
 }
 
-// nextBatch takes read units up to size segments; its error is the end
-// of the read queue.
+// nextBatch takes read units up to size segments (one unit at least), so
+// a batch is an engine call; its error is the end of the read queue.
 func (r *run) nextBatch(ctx context.Context, size int) (*batch, error) {
 	b := &batch{done: make(chan struct{})}
 	n := 0
+	if r.carry != nil {
+		b.units = append(b.units, *r.carry)
+		n, r.carry = max(len(r.carry.Segments), 1), nil
+	}
 	for n < size {
 		u, err := r.read.pop(ctx)
 		if err != nil {
 			return b, err
+		}
+		if k := max(len(u.Segments), 1); n > 0 && n+k > size {
+			r.carry = &u // the next batch's first
+			break
 		}
 		b.units = append(b.units, u)
 		n += max(len(u.Segments), 1)

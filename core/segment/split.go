@@ -94,24 +94,72 @@ func SplitSentences(tagged string) []string {
 
 // sentenceCuts are the byte offsets in plain text where a sentence ends,
 // excluding the end of the text.
+//
+// Unicode sentence boundaries (UAX #29) fall only after a terminator or a
+// paragraph separator, and whether one does depends on the character
+// before the terminator and what follows it up to the next letter. So the
+// segmenter runs on a window around each terminator only (from the space
+// before its word to the first letter after it): the same boundaries as
+// over the whole text (TestSentenceCutsAgreeWithWholeText), for a fraction
+// of the work on prose.
 func sentenceCuts(text string) []int {
 	var cuts []int
-	state := -1
-	off := 0
-	rest := text
-	for len(rest) > 0 {
-		var s string
-		s, rest, state = uniseg.FirstSentenceInString(rest, state)
-		off += len(s)
-		if len(rest) == 0 {
+	last := 0 // the last boundary: where the sentence a cut ends began
+	for pos := 0; pos < len(text); {
+		k := strings.IndexAny(text[pos:], terminators+paraSeps)
+		if k < 0 {
 			break
 		}
-		if strings.TrimSpace(rest) == "" || isAbbreviation(s) || startsLower(rest) {
-			continue
+		t := pos + k
+		from, to := windowStart(text, t, last), windowEnd(text, t)
+		state, off, rest := -1, from, text[from:to]
+		for len(rest) > 0 {
+			var s string
+			s, rest, state = uniseg.FirstSentenceInString(rest, state)
+			off += len(s)
+			if len(rest) == 0 || off <= last {
+				continue // the window's end is no boundary; one seen before
+			}
+			if after := text[off:]; strings.TrimSpace(after) != "" && !isAbbreviation(text[last:off]) && !startsLower(after) {
+				cuts = append(cuts, off)
+			}
+			last = off
 		}
-		cuts = append(cuts, off)
+		pos = to
 	}
 	return cuts
+}
+
+// paraSeps are the paragraph separators of UAX #29, after which a sentence
+// always ends.
+const paraSeps = "\n\r\u0085\u2028\u2029"
+
+// windowStart is where the window of a terminator at t begins: at the space
+// before its word, not before the last boundary.
+func windowStart(text string, t, last int) int {
+	i := t
+	for i > last {
+		r, n := utf8.DecodeLastRuneInString(text[:i])
+		i -= n
+		if unicode.IsSpace(r) {
+			break
+		}
+	}
+	return i
+}
+
+// windowEnd is where the window of a terminator at t ends: after the first
+// letter that follows it, or at the end of the text.
+func windowEnd(text string, t int) int {
+	_, n := utf8.DecodeRuneInString(text[t:])
+	for i := t + n; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		i += n
+		if unicode.IsLetter(r) {
+			return i
+		}
+	}
+	return len(text)
 }
 
 // isAbbreviation reports whether a sentence candidate ends in a known

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
+	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
@@ -68,8 +70,10 @@ func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts [
 
 // remember writes fresh engine output to the memory before the batch is
 // done (write-through): a job rerun after its worker died asks the engine
-// only for what no batch finished. The write outlives a cancelled job (the
-// engine was paid). A failed write only costs a later engine call.
+// only for what no batch finished. Answers that arrive while a write runs
+// go together in the next one (group commit), so concurrent batches share
+// a transaction. The write outlives a cancelled job (the engine was paid).
+// A failed write only costs a later engine call.
 func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, out []string) {
 	if t.TM == nil || len(src) == 0 {
 		return
@@ -78,5 +82,83 @@ func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, 
 	for i, s := range src {
 		entries[Hash(s)] = out[i]
 	}
-	_ = t.TM.PutTM(context.WithoutCancel(ctx), leg.engine, mode, leg.src, leg.tgt, entries)
+	t.writer().write(context.WithoutCancel(ctx), memKey{leg, mode}, entries)
+}
+
+func (t *Translator) writer() *memoryWriter {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.mw == nil {
+		t.mw = &memoryWriter{tm: t.TM}
+	}
+	return t.mw
+}
+
+// memKey is where entries go in the memory.
+type memKey struct {
+	leg  tmLeg
+	mode string
+}
+
+// memoryWriter writes entries to the memory in group commits: each writer
+// waits until its entries are written; those queued while a write runs are
+// written together next.
+type memoryWriter struct {
+	tm      ports.TranslationMemory
+	mu      sync.Mutex
+	queue   []*memWrite
+	running bool
+}
+
+type memWrite struct {
+	ctx     context.Context
+	key     memKey
+	entries map[string]string
+	done    chan struct{}
+}
+
+func (w *memoryWriter) write(ctx context.Context, key memKey, entries map[string]string) {
+	m := &memWrite{ctx: ctx, key: key, entries: entries, done: make(chan struct{})}
+	w.mu.Lock()
+	w.queue = append(w.queue, m)
+	if !w.running {
+		w.running = true
+		go w.run()
+	}
+	w.mu.Unlock()
+	<-m.done
+}
+
+// run writes what is queued, a group per key, until nothing is.
+func (w *memoryWriter) run() {
+	for {
+		w.mu.Lock()
+		group := w.queue
+		w.queue = nil
+		if len(group) == 0 {
+			w.running = false
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
+		for len(group) > 0 {
+			key, ctx := group[0].key, group[0].ctx
+			entries := map[string]string{}
+			var rest []*memWrite
+			var written []*memWrite
+			for _, m := range group {
+				if m.key != key {
+					rest = append(rest, m)
+					continue
+				}
+				maps.Copy(entries, m.entries)
+				written = append(written, m)
+			}
+			_ = w.tm.PutTM(ctx, key.leg.engine, key.mode, key.leg.src, key.leg.tgt, entries)
+			for _, m := range written {
+				close(m.done)
+			}
+			group = rest
+		}
+	}
 }

@@ -93,6 +93,7 @@ type Translator struct {
 
 	mu    sync.Mutex
 	slots map[string]chan struct{}
+	mw    *memoryWriter
 }
 
 // Translate fills every segment's Target in doc.

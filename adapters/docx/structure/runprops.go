@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 )
 
 // csTwins maps each complex-script twin to its Latin property.
@@ -35,24 +37,24 @@ func (p *runProps) reset() {
 }
 
 // add records one child element of the run's w:rPr.
-func (p *runProps) add(local string, raw []byte) {
+func (p *runProps) add(k *ooxml.Node) {
 	if p.present == nil {
 		p.present, p.cs = map[string]bool{}, map[string]string{}
 	}
-	on := isOn(raw)
+	local, on := k.Local, isOn(k)
 	switch {
 	case local == "rtl" || local == "cs":
 		p.complex = p.complex || on
 	case csTwins[local] != "":
 		if on {
-			p.cs[csTwins[local]] = csTwins[local] + attrs(raw)
+			p.cs[csTwins[local]] = csTwins[local] + attrs(k)
 		}
 	case visible[local]:
 		if local == "b" || local == "i" || local == "sz" {
 			p.present[local] = true
 		}
 		if on {
-			p.on = append(p.on, local+attrs(raw))
+			p.on = append(p.on, local+attrs(k))
 		}
 	}
 }
@@ -78,9 +80,27 @@ func (p *runProps) sig(text string) string {
 // which Word shows with the cs twins.
 func complexScript(text string) bool {
 	for _, r := range text {
+		if r < 0x0590 { // below Hebrew: no such script
+			continue
+		}
 		if unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko) {
 			return true
 		}
 	}
 	return false
+}
+
+// isOn: a toggle property is on (absent val means on).
+func isOn(k *ooxml.Node) bool {
+	v, ok := k.Attr("val")
+	return !ok || (v != "0" && v != "false" && v != "off" && v != "none")
+}
+
+// attrs writes an element's attributes as a signature.
+func attrs(k *ooxml.Node) string {
+	var b strings.Builder
+	for _, a := range k.Attrs {
+		b.WriteString(" " + a.Name.Local + "=" + a.Value)
+	}
+	return "<" + b.String() + ">"
 }

@@ -19,8 +19,8 @@ var visible = map[string]bool{
 	"imprint": true, "outline": true, "shadow": true, "sz": true, "vanish": true,
 }
 
-// paraFmt is one paragraph's formatted text: words per formatting signature.
-type paraFmt struct {
+// Para is one paragraph's formatted text: words per formatting signature.
+type Para struct {
 	runs  []run
 	words map[string]int
 	text  string
@@ -55,170 +55,165 @@ func readRels(pk *ooxml.Package, f *zip.File) (map[string]string, error) {
 	}
 }
 
-func scanPart(pk *ooxml.Package, f *zip.File, rels map[string]string, c *Counts) ([]paraFmt, error) {
-	rc, err := pk.Open(f)
+// Scan counts the structure of one story part, block by block as the
+// part is streamed (ooxml.StreamStory): Open with each container, Block
+// with each block.
+type Scan struct {
+	c       *Counts
+	formats bool // measure formatting: Block returns the paragraphs' (and counts spans)
+	rels    map[string]string
+	inInstr bool
+	instr   strings.Builder
+	props   runProps
+}
+
+// NewScan scans a part whose relationships are rels into c; with formats
+// it measures formatting too (Block's paragraphs, c.FormatSpans).
+func NewScan(c *Counts, rels map[string]string, formats bool) *Scan {
+	return &Scan{c: c, rels: rels, formats: formats}
+}
+
+// PartScan is NewScan for story part name of pk, with its relationships.
+func PartScan(pk *ooxml.Package, name string, c *Counts, formats bool) (*Scan, error) {
+	rels, err := readRels(pk, pk.File(relsOf(name)))
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
-	sc := xmlscan.New(rc)
-	var (
-		w        string // the WordprocessingML prefix
-		out      []paraFmt
-		stack    []int // open paragraphs, as indexes into out
-		depth    int   // table nesting
-		inT      bool
-		inInstr  bool
-		instr    strings.Builder
-		rprDepth int // >0 while inside a run's w:rPr
-		props    runProps
-	)
-	name := func(t xmlscan.Token) string {
-		if string(xmlscan.Prefix(t.Name)) != w {
-			return ""
-		}
-		return string(xmlscan.Local(t.Name))
-	}
-	for {
-		t, err := sc.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch t.Kind {
-		case xmlscan.Start, xmlscan.Empty:
-			if w == "" {
-				w = prefixOf(t.Raw)
+	return NewScan(c, rels, formats), nil
+}
+
+func relsOf(name string) string {
+	i := strings.LastIndexByte(name, '/')
+	return name[:i+1] + "_rels/" + name[i+1:] + ".rels"
+}
+
+// Open counts a container as it opens; tables are the streamed tables
+// holding it (a table itself included).
+func (s *Scan) Open(n *ooxml.Node, tables []*ooxml.Table) {
+	s.element(n, len(tables))
+}
+
+// Block counts a block and returns its paragraphs' formatting, in order.
+func (s *Scan) Block(b *ooxml.Block) []*Para {
+	var out, stack []*Para
+	var walk func(n *ooxml.Node, depth int)
+	walk = func(n *ooxml.Node, depth int) {
+		if n.Kind == ooxml.TextNode {
+			if s.inInstr {
+				s.instr.WriteString(n.Text)
 			}
-			n := name(t)
-			if rprDepth > 0 {
-				if rprDepth == 1 { // not the old formatting inside w:rPrChange
-					props.add(n, t.Raw)
+			return
+		}
+		if n.Kind != ooxml.ElemNode {
+			return
+		}
+		w := n.NS == ooxml.NSW || n.NS == ooxml.NSWStrict
+		switch {
+		case w && n.Local == "tbl":
+			depth++
+		case w && n.Local == "p" && s.formats:
+			p := &Para{words: map[string]int{}}
+			out, stack = append(out, p), append(stack, p)
+		case w && n.Local == "r":
+			s.props.reset()
+		case w && n.Local == "rPr" && !s.formats:
+			return
+		case w && n.Local == "rPr" && len(stack) > 0 && !n.Parent.IsW("pPr"):
+			for _, k := range n.Children {
+				if k.Kind == ooxml.ElemNode && (k.NS == ooxml.NSW || k.NS == ooxml.NSWStrict) {
+					s.props.add(k)
 				}
-				if t.Kind == xmlscan.Start {
-					rprDepth++
-				}
-				continue
 			}
-			switch n {
+			return
+		case w && n.Local == "t" && len(stack) > 0:
+			text := n.TextOf()
+			p := stack[len(stack)-1]
+			p.runs = append(p.runs, run{sig: s.props.sig(text), text: text})
+		}
+		if w {
+			s.element(n, depth)
+		}
+		if w && n.Local == "instrText" {
+			s.inInstr = true
+		}
+		for _, k := range n.Children {
+			walk(k, depth)
+		}
+		if w {
+			switch n.Local {
 			case "p":
-				c.Paragraphs++
-				out = append(out, paraFmt{words: map[string]int{}})
-				if t.Kind == xmlscan.Start {
-					stack = append(stack, len(out)-1)
+				if !s.formats {
+					break
 				}
-			case "r":
-				props.reset()
-			case "rPr":
-				if t.Kind == xmlscan.Start && len(stack) > 0 && !inPPr(sc) {
-					rprDepth = 1
-				}
-			case "t":
-				inT = t.Kind == xmlscan.Start
-			case "tbl":
-				c.Tables++
-				depth++
-				c.MaxTableDepth = max(c.MaxTableDepth, depth)
-			case "tr":
-				c.Rows++
-			case "tc":
-				c.Cells++
-			case "hyperlink":
-				c.Hyperlinks++
-				if id, ok := xmlscan.AttrValue(t.Raw, "r:id"); ok {
-					c.LinkTargets = append(c.LinkTargets, rels[id])
-				} else if a, ok := xmlscan.AttrValue(t.Raw, "anchor"); ok {
-					c.LinkTargets = append(c.LinkTargets, "#"+a)
-				}
-			case "fldSimple":
-				if v, ok := xmlscan.AttrValue(t.Raw, "instr"); ok {
-					fieldLink(c, v)
-				}
+				stack[len(stack)-1].finish()
+				stack = stack[:len(stack)-1]
 			case "instrText":
-				inInstr = t.Kind == xmlscan.Start
-			case "fldChar":
-				if v, _ := xmlscan.AttrValue(t.Raw, "fldCharType"); v == "separate" || v == "end" {
-					fieldLink(c, instr.String())
-					instr.Reset()
-				}
-			case "drawing", "pict":
-				c.Images++
-			case "footnote":
-				c.Footnotes++
-			case "endnote":
-				c.Endnotes++
-			case "comment":
-				c.Comments++
-			case "footnoteReference", "endnoteReference", "commentReference":
-				c.NoteRefs++
-			case "sectPr":
-				c.Sections++
-			case "txbxContent":
-				c.TextBoxes++
-			}
-		case xmlscan.End:
-			if rprDepth > 0 {
-				rprDepth--
-				continue
-			}
-			switch name(t) {
-			case "p":
-				if len(stack) > 0 {
-					out[stack[len(stack)-1]].finish()
-					stack = stack[:len(stack)-1]
-				}
-			case "tbl":
-				depth--
-			case "t":
-				inT = false
-			case "instrText":
-				inInstr = false
-			}
-		case xmlscan.Text:
-			if inInstr {
-				s, _ := xmlscan.Unescape(t.Raw)
-				instr.WriteString(s)
-			}
-			if inT && len(stack) > 0 {
-				s, _ := xmlscan.Unescape(t.Raw)
-				p := &out[stack[len(stack)-1]]
-				p.runs = append(p.runs, run{sig: props.sig(s), text: s})
+				s.inInstr = false
 			}
 		}
 	}
-	for i := range out {
-		c.FormatSpans += out[i].spans()
+	walk(b.N, len(b.Tables))
+	for _, p := range out {
+		s.c.FormatSpans += p.spans()
 	}
-	return out, nil
+	return out
 }
 
-// inPPr reports whether the w:rPr just opened is the paragraph mark's
-// (inside w:pPr) rather than a run's.
-func inPPr(sc *xmlscan.Scanner) bool { return sc.Parent() == "pPr" }
+// element counts a WordprocessingML element (a block's or a container)
+// that depth tables hold (itself included, for a table).
+func (s *Scan) element(n *ooxml.Node, depth int) {
+	c := s.c
+	switch n.Local {
+	case "p":
+		c.Paragraphs++
+	case "tbl":
+		c.Tables++
+		c.MaxTableDepth = max(c.MaxTableDepth, depth)
+	case "tr":
+		c.Rows++
+	case "tc":
+		c.Cells++
+	case "hyperlink":
+		c.Hyperlinks++
+		if id, ok := n.Attr("id"); ok && hasRelID(n) {
+			c.LinkTargets = append(c.LinkTargets, s.rels[id])
+		} else if a, ok := n.Attr("anchor"); ok {
+			c.LinkTargets = append(c.LinkTargets, "#"+a)
+		}
+	case "fldSimple":
+		if v, ok := n.Attr("instr"); ok {
+			fieldLink(c, v)
+		}
+	case "fldChar":
+		if v := n.AttrOr("fldCharType", ""); v == "separate" || v == "end" {
+			fieldLink(c, s.instr.String())
+			s.instr.Reset()
+		}
+	case "drawing", "pict":
+		c.Images++
+	case "footnote":
+		c.Footnotes++
+	case "endnote":
+		c.Endnotes++
+	case "comment":
+		c.Comments++
+	case "footnoteReference", "endnoteReference", "commentReference":
+		c.NoteRefs++
+	case "sectPr":
+		c.Sections++
+	case "txbxContent":
+		c.TextBoxes++
+	}
+}
 
-func prefixOf(raw []byte) string {
-	for _, a := range xmlscan.Attrs(raw) {
-		v := string(a.Value)
-		if (v == "http://schemas.openxmlformats.org/wordprocessingml/2006/main" || v == "http://purl.oclc.org/ooxml/wordprocessingml/main") && strings.HasPrefix(string(a.Name), "xmlns:") {
-			return string(a.Name)[6:]
+// hasRelID: the hyperlink's id attribute is the relationships' r:id.
+func hasRelID(n *ooxml.Node) bool {
+	for _, a := range n.Attrs {
+		if a.Name.Local == "id" && a.Name.Space != "" && a.Name.Space != "xmlns" {
+			return true
 		}
 	}
-	return "w"
-}
-
-func isOn(raw []byte) bool {
-	v, ok := xmlscan.AttrValue(raw, "val")
-	return !ok || (v != "0" && v != "false" && v != "off" && v != "none")
-}
-
-func attrs(raw []byte) string {
-	var b strings.Builder
-	for _, a := range xmlscan.Attrs(raw) {
-		b.WriteString(" " + string(xmlscan.Local(a.Name)) + "=" + string(a.Value))
-	}
-	return "<" + b.String() + ">"
+	return false
 }
 
 // fieldLink counts a HYPERLINK field as a hyperlink with its target.
@@ -242,7 +237,7 @@ func fieldLink(c *Counts, instr string) {
 
 // finish sums words per formatting signature. Plain text (the empty
 // signature) is no formatting span: only formatting can be lost.
-func (p *paraFmt) finish() {
+func (p *Para) finish() {
 	var sb strings.Builder
 	for _, r := range p.runs {
 		p.words[r.sig] += len(strings.Fields(r.text))
@@ -252,7 +247,7 @@ func (p *paraFmt) finish() {
 }
 
 // spans counts maximal stretches of non-dominant formatting.
-func (p *paraFmt) spans() int {
+func (p *Para) spans() int {
 	chars := map[string]int{}
 	for _, r := range p.runs {
 		chars[r.sig] += len(strings.TrimSpace(r.text))

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"sort"
 	"strings"
 
@@ -142,13 +141,21 @@ func scanFile(p string) (*pkgStats, error) {
 // pkgStats is everything measured in one package.
 type pkgStats struct {
 	counts Counts
-	parts  map[string][]paraFmt // per part, paragraphs in order
+	parts  map[string][]*Para // per part, paragraphs in order
 	order  []string
 }
 
 func compare(a, b *pkgStats) *Report {
-	r := &Report{Source: a.counts, Output: b.counts}
-	s, o := a.counts, b.counts
+	r := compareCounts(a.counts, b.counts)
+	for _, part := range a.order {
+		r.Losses = append(r.Losses, lostFormatting(part, 0, a.parts[part], b.parts[part])...)
+	}
+	return r
+}
+
+// compareCounts is the report on two packages' counts.
+func compareCounts(s, o Counts) *Report {
+	r := &Report{Source: s, Output: o}
 	less := func(name string, x, y int) {
 		if y < x {
 			r.Losses = append(r.Losses, fmt.Sprintf("%s: %d in source, %d in output", name, x, y))
@@ -175,20 +182,26 @@ func compare(a, b *pkgStats) *Report {
 	if o.FormatSpans != s.FormatSpans {
 		r.Notes = append(r.Notes, fmt.Sprintf("formatting spans: %d in source, %d in output", s.FormatSpans, o.FormatSpans))
 	}
-	for _, part := range a.order {
-		ps, po := a.parts[part], b.parts[part]
-		if len(ps) != len(po) {
-			continue // already reported as a paragraph count difference
-		}
-		for i := range ps {
-			for sig, words := range ps[i].words {
-				if sig != "" && words > 0 && po[i].words[sig] == 0 {
-					r.Losses = append(r.Losses, fmt.Sprintf("%s paragraph %d (%q): formatting %s on %d source words is on no output word", part, i, clip(ps[i].text), sig, words))
-				}
+	return r
+}
+
+// lostFormatting compares the paragraphs of a part (or of a block of it,
+// whose first paragraph is the part's from-th), paragraph by paragraph:
+// every kind of formatting that covered a word in the source must cover
+// one in the output. Different counts are reported by the counts.
+func lostFormatting(part string, from int, ps, po []*Para) []string {
+	if len(ps) != len(po) {
+		return nil
+	}
+	var out []string
+	for i := range ps {
+		for sig, words := range ps[i].words {
+			if sig != "" && words > 0 && po[i].words[sig] == 0 {
+				out = append(out, fmt.Sprintf("%s paragraph %d (%q): formatting %s on %d source words is on no output word", part, from+i, clip(ps[i].text), sig, words))
 			}
 		}
 	}
-	return r
+	return out
 }
 
 func clip(s string) string {
@@ -218,27 +231,74 @@ func diffList(a, b []string) string {
 	return strings.Join(first(out, 5), ", ")
 }
 
+// scan measures every story part of a package, block by block.
 func scan(r io.ReaderAt, size int64) (*pkgStats, error) {
 	pk, err := ooxml.OpenLenient(r, size)
 	if err != nil {
 		return nil, err
 	}
-	st := &pkgStats{parts: map[string][]paraFmt{}}
+	st := &pkgStats{parts: map[string][]*Para{}}
 	for _, f := range pk.Files() {
 		if pk.Kind(f) != ooxml.Story {
 			continue // the WordprocessingML parts are compared
 		}
-		rels, err := readRels(pk, pk.File(path.Join(path.Dir(f.Name), "_rels", path.Base(f.Name)+".rels")))
+		sc, err := PartScan(pk, f.Name, &st.counts, true)
 		if err != nil {
 			return nil, err
 		}
-		paras, err := scanPart(pk, f, rels, &st.counts)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		var paras []*Para
+		s := &ooxml.StoryStream{Open: sc.Open, Block: func(b *ooxml.Block) error {
+			paras = append(paras, sc.Block(b)...)
+			return nil
+		}}
+		if err := pk.Stream(f, nil, ooxml.Edit{Story: s}); err != nil {
+			return nil, err
 		}
 		st.parts[f.Name] = paras
 		st.order = append(st.order, f.Name)
 	}
 	sort.Strings(st.counts.LinkTargets)
 	return st, nil
+}
+
+// Tally is the structure check of a render: the counts of the source
+// (read) and the output (as rendered), and the formatting each rendered
+// paragraph lost.
+type Tally struct {
+	Source, Output Counts
+	losses         []string
+}
+
+// Paragraphs compares the paragraphs of a block of part as read (src)
+// and rendered (out); from is the part's number of its first.
+func (t *Tally) Paragraphs(part string, from int, src, out []*Para) {
+	t.losses = append(t.losses, lostFormatting(part, from, src, out)...)
+}
+
+// Report is the tally's verdict.
+func (t *Tally) Report() *Report {
+	sort.Strings(t.Source.LinkTargets)
+	sort.Strings(t.Output.LinkTargets)
+	r := compareCounts(t.Source, t.Output)
+	r.Losses = append(r.Losses, t.losses...)
+	return r
+}
+
+// Add adds the counts of c (a part copied as it is) to t's.
+func (t *Counts) Add(c Counts) {
+	t.Paragraphs += c.Paragraphs
+	t.Tables += c.Tables
+	t.MaxTableDepth = max(t.MaxTableDepth, c.MaxTableDepth)
+	t.Rows += c.Rows
+	t.Cells += c.Cells
+	t.Hyperlinks += c.Hyperlinks
+	t.Images += c.Images
+	t.Footnotes += c.Footnotes
+	t.Endnotes += c.Endnotes
+	t.Comments += c.Comments
+	t.NoteRefs += c.NoteRefs
+	t.Sections += c.Sections
+	t.TextBoxes += c.TextBoxes
+	t.FormatSpans += c.FormatSpans
+	t.LinkTargets = append(t.LinkTargets, c.LinkTargets...)
 }
