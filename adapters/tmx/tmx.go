@@ -19,9 +19,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Codec implements ports.TMX.

@@ -47,7 +47,7 @@ type Glossary struct {
 	ID         string
 	AccountID  string
 	Name       string
-	SourceLang string // language code (core/language)
+	SourceLang string // language code (plugins/sdk/language)
 	TargetLang string
 	Entries    []Entry // nil in listings
 	EntryCount int

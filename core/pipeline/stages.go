@@ -10,12 +10,12 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/wordcount"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // convert turns .doc, .odt and .rtf into .docx.
