@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/core/protect"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Placed is one occurrence of a source term hidden behind the isolated
@@ -221,7 +221,7 @@ func (t *Tally) Check(expected []Placed, out string) {
 		return
 	}
 	t.init()
-	plain := strings.ToLower(segment.Plain(out))
+	plain := strings.ToLower(tagged.Plain(out))
 	left := map[string]int{} // target occurrences in out not yet counted
 	for _, p := range expected {
 		tgt := strings.ToLower(p.Target)

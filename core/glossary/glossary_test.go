@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 func TestParseFormats(t *testing.T) {
@@ -91,12 +91,12 @@ func TestRefusalsNameTheLine(t *testing.T) {
 // protectPlain runs Protect and Restore with an identity "engine" and
 // returns the protected text and the result.
 func protectPlain(m *Matcher, in string) (string, string, []Placed) {
-	prot, placed := m.Protect(segment.Escape(in))
+	prot, placed := m.Protect(tagged.Escape(in))
 	out, lost := Restore(prot, placed)
 	if len(lost) > 0 {
 		panic("lost with an identity engine")
 	}
-	return prot, segment.Plain(out), placed
+	return prot, tagged.Plain(out), placed
 }
 
 func TestMatchingRespectsWordsCaseAndLength(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Terms finds what the host's glossary matcher finds, so a term applied by
@@ -53,7 +53,7 @@ func TestToHTMLMarkingKeepsCodesAndEscapes(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if plain := segment.Plain(FromHTML(ToHTMLMarking(seg, nil, nil))); !strings.Contains(plain, "Fish & chips") {
+	if plain := tagged.Plain(FromHTML(ToHTMLMarking(seg, nil, nil))); !strings.Contains(plain, "Fish & chips") {
 		t.Errorf("no terms: %q", plain)
 	}
 }
