@@ -40,10 +40,10 @@ func (c cost) check() error {
 	switch {
 	case c.tables > MaxTableNesting:
 		return &Error{Reason: TooComplex, Detail: fmt.Sprintf(
-			"its tables are nested %d deep, more than the %d levels a document may have; flatten the nested tables", c.tables, MaxTableNesting)}
+			"its tables are nested more than %d deep, the most a document may have; flatten the nested tables", MaxTableNesting)}
 	case c.depth > MaxElementDepth:
 		return &Error{Reason: TooComplex, Detail: fmt.Sprintf(
-			"its content is nested %d levels deep, more than the %d a document may have", c.depth, MaxElementDepth)}
+			"its content is nested more than %d levels deep, the most a document may have", MaxElementDepth)}
 	}
 	return nil
 }

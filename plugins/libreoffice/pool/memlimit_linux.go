@@ -44,8 +44,23 @@ func newMemoryLimit(bytes int64) *memoryLimit {
 	return m
 }
 
-// cgroupRoot is where the cgroup v2 hierarchy is mounted.
-const cgroupRoot = "/sys/fs/cgroup"
+// cgroup2Mount is where the cgroup v2 hierarchy is mounted: usually
+// /sys/fs/cgroup, /sys/fs/cgroup/unified on a hybrid (v1 and v2) system.
+func cgroup2Mount() (string, error) {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		// id parent major:minor root mount-point options ... - fstype source ...
+		pre, post, ok := strings.Cut(line, " - ")
+		f := strings.Fields(pre)
+		if ok && len(f) >= 5 && strings.HasPrefix(post, "cgroup2 ") {
+			return f[4], nil
+		}
+	}
+	return "", errors.New("no cgroup v2 file system is mounted")
+}
 
 // delegatedCgroup returns this process's cgroup v2 directory when the
 // memory controller can be given to child cgroups made there: the
@@ -65,7 +80,11 @@ func delegatedCgroup() (string, error) {
 	if rel == "" {
 		return "", errors.New("not in a cgroup v2 hierarchy")
 	}
-	dir := filepath.Join(cgroupRoot, filepath.Clean("/"+rel))
+	root, err := cgroup2Mount()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, filepath.Clean("/"+rel))
 	var fs unix.Statfs_t
 	if err := unix.Statfs(dir, &fs); err != nil || fs.Type != unix.CGROUP2_SUPER_MAGIC {
 		return "", fmt.Errorf("%s is not a cgroup v2 file system", dir)

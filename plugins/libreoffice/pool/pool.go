@@ -138,7 +138,7 @@ func (p *Pool) Health() error {
 func (p *Pool) ensureWork() error {
 	recreated, err := p.work.ensure()
 	if err != nil {
-		return &Error{Reason: Unavailable, Detail: err.Error()}
+		return err
 	}
 	if recreated {
 		p.log.Warn("libreoffice work directory vanished; made it again", "dir", p.work.Path())

@@ -54,7 +54,7 @@ type limits struct {
 // (the job was: the instance working on it is killed).
 func (p *Pool) run(ctx context.Context, k Kind, src io.Reader, dst io.Writer, act action) error {
 	if err := p.ensureWork(); err != nil {
-		return err
+		return &Error{Reason: Unavailable, Detail: err.Error()}
 	}
 	// The files live outside the instance so a cold retry survives its removal.
 	job, err := os.MkdirTemp(p.work.Path(), "job-")

@@ -1,9 +1,11 @@
 package pool
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -127,5 +129,44 @@ func TestWorkDirIsMadeAgain(t *testing.T) {
 	}
 	if err := w.writable(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// issue 25: LibreOffice's work directory vanished during a run, and every
+// PDF and preview failed while readiness said "ok". The pool makes it
+// again and replaces the instances that lived in it; Health fails, in
+// words, while it cannot be made.
+func TestVanishedWorkDirIsMadeAgainAndReported(t *testing.T) {
+	p := newTestPool(t, Config{Size: 1})
+	footnote := filepath.Join(corpus, "rtf/pandoc-footnote.rtf")
+	if _, err := convertFile(t, p, context.Background(), RTF, footnote); err != nil {
+		t.Fatal(err)
+	}
+	work := p.TempDir()
+	os.RemoveAll(work)
+	if err := p.Health(); err != nil {
+		t.Fatalf("health after the directory vanished: %v", err)
+	}
+	b, err := convertFile(t, p, context.Background(), RTF, footnote)
+	if err != nil {
+		t.Fatalf("converting after the directory vanished: %+v", err)
+	}
+	assertDocx(t, "after", b)
+
+	os.RemoveAll(work)
+	if err := os.WriteFile(work, nil, 0o600); err != nil { // in the way: nothing can be made there
+		t.Fatal(err)
+	}
+	err = p.Health()
+	t.Logf("health: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "work directory") {
+		t.Fatalf("health with the directory unmakeable: %v, want it named", err)
+	}
+	if _, err := convertFile(t, p, context.Background(), RTF, footnote); reasonOf(err) != Unavailable {
+		t.Fatalf("converting with the directory unmakeable: %+v, want unavailable", err)
+	}
+	os.Remove(work)
+	if err := p.Health(); err != nil {
+		t.Fatalf("health once it can be made again: %v", err)
 	}
 }
