@@ -16,7 +16,7 @@
 //	DRAGOMAN_LIBREOFFICE_MEMORY     memory cap per instance, e.g. 1G (the default) or 1536M; 0: no cap
 //	DRAGOMAN_LIBREOFFICE_SOFFICE    the soffice command (default "soffice" on PATH)
 //	DRAGOMAN_LIBREOFFICE_PYTHON     a python3 that can import uno (default /usr/bin/python3)
-//	DRAGOMAN_INSTANCE               the server instance (set by the host): names the work directories in the temp dir
+//	DRAGOMAN_INSTANCE               the server's tag (set by the server): its data dir names the work directories
 package main
 
 import (

@@ -28,8 +28,9 @@ const (
 	EnvCPU = "DRAGOMAN_LIBREOFFICE_CPU"
 	// EnvMemory caps an instance's memory, e.g. 1536M or 2G; 0: no cap.
 	EnvMemory = "DRAGOMAN_LIBREOFFICE_MEMORY"
-	// EnvInstance names the server instance the plugin works for; the
-	// plugin host sets it (see workdir.go).
+	// EnvInstance is the tag the server gives the processes it starts,
+	// "pid:start-time:data-dir"; its data dir names the server instance
+	// (see workdir.go).
 	EnvInstance = "DRAGOMAN_INSTANCE"
 )
 
@@ -56,8 +57,8 @@ type Config struct {
 	// memory where a writable cgroup v2 is delegated); default 1 GiB,
 	// negative: no cap. A conversion that needs more fails and says so.
 	Memory int64
-	// Instance names the server instance, so servers sharing a temp dir
-	// sweep only their own plugins' files; default "default".
+	// Instance names the server instance (its data dir), so servers
+	// sharing a temp dir sweep only their own plugins' files.
 	Instance string
 	// Timeout is the base and minimum time a conversion may take; default
 	// 120s. Large documents get more: see TimeoutFor. Waiting for an
@@ -138,7 +139,12 @@ func ConfigFromEnv() (Config, error) {
 			c.Memory = -1
 		}
 	}
-	c.Instance = os.Getenv(EnvInstance)
+	// The server's data dir, which a restart keeps, not its pid.
+	tag := os.Getenv(EnvInstance)
+	if parts := strings.SplitN(tag, ":", 3); len(parts) == 3 {
+		tag = parts[2]
+	}
+	c.Instance = tag
 	c.Soffice = os.Getenv(EnvSoffice)
 	c.Python = os.Getenv(EnvPython)
 	return c, nil

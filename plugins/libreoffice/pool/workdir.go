@@ -1,6 +1,8 @@
 package pool
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -38,21 +40,15 @@ type workDir struct {
 	lock *os.File // the owner file, flock'ed
 }
 
-// workPrefixFor is the name prefix of a server instance's work directories.
+// workPrefixFor is the name prefix of a server instance's work
+// directories: a digest of its name (the server's data directory), so the
+// name says nothing of the path.
 func workPrefixFor(instance string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(instance) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
-		}
-		if b.Len() == 16 {
-			break
-		}
+	if instance == "" {
+		return workPrefix + "default-"
 	}
-	if b.Len() == 0 {
-		b.WriteString("default")
-	}
-	return workPrefix + b.String() + "-"
+	sum := sha256.Sum256([]byte(instance))
+	return workPrefix + hex.EncodeToString(sum[:6]) + "-"
 }
 
 // newWorkDir creates this process's work directory under parent.
