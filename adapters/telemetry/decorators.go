@@ -262,9 +262,18 @@ type bus struct {
 }
 
 func (b *bus) Handle(name string, topic ports.Topic, h ports.EventHandler) {
+	b.EventBus.Handle(name, topic, b.observed(name, topic, h))
+}
+
+func (b *bus) HandleConcurrent(name string, topic ports.Topic, n int, h ports.EventHandler) {
+	b.EventBus.HandleConcurrent(name, topic, n, b.observed(name, topic, h))
+}
+
+// observed wraps a stage's handler with its span and metrics.
+func (b *bus) observed(name string, topic ports.Topic, h ports.EventHandler) ports.EventHandler {
 	b.m.stageDuration.WithLabelValues(name)
 	b.m.stageErrors.WithLabelValues(name).Add(0)
-	b.EventBus.Handle(name, topic, func(ctx context.Context, e ports.JobEvent) error {
+	return func(ctx context.Context, e ports.JobEvent) error {
 		ctx = WithJobID(ctx, e.JobID)
 		ctx, span := b.tr.Start(ctx, "stage "+name, trace.WithSpanKind(trace.SpanKindConsumer),
 			trace.WithAttributes(attribute.String("dragoman.job_id", e.JobID), attribute.String("dragoman.stage", name),
@@ -279,5 +288,5 @@ func (b *bus) Handle(name string, topic ports.Topic, h ports.EventHandler) {
 			span.SetStatus(codes.Error, err.Error())
 		}
 		return err
-	})
+	}
 }
