@@ -54,6 +54,9 @@ type Config struct {
 	// all jobs of this process.
 	BatchSegments     int
 	EngineConcurrency int
+	// SharedMemory shares the engines' translation memory between
+	// accounts; by default each account has its own.
+	SharedMemory bool
 }
 
 // Roles of a serve process: all (the single process), api (HTTP only,
@@ -92,6 +95,7 @@ func parseServe(args []string) (*Config, error) {
 	workers := f.Integer("workers", 2, "jobs processed concurrently per stage by this process")
 	batchSegments := f.Integer("batch-segments", 0, "the most segments sent to an engine in one call; 0: the engine's own limit (Apertium 10,000; smaller batches put more of one document in flight)")
 	engineConcurrency := f.Integer("engine-concurrency", 4, "engine calls in flight per engine across all jobs of this process")
+	sharedMemory := f.Boolean("shared-memory", false, "share the engines' translation memory between accounts (accounts of one organisation); by default each account has its own, and even shared no job's metrics show another account's hits")
 	secret := f.Str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
 	logLevel := f.Str("log-level", "warn", "debug, info, warn or error")
 	role := f.Str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
@@ -113,7 +117,7 @@ func parseServe(args []string) (*Config, error) {
 	c.AllowPrivateURLs, c.DownloadTTL, c.JobRetention = *private, *ttl, *retention
 	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
 	c.BlobURL = *blobs
-	c.BatchSegments, c.EngineConcurrency = *batchSegments, *engineConcurrency
+	c.BatchSegments, c.EngineConcurrency, c.SharedMemory = *batchSegments, *engineConcurrency, *sharedMemory
 	if c.BatchSegments < 0 || c.EngineConcurrency < 1 {
 		return nil, cmdline.UsageError{Msg: "--batch-segments must be 0 or more and --engine-concurrency 1 or more"}
 	}

@@ -93,10 +93,8 @@ func (g *abandonedEvents) forward(ctx context.Context, handler string, topic por
 
 func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (*eventbus.Bus, error) {
 	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1)), eventbus.WithOnGiveUp(g.forward)}
-	var (
-		b   *eventbus.Bus
-		err error
-	)
+	var b *eventbus.Bus
+	var err error
 	if c.NATSURL != "" {
 		b, err = eventbus.NewNATS(c.NATSURL, log, opts...)
 	} else {
@@ -175,7 +173,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
 		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
 		Translator: &translate.Translator{
-			Engines: plugins, TM: st, Routes: routes,
+			Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory,
 			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
 			// Plugins retry their vendor's errors themselves; only a crashed
 			// (and restarted) plugin is worth another try from here.

@@ -181,11 +181,21 @@ type tm struct {
 	m *Metrics
 }
 
-func (t *tm) GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
-	got, err := t.TranslationMemory.GetTM(ctx, engine, mode, src, tgt, hashes)
+func (t *tm) GetTM(ctx context.Context, account, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	got, err := t.TranslationMemory.GetTM(ctx, account, engine, mode, src, tgt, hashes)
 	if err == nil {
 		t.m.tmHits.Add(float64(len(got)))
 		t.m.tmMisses.Add(float64(max(len(hashes)-len(got), 0)))
+	}
+	return got, err
+}
+
+// GetSharedTM looks up what the account's own memory missed (a shared
+// memory): its hits count as hits; its misses were counted already.
+func (t *tm) GetSharedTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	got, err := t.TranslationMemory.GetSharedTM(ctx, engine, mode, src, tgt, hashes)
+	if err == nil {
+		t.m.tmHits.Add(float64(len(got)))
 	}
 	return got, err
 }
