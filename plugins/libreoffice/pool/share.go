@@ -38,6 +38,21 @@ type turns struct {
 	queues map[string][]*waiter
 	ring   []string // tenants with waiters, the next to serve first
 	held   map[string]int
+	served map[string]time.Time // when each tenant last got an instance
+}
+
+// sharedLately says whether more than one tenant got an instance within
+// the last d.
+func (t *turns) sharedLately(d time.Duration) bool {
+	n := 0
+	for tenant, at := range t.served {
+		if time.Since(at) > d {
+			delete(t.served, tenant)
+			continue
+		}
+		n++
+	}
+	return n > 1
 }
 
 func (t *turns) push(w *waiter) {
@@ -92,6 +107,10 @@ func (t *turns) next(perTenant int) *waiter {
 			delete(t.queues, tenant)
 		}
 		t.held[tenant]++
+		if t.served == nil {
+			t.served = map[string]time.Time{}
+		}
+		t.served[tenant] = time.Now()
 		return w
 	}
 	return nil
@@ -182,6 +201,11 @@ func (p *Pool) schedule() (dead []*instance) {
 		w.got <- in
 	}
 	for need := p.turns.servable(p.cfg.PerTenant) - p.starting; need > 0 && p.room(); need-- {
+		p.spawn()
+	}
+	if len(p.idle) == 0 && p.starting == 0 && p.room() && p.turns.sharedLately(max(p.cfg.IdleTimeout, 5*time.Minute)) {
+		// Every instance is busy and more than one tenant uses the pool:
+		// a spare spares the next tenant an instance's start (seconds).
 		p.spawn()
 	}
 	return dead
