@@ -5,20 +5,26 @@ GO        ?= go
 BIN       := bin
 PLUGINS   := $(BIN)/plugins
 DATA_DIR  ?= .dragoman
+# The version `dragoman --version` prints: the nearest tag, the commit, and
+# -dirty for uncommitted changes.
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS   := -X github.com/dragoman-translate/dragoman/app/cmdline.version=$(VERSION)
 # Debian packages the service and its tests need: Apertium with the pairs the
 # default engine serves, LibreOffice for .doc/.odt/.rtf and render checks,
 # fonts that cover Arabic, Hebrew, Persian and Urdu, PostgreSQL for the
 # scale-out store tests, Python and Node for the webhook verification examples,
 # Chromium for the dashboard's browser tests, translate-toolkit to check the
 # XLIFF and TMX files against a reader nobody here wrote, lxml for the brief's RTL
-# checker (testdata/rtl/checker) that app/corpusrender runs. LibreOffice is
+# checker (testdata/rtl/checker) that app/corpusrender runs, and bash-completion,
+# zsh and fish, whose own completion machinery runs `dragoman completion`'s
+# scripts in app/e2e. LibreOffice is
 # the full Writer, not the -nogui variant: that one ships no Writer .ui files,
 # and the warm converter's headless view aborts on documents whose view
 # builds one (comments: annotation.ui). No X server or toolkit comes with it.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
 	libreoffice-writer libreoffice-math python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3 chromium python3-translate python3-lxml
+	postgresql python3 chromium python3-translate python3-lxml bash-completion zsh fish
 # npm packages the tests run (installed globally; tests find them through
 # NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export.
 NPM_PACKAGES := xliff@6.4.0
@@ -55,7 +61,7 @@ tools:
 
 ## build: the service binary and every plugin
 build: plugins
-	$(GO) build -o $(BIN)/dragoman ./app
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/dragoman ./app
 
 plugins:
 	@mkdir -p $(PLUGINS)
