@@ -13,7 +13,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // pairsCommand: dragoman pairs [--plugin-dir DIR] [--engines LIST] prints
