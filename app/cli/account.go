@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 	"github.com/dragoman-translate/dragoman/openapi/client"
 )
 
