@@ -557,7 +557,18 @@ func TestServePortTakenAndPairs(t *testing.T) {
 			t.Errorf("%s taken: %v\n%s", tc.flag, err, out)
 		}
 	}
-	out, err := exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "apertium").CombinedOutput()
+	// Apertium with English → Spanish alone (whatever else the machine has
+	// installed, Hindi → Urdu among them): no right-to-left target.
+	modes := filepath.Join(t.TempDir(), "modes")
+	if err := os.MkdirAll(modes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/share/apertium/modes/eng-spa.mode", filepath.Join(modes, "eng-spa.mode")); err != nil {
+		t.Fatal(err)
+	}
+	pairs := exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "apertium")
+	pairs.Env = append(os.Environ(), "DRAGOMAN_APERTIUM_DIR="+filepath.Dir(modes))
+	out, err := pairs.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "English → Spanish") || !strings.Contains(string(out), "DRAGOMAN_ENGINES=apertium,openai") {
 		t.Errorf("pairs (apertium): %v\n%s", err, out)
 	}
