@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
-	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 	"github.com/dragoman-translate/dragoman/openapi/client"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // usageCommand: dragoman usage.
