@@ -26,8 +26,9 @@ APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl aperti
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
 	postgresql python3 chromium python3-translate python3-lxml bash-completion zsh fish
 # npm packages the tests run (installed globally; tests find them through
-# NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export.
-NPM_PACKAGES := xliff@6.4.0
+# NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export, and
+# axe-core checks every dashboard page's accessibility in Chromium.
+NPM_PACKAGES := xliff@6.4.0 axe-core@4.14.1
 # Plugin binaries as <file name>:<package dir under plugins/>. The host finds
 # them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
 PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \
