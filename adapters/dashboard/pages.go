@@ -50,6 +50,10 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%d ms", d.Milliseconds())
 	},
 	"sentence": func(s string) string { return sentence(s) },
+	// breakable lets a long file name wrap between its words.
+	"breakable": breakable,
+	// failure is a job's error in a person's words.
+	"failure": func(s string) string { return sentence(peoplesWords(s)) },
 	"num": func(n any) string {
 		s := fmt.Sprint(n)
 		if len(s) <= 3 || strings.HasPrefix(s, "-") {
@@ -88,7 +92,7 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 		p.Email, p.CSRF = s.User.Email, s.Session.CSRF
 		p.Account, p.Plan = s.Account.Name, s.Account.Limits().Name
 	}
-	p.Error = sentence(p.Error)
+	p.Error = sentence(peoplesWords(p.Error))
 	var buf bytes.Buffer
 	if err := d.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		d.log.Error("render page", "page", name, "err", err)
@@ -123,7 +127,7 @@ func (d *Dashboard) writeJSONError(w http.ResponseWriter, err error) {
 	if ra := retryAfter(err); ra > 0 {
 		w.Header().Set("Retry-After", fmt.Sprint(ra))
 	}
-	writeJSON(w, st, jsonError{Status: st, Message: d.message(err), RetryAfter: retryAfter(err)})
+	writeJSON(w, st, jsonError{Status: st, Message: peoplesWords(d.message(err)), RetryAfter: retryAfter(err)})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
