@@ -151,3 +151,39 @@ func TestCLIEmptyListsAndUntrustedServer(t *testing.T) {
 		t.Errorf("an untrusted server: %v\n%s", err, errb.String())
 	}
 }
+
+func TestServePortTakenAndPairs(t *testing.T) {
+	bin := binaries(t)
+	for _, tc := range []struct{ flag, env string }{{"--https-addr", "DRAGOMAN_HTTPS_ADDR"}, {"--http-addr", "DRAGOMAN_HTTP_ADDR"}} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"serve", "--data-dir", t.TempDir(), "--plugin-dir", filepath.Join(bin, "plugins"),
+			"--https-addr", freePort(t), "--http-addr", freePort(t), tc.flag, ln.Addr().String()}
+		out, err := exec.Command(filepath.Join(bin, "dragoman"), args...).CombinedOutput()
+		ln.Close()
+		if err == nil || !strings.Contains(string(out), "is taken by another program: pick another with "+tc.flag+" or "+tc.env) {
+			t.Errorf("%s taken: %v\n%s", tc.flag, err, out)
+		}
+	}
+	// Apertium with English → Spanish alone (whatever else the machine has
+	// installed, Hindi → Urdu among them): no right-to-left target.
+	modes := filepath.Join(t.TempDir(), "modes")
+	if err := os.MkdirAll(modes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/share/apertium/modes/eng-spa.mode", filepath.Join(modes, "eng-spa.mode")); err != nil {
+		t.Fatal(err)
+	}
+	pairs := exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "apertium")
+	pairs.Env = append(os.Environ(), "DRAGOMAN_APERTIUM_DIR="+filepath.Dir(modes))
+	out, err := pairs.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "English → Spanish") || !strings.Contains(string(out), "DRAGOMAN_ENGINES=apertium,openai") {
+		t.Errorf("pairs (apertium): %v\n%s", err, out)
+	}
+	out, err = exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "pseudo").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "pseudo: every pair") || strings.Contains(string(out), "No enabled engine") {
+		t.Errorf("pairs (pseudo): %v\n%s", err, out)
+	}
+}
