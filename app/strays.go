@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -44,7 +43,7 @@ func processTag(pid int) string {
 
 // sweepStrays kills the processes tagged by an earlier server on the same
 // data dir that is no longer running, and returns their pids.
-func sweepStrays(dataDir string, log io.Writer) []int {
+func sweepStrays(dataDir string) []int {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
 		return nil
@@ -64,9 +63,6 @@ func sweepStrays(dataDir string, log io.Writer) []int {
 		if syscall.Kill(pid, syscall.SIGKILL) == nil {
 			killed = append(killed, pid)
 		}
-	}
-	if len(killed) > 0 {
-		fmt.Fprintf(log, "dragoman: killed %d processes left by an earlier server on this data dir: %v\n", len(killed), killed)
 	}
 	return killed
 }
