@@ -435,4 +435,3 @@ func serve(args []string, stderr io.Writer) error {
 }
 
 var _ ports.Clock = systemClock{}
-
