@@ -55,9 +55,15 @@ tools:
 	@command -v versitygw >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/versitygw" ] || $(GO) install github.com/versity/versitygw/cmd/versitygw@v1.8.0
 	@command -v nats-server >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/nats-server" ] || $(GO) install github.com/nats-io/nats-server/v2@v2.15.2
 
-## build: the service binary and every plugin
+## build: the service binary and every plugin. The binary carries its
+## version (git describe) and commit: dragoman_build_info, the traces'
+## service.version.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X github.com/dragoman-translate/dragoman/adapters/telemetry.Version=$(VERSION) \
+	-X github.com/dragoman-translate/dragoman/adapters/telemetry.Commit=$(COMMIT)
 build: plugins
-	$(GO) build -o $(BIN)/dragoman ./app
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/dragoman ./app
 
 plugins:
 	@mkdir -p $(PLUGINS)

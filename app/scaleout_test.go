@@ -173,6 +173,7 @@ func TestScaleOut(t *testing.T) {
 	jobs = append(jobs, killWorkerWhileProcessing(t, a, b, w1, w2, key))
 	jobs = append(jobs, severalJobs(t, a, b, key, 4)...)
 	oneTerminalStatePerJob(t, a, b, key, rcv, jobs)
+	jobLatencyWhereRecorded(t, []*server{a, b}, []*server{w1, w2})
 }
 
 // workersServeOnlyProbes: a worker answers the probes and nothing else.

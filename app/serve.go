@@ -319,7 +319,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
-	handler = observed(handler, m, t, access)
+	handler = observed(handler, c, m, t, access)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},

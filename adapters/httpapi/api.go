@@ -123,7 +123,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		a.writeErr(ctx, err)
 		return
 	}
-	noteAccount(ctx.Context(), c.Account.ID)
+	NoteAccount(ctx.Context(), c.Account.ID)
 	next(huma.WithValue(ctx, callerKey{}, c))
 }
 
