@@ -16,10 +16,10 @@ import (
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/openapi/client"
 	"github.com/dragoman-translate/dragoman/openapi/client/gen"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // local runs translations in this process: the service and pipeline of

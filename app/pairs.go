@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // pairsCmd: dragoman pairs [--plugin-dir DIR] [--engines LIST] prints the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/eventid"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // JobEvent is the body of a job.completed or job.failed delivery (README

@@ -1,9 +1,9 @@
-// Package language is a copy of the host's core/language, so that the
-// plugins can name, script and map languages without importing the host's
-// core (see plugins/sdk). agree_test.go fails if the two registries differ.
-//
 // Package language is the registry of languages the API accepts, by the
 // English names clients use, with ISO 639-1 codes, script and direction.
+//
+// It is the one registry: the host's core imports it as plugins import it,
+// so a plugin names and maps languages exactly as the host does. Like every
+// leaf package of the SDK it imports nothing but the standard library.
 package language
 
 import (
@@ -149,4 +149,14 @@ func Lookup(s string) (Language, error) {
 func ByCode(code string) (Language, bool) {
 	l, ok := index[strings.ToLower(code)]
 	return l, ok
+}
+
+// NameOf is the API name of the language with the registry code code (jobs
+// store codes; the API and webhooks show names). A code the registry does
+// not know, such as "auto" or "", is returned as it is.
+func NameOf(code string) string {
+	if l, ok := ByCode(code); ok && strings.EqualFold(l.Code, code) {
+		return l.Name
+	}
+	return code
 }

@@ -14,22 +14,32 @@ type Limits struct {
 	RatioFloor  int64   // entries smaller than this are not ratio-checked
 }
 
-// DefaultLimits are generous for real documents (the corpus peaks at a ratio
-// of 79 for an 8 MB content.xml; a 500-page report's document.xml is about
-// 10 MB) and stop zip bombs, which reach ~1000. They also bound what an
-// accepted upload can expand to, so that memory is bounded by design: no
-// XML part over 32 MB (the parts the engine parses and holds), and no more
-// than 200 MB unpacked in all (four times the 50 MB input; media are
+// The limits on a zip package. They are generous for real documents (the
+// corpus peaks at a ratio of 79 for an 8 MB content.xml; a 500-page report's
+// document.xml is about 10 MB; a real 1 MB .odt converts to a 66 MB
+// document.xml) and stop zip bombs, which reach ~1000. They also bound what
+// an accepted upload can expand to, so that memory is bounded by design: no
+// XML part over 128 MB (the parts the engine parses), and no more than
+// 512 MB unpacked in all (a 50 MB input of text at about 10:1; media are
 // copied, not held). A 2.8 MB .docx whose document.xml unpacks to 200 MB
-// (73:1, under the ratio limit) is refused at upload with 422.
-// The package model the adapters read with (adapters/ooxml) holds the same
-// numbers; core cannot import it, so a test there keeps the two equal.
+// (73:1, under the ratio limit) is refused at upload with 422. The host's package reader
+// (adapters/ooxml) counts what it really inflates against these same
+// constants, and the LibreOffice converter checks its input with them.
+const (
+	MaxUnpacked = 512 << 20 // declared uncompressed total of all entries
+	MaxXMLPart  = 128 << 20 // declared uncompressed size of one XML entry (.xml, .rels)
+	MaxEntries  = 10000     // entries in the zip directory
+	MaxRatio    = 200       // uncompressed/compressed of one large entry (XML: 5-30)
+	RatioFloor  = 4 << 20   // entries smaller than this are not ratio-checked
+)
+
+// DefaultLimits are the limits above, as VerifyPackage applies them.
 var DefaultLimits = Limits{
-	MaxUnpacked: 512 << 20,
-	MaxXMLPart:  128 << 20,
-	MaxEntries:  10000,
-	MaxRatio:    200,
-	RatioFloor:  4 << 20,
+	MaxUnpacked: MaxUnpacked,
+	MaxXMLPart:  MaxXMLPart,
+	MaxEntries:  MaxEntries,
+	MaxRatio:    MaxRatio,
+	RatioFloor:  RatioFloor,
 }
 
 // VerifyPackage checks a whole stored file with DefaultLimits; see

@@ -1,8 +1,3 @@
-// Package docformat is a copy of the host's core/docformat, so that the
-// LibreOffice converter can check what it is given without importing the
-// host's core (see plugins/sdk). agree_test.go fails if the two give a
-// different answer for any corpus file.
-//
 // Package docformat decides what kind of document a file is from its
 // content, never from its name, and refuses files the service must not
 // process: unsupported formats, password-protected documents, corrupt or
@@ -11,6 +6,11 @@
 // Sniff looks at the first bytes of an upload and answers early; a zip is
 // only tentatively DOCX until VerifyPackage has read the stored file's zip
 // directory (and OLE2 directory for binary files).
+//
+// It is the one owner of format detection and its limits: the host's core
+// checks uploads with it and the LibreOffice converter checks its input
+// with it, so the two cannot judge a file differently. Like every leaf
+// package of the SDK it imports nothing but the standard library.
 package docformat
 
 import (

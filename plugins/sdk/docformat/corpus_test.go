@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-const corpusDir = "../../testdata/corpus"
+const corpusDir = "../../../testdata/corpus"
 
 // Real documents from public projects' test suites (see PROVENANCE.tsv).
 // sniff is the early answer from the first bytes, verify the final one.
