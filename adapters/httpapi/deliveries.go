@@ -5,16 +5,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	whsend "github.com/dragoman-translate/dragoman/adapters/webhook"
 	"github.com/dragoman-translate/dragoman/adapters/webhook/signature"
 	"github.com/dragoman-translate/dragoman/core/webhook"
-)
-
-// Headers of every delivery besides the signature (adapters/webhook sends
-// them; they are repeated here so the contract does not import the sender).
-const (
-	deliveryEventHeader   = "X-Webhook-Event"
-	deliveryIDHeader      = "X-Webhook-Id"
-	deliveryAttemptHeader = "X-Webhook-Attempt"
 )
 
 // describeDeliveries puts what the service POSTs to receivers into the
@@ -54,11 +47,11 @@ func delivery(id, event string, body *huma.Schema, summary, desc string) *huma.P
 			{Name: signature.Header, In: "header", Required: true,
 				Description: "sha256= followed by the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook's secret (the 64 characters returned at registration, used as they are)",
 				Schema:      str(huma.Schema{Pattern: "^sha256=[0-9a-f]{64}$"}), Example: "sha256=5d5b09f6dcb2d53a5fffc60c4ac0d55fabdf556069d6631545f42aa6e3500f2e"},
-			{Name: deliveryIDHeader, In: "header", Required: true,
+			{Name: whsend.HeaderID, In: "header", Required: true,
 				Description: "The event id: the body's id, the same in every attempt", Schema: str(huma.Schema{Format: "uuid"})},
-			{Name: deliveryEventHeader, In: "header", Required: true,
+			{Name: whsend.HeaderEvent, In: "header", Required: true,
 				Description: "The event kind: the body's event", Schema: str(huma.Schema{Enum: []any{event}})},
-			{Name: deliveryAttemptHeader, In: "header", Required: true,
+			{Name: whsend.HeaderAttempt, In: "header", Required: true,
 				Description: "The attempt's number: 1, 2 or 3",
 				Schema:      &huma.Schema{Type: "integer", Minimum: ptr(1.0), Maximum: ptr(3.0)}},
 		},
