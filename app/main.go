@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/app/admincli"
 	"github.com/dragoman-translate/dragoman/app/cli"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
@@ -40,7 +41,7 @@ print JSON for scripts with --json. Every flag of serve, admin and pairs
 has a DRAGOMAN_ variable: --data-dir is DRAGOMAN_DATA_DIR.
 Run "dragoman help COMMAND" or "dragoman COMMAND -h" for a command's flags,
 and "dragoman completion bash|zsh|fish -h" to set up shell completion.`,
-		Version: cmdline.Version(),
+		Version: telemetry.Build().Version,
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {

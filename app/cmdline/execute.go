@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -112,45 +111,4 @@ func UnknownCommand(c *cobra.Command, word string) error {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return UsageError{Msg: msg + "\n\n" + c.UsageString()}
-}
-
-// version is set by the build (make build: -ldflags "-X
-// github.com/dragoman-translate/dragoman/app/cmdline.version=$(git
-// describe --tags --always --dirty)").
-var version string
-
-// Version is the build's version: the one the build set, else the module
-// version it was built as (a tagged release, go install …@v1.2.3), else
-// the VCS revision Go stamped, "-dirty" when the tree had changes; "devel"
-// when the build recorded none of them.
-func Version() string {
-	if version != "" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "-dirty"
-	}
-	return "devel-" + rev
 }

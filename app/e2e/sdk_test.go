@@ -13,9 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/uuid"
-
 	"github.com/dragoman-translate/dragoman/openapi/client/gen"
+	"github.com/google/uuid"
 )
 
 // The README's SDK example, compiled and run against a real server.
@@ -61,6 +60,7 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 	calls := map[string]func() (*http.Response, error){
 		"health":        func() (*http.Response, error) { return c.Health(ctx) },
 		"ready":         func() (*http.Response, error) { return c.Ready(ctx) },
+		"problemType":   func() (*http.Response, error) { return c.ProblemType(ctx, "quota_exhausted") },
 		"languages":     func() (*http.Response, error) { return c.Languages(ctx, nil) },
 		"languagePairs": func() (*http.Response, error) { return c.LanguagePairs(ctx) },
 		"usage":         func() (*http.Response, error) { return c.Usage(ctx) },
@@ -150,7 +150,3 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 		}
 	}
 }
-
-// serve names the flag and variable that pick another port when one is
-// taken; pairs lists what the installed engines serve and how to add a
-// right-to-left one.
