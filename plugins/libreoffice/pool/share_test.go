@@ -130,3 +130,32 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 		}
 	}
 }
+
+// When every instance is busy and more than one tenant uses the pool, a
+// spare starts at once, so the next tenant's conversion does not wait for
+// an instance to start (seconds).
+func TestSpareStartsWhenTenantsShareABusyPool(t *testing.T) {
+	tmp := t.TempDir()
+	p := newLazyPool(t, Config{Size: 2, TempDir: tmp, CPU: time.Hour})
+	footnote := filepath.Join(corpus, "rtf/pandoc-footnote.rtf")
+	if _, err := convertFile(t, p, WithTenant(context.Background(), "a"), RTF, footnote); err != nil {
+		t.Fatal(err)
+	}
+	if n := p.Running(); n != 1 {
+		t.Fatalf("one tenant, one conversion: %d instances", n)
+	}
+	if _, err := convertFile(t, p, WithTenant(context.Background(), "b"), RTF, footnote); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(WithTenant(context.Background(), "a"))
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- p.Convert(ctx, ODT, bytes.NewReader(pooltest.SlowODT(1500)), io.Discard) }()
+	waitFor(t, 5*time.Minute, "a spare instance beside the busy one", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.idle) == 1 && len(p.live) == 2
+	})
+	cancel()
+	<-done
+}
