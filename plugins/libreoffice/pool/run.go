@@ -73,11 +73,9 @@ func (p *Pool) run(ctx context.Context, k Kind, src io.Reader, dst io.Writer, ac
 	}
 	timeout, budget := p.cfg.TimeoutFor(c.size), p.cfg.CPUFor(c.size)
 	tenant := tenantOf(ctx)
-	// Waiting may also take an instance's start: the first conversion
-	// starts one, which must not eat into the document's own time.
-	wctx, wcancel := context.WithTimeout(ctx, timeout+p.cfg.StartTimeout)
-	in, err := p.acquire(wctx, tenant)
-	wcancel()
+	// Waiting for an instance is not the document's time: it may be the
+	// tenant's turn that is late, or an instance's start.
+	in, err := p.acquire(ctx, tenant, timeout+p.cfg.StartTimeout)
 	if err != nil {
 		return err
 	}

@@ -138,29 +138,38 @@ func (t *turns) returned(tenant string) {
 }
 
 // acquire waits for an instance for the tenant, in turn with the others,
-// starting one when the pool has room.
-func (p *Pool) acquire(ctx context.Context, tenant string) (*instance, error) {
+// starting one when the pool has room. A tenant's queue may be long (its
+// own conversions go one or a few at a time), so the wait is bounded by
+// ctx alone, unless for patience no instance could be started at all.
+func (p *Pool) acquire(ctx context.Context, tenant string, patience time.Duration) (*instance, error) {
 	w := &waiter{tenant: tenant, got: make(chan *instance, 1)}
 	p.mu.Lock()
 	p.turns.push(w)
 	dead := p.schedule()
 	p.mu.Unlock()
 	p.bury(dead)
-	select {
-	case in := <-w.got:
-		return in, nil
-	case <-p.closed:
-		p.abandon(w)
-		return nil, &Error{Reason: Unavailable, Detail: "pool closed"}
-	case <-ctx.Done():
-		p.abandon(w)
-		if err := p.Health(); err != nil {
-			return nil, &Error{Reason: Unavailable, Detail: err.Error()}
+	check := time.NewTimer(patience)
+	defer check.Stop()
+	for {
+		select {
+		case in := <-w.got:
+			return in, nil
+		case <-p.closed:
+			p.abandon(w)
+			return nil, &Error{Reason: Unavailable, Detail: "pool closed"}
+		case <-check.C:
+			if err := p.Health(); err != nil {
+				p.abandon(w)
+				return nil, &Error{Reason: Unavailable, Detail: err.Error()}
+			}
+			check.Reset(patience)
+		case <-ctx.Done():
+			p.abandon(w)
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return nil, ctx.Err()
+			}
+			return nil, &Error{Reason: TimedOut, Detail: "no free LibreOffice instance"}
 		}
-		if errors.Is(context.Cause(ctx), context.Canceled) {
-			return nil, ctx.Err()
-		}
-		return nil, &Error{Reason: TimedOut, Detail: "no free LibreOffice instance"}
 	}
 }
 
