@@ -61,7 +61,7 @@ func testTranslationMemory(t *testing.T, b backend) {
 	}
 }
 
-// 0010_tm_per_account keeps the entries stored before it, which had no
+// 0012_tm_per_account keeps the entries stored before it, which had no
 // owner, as account "": no account's own memory, a shared memory's.
 func testTranslationMemoryMigratedToAccounts(t *testing.T, b backend) {
 	target := b.target(t)
@@ -77,7 +77,7 @@ func testTranslationMemoryMigratedToAccounts(t *testing.T, b backend) {
 		`CREATE TABLE translation_memory (engine TEXT NOT NULL, mode TEXT NOT NULL, src TEXT NOT NULL, tgt TEXT NOT NULL,
 			hash TEXT NOT NULL, target TEXT NOT NULL, created_at ` + created + ` NOT NULL, PRIMARY KEY (engine, mode, src, tgt, hash))`,
 		`INSERT INTO translation_memory VALUES ('apertium', 'full', 'en', 'es', 'h1', 'hola', '` + ts(t0) + `')`,
-		`DELETE FROM schema_migrations WHERE version = '0010_tm_per_account'`} {
+		`DELETE FROM schema_migrations WHERE version = '0012_tm_per_account'`} {
 		if _, err := s.w.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
