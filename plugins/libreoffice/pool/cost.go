@@ -20,7 +20,8 @@ import (
 // (budget.go) bounds whatever cost the caps do not foresee.
 const (
 	// MaxTableNesting is how deep tables may nest: 64 levels converted
-	// in 0.4 s (.odt); Word documents rarely nest more than a few.
+	// in 0.4 s (.odt); the corpus's .odt, .rtf, .docx and Word 2003 XML
+	// documents (246) nest tables at most 5 deep and content 21.
 	MaxTableNesting = 64
 	// MaxElementDepth is how deep a package's XML elements (or an RTF's
 	// groups) may nest: room for MaxTableNesting tables of three levels
