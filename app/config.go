@@ -124,10 +124,14 @@ type Config struct {
 	NATSListen       string // the embedded NATS server's client address
 	LogFormat        string // text or json
 	MetricsAddr      string // Prometheus /metrics listener; empty: off
-	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
-	// wait for the next byte, and for the whole body.
+	// Request bodies (every one, API and dashboard): the longest wait for
+	// the next byte, for the whole body, and the least average rate.
 	UploadIdleTimeout time.Duration
 	UploadTimeout     time.Duration
+	BodyMinRate       int64
+	// MaxConnsPerIP bounds the connections one client address holds open
+	// (0: no bound); trusted proxies are not counted.
+	MaxConnsPerIP int
 	// Engine batches: the most segments in one engine call (0: the
 	// engine's own limit) and the batches in flight per engine across
 	// all jobs of this process.
@@ -182,8 +186,10 @@ func parseServe(args []string) (*Config, error) {
 		f.PrintDefaults()
 		fmt.Fprint(f.Output(), serveEnvHelp)
 	}
-	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
-	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
+	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "a request body (an upload, a form, a JSON body) that sends no byte for this long is refused with 408")
+	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest a request body may take (50 MB at about 700 kbit/s); 408 after it")
+	minRate := f.integer("body-min-rate", 500, "bytes a second a request body must keep up on average after its first --upload-idle-timeout (each byte buys 1/rate s more); 408 below it; 0: no minimum")
+	maxConns := f.integer("max-conns-per-ip", 128, "connections one client address may hold open at once (more are closed on accept; --trusted-proxies are not counted); 0: no bound")
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
@@ -210,6 +216,10 @@ func parseServe(args []string) (*Config, error) {
 	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
 	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
 		return nil, usageError{"--upload-idle-timeout and --upload-timeout must be positive"}
+	}
+	c.BodyMinRate, c.MaxConnsPerIP = int64(*minRate), *maxConns
+	if c.BodyMinRate < 0 || c.MaxConnsPerIP < 0 {
+		return nil, usageError{"--body-min-rate and --max-conns-per-ip must be 0 or more"}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -24,7 +22,6 @@ import (
 	"go.uber.org/fx/fxevent"
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
-	"github.com/dragoman-translate/dragoman/adapters/dashboard"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
@@ -307,78 +304,6 @@ func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, d
 		case <-t.C:
 		}
 	}
-}
-
-// probePaths are what a worker serves on HTTP: the probes, nothing else.
-var probePaths = map[string]bool{httpapi.Prefix + "/health": true, httpapi.Prefix + "/ready": true}
-
-// probesOnly passes GET and HEAD requests for the probes to h and answers
-// everything else with 404.
-func probesOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if probePaths[r.URL.Path] && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-			h.ServeHTTP(w, r)
-			return
-		}
-		http.NotFound(w, r)
-	})
-}
-
-// runServers listens on HTTPS for the API and on HTTP for redirects; a
-// worker serves only the probes, on HTTPS.
-func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Dashboard, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) error {
-	cert, err := loadCertificate(c)
-	if err != nil {
-		return fmt.Errorf("TLS certificate: %w", err)
-	}
-	handler := boundUploads(site(api.Handler(), dash), c.UploadIdleTimeout, c.UploadTimeout)
-	if !c.servesAPI() {
-		handler = probesOnly(handler)
-	}
-	handler = observed(handler, m, t, access)
-	https := &http.Server{
-		Handler:           handler,
-		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ReadHeaderTimeout: 15 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
-	}
-	servers := []*http.Server{https}
-	var plain *http.Server
-	if c.HTTPAddr != "" && c.servesAPI() {
-		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: 15 * time.Second}
-		servers = append(servers, plain)
-	}
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			ln, err := listen(c.HTTPSAddr)
-			if err != nil {
-				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
-			}
-			go func() { _ = https.ServeTLS(ln, "", "") }()
-			// The start-up banner names the bound addresses, so that port
-			// 0 (any free port) serves scripts and tests that start a server.
-			c.HTTPSAddr = ln.Addr().String()
-			if plain != nil {
-				pl, err := listen(c.HTTPAddr)
-				if err != nil {
-					ln.Close()
-					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)
-				}
-				go func() { _ = plain.Serve(pl) }()
-				c.HTTPAddr = pl.Addr().String()
-			}
-			return nil
-		},
-		OnStop: func(ctx context.Context) error {
-			var errs []error
-			for _, s := range servers {
-				errs = append(errs, s.Shutdown(ctx))
-			}
-			return errors.Join(errs...)
-		},
-	})
-	return nil
 }
 
 // modules is the whole service graph.

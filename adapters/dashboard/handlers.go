@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,90 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/core/webhook"
 )
-
-// ---- sign-in ----
-
-type signinData struct {
-	Next  string
-	Email string
-}
-
-func (d *Dashboard) signinPage(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(SessionCookie); err == nil {
-		if _, err := d.svc.Session(r.Context(), c.Value); err == nil {
-			http.Redirect(w, r, localPath(r.URL.Query().Get("next")), http.StatusSeeOther)
-			return
-		}
-	}
-	p := page{Title: "Sign in", Error: reasons[r.URL.Query().Get("reason")], Data: signinData{Next: r.URL.Query().Get("next")}}
-	if r.URL.Query().Get("out") != "" {
-		p.Notice = "You have signed out."
-	}
-	d.renderSignin(w, r, http.StatusOK, p)
-}
-
-// renderSignin gives the form a fresh CSRF token, paired with a cookie
-// (there is no session yet to hold it).
-func (d *Dashboard) renderSignin(w http.ResponseWriter, r *http.Request, status int, p page) {
-	tok, err := account.RandomToken(24)
-	if err != nil {
-		d.fail(w, r, err)
-		return
-	}
-	setCookie(w, signinCookie, tok, time.Now().Add(time.Hour))
-	p.CSRF = tok
-	d.render(w, r, status, "signin", nil, p)
-}
-
-func (d *Dashboard) signin(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	email, pw, next := r.PostFormValue("email"), r.PostFormValue("password"), r.PostFormValue("next")
-	data := signinData{Next: next, Email: email}
-	c, err := r.Cookie(signinCookie)
-	form := r.PostFormValue("csrf")
-	if err != nil || form == "" || !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(c.Value), []byte(form)) != 1 {
-		d.renderSignin(w, r, http.StatusForbidden, page{Title: "Sign in", Data: data,
-			Error: "The sign-in form expired. Please try again."})
-		return
-	}
-	in, err := d.svc.SignIn(r.Context(), email, pw, remoteAddr(r))
-	if err != nil {
-		msg := d.message(err)
-		if ra := retryAfter(err); ra > 0 {
-			w.Header().Set("Retry-After", fmt.Sprint(ra))
-			msg = fmt.Sprintf("Too many sign-in attempts. Try again in %d seconds.", ra)
-		} else if kindOf(err) == service.KindUnauthenticated {
-			msg = "Wrong e-mail address or password."
-		}
-		d.renderSignin(w, r, statusOf(err), page{Title: "Sign in", Data: data, Error: msg})
-		return
-	}
-	clearCookie(w, signinCookie)
-	setCookie(w, SessionCookie, in.Token, in.Session.ExpiresAt)
-	http.Redirect(w, r, localPath(next), http.StatusSeeOther)
-}
-
-// localPath keeps a redirect on this site.
-func localPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.HasPrefix(p, "/signin") {
-		return "/translate"
-	}
-	return p
-}
-
-func (d *Dashboard) signout(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if c, err := r.Cookie(SessionCookie); err == nil {
-		_ = d.svc.SignOut(r.Context(), c.Value)
-	}
-	clearCookie(w, SessionCookie)
-	http.Redirect(w, r, "/signin?out=1", http.StatusSeeOther)
-}
 
 // ---- translate ----
 
@@ -166,7 +88,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
-	mr, err := r.MultipartReader()
+	mr, err := httpguard.MultipartOf(r)
 	if err != nil {
 		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the form as multipart/form-data"})
 		return
@@ -178,7 +100,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
+		if err != nil { // a body cut short, even between parts, is no form
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
 				err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
@@ -483,94 +405,4 @@ func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, s *ser
 		return
 	}
 	http.Redirect(w, r, "/webhooks?deleted=1", http.StatusSeeOther)
-}
-
-// ---- usage ----
-
-type usageData struct {
-	Used      int64
-	Limit     *int64
-	LimitN    int64
-	Left      int64
-	Percent   int
-	Share     string // of the limit used, for people: "<1%", "42%"
-	Low, High int64  // the meter turns amber, then red, past these
-	RPM       int
-	Plan      string
-	Period    string
-	Resets    time.Time
-	Unlimited bool
-	Chart     chart
-}
-
-// chart is a small bar chart of words per day, drawn as SVG on the server.
-type chart struct {
-	Width, Height int
-	Bars          []bar
-	First, Last   string
-	Max           int64
-}
-
-type bar struct {
-	X, Y, W, H int
-	Label      string
-	Words      int64
-}
-
-func newChart(days []service.DayWords) chart {
-	c := chart{Width: 620, Height: 120}
-	if len(days) == 0 {
-		return c
-	}
-	for _, d := range days {
-		c.Max = max(c.Max, d.Words)
-	}
-	// The chart spans the whole month, so today's bar sits where today is
-	// and the axis ends on the month's last day.
-	first := days[0].Day
-	last := time.Date(first.Year(), first.Month()+1, 0, 0, 0, 0, 0, time.UTC)
-	step := c.Width / last.Day()
-	for i, d := range days {
-		h := 2
-		if c.Max > 0 && d.Words > 0 {
-			h = max(3, int(d.Words*int64(c.Height-4)/c.Max))
-		}
-		c.Bars = append(c.Bars, bar{X: i * step, Y: c.Height - h, W: step - 4, H: h, Label: d.Day.Format("2 Jan"), Words: d.Words})
-	}
-	c.First, c.Last = first.Format("2 Jan"), last.Format("2 Jan")
-	return c
-}
-
-func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	u, err := d.svc.Usage(r.Context(), s.Caller)
-	p := page{Title: "Usage", Nav: "usage"}
-	if err != nil {
-		p.Error = d.message(err)
-	}
-	now := d.svc.Clock.Now().UTC()
-	ud := usageData{Used: u.UsedWords, Limit: u.LimitWords, Plan: u.PlanName, RPM: s.Account.Limits().RequestsPerMinute,
-		Period: now.Format("January 2006"), Resets: time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)}
-	if u.LimitWords == nil {
-		ud.Unlimited = true
-	} else {
-		ud.LimitN = *u.LimitWords
-		ud.Left = max(*u.LimitWords-u.UsedWords, 0)
-		if *u.LimitWords > 0 {
-			ud.Percent = int(min(100, u.UsedWords*100 / *u.LimitWords))
-		} else {
-			ud.Percent = 100
-		}
-		ud.Low, ud.High = ud.LimitN*3/4, ud.LimitN*9/10
-		ud.Share = fmt.Sprintf("%d%%", ud.Percent)
-		if ud.Percent == 0 && u.UsedWords > 0 {
-			ud.Share = "<1%"
-		}
-	}
-	days, err := d.svc.UsageByDay(r.Context(), s.Caller)
-	if err != nil && p.Error == "" {
-		p.Error = d.message(err)
-	}
-	ud.Chart = newChart(days)
-	p.Data = ud
-	d.render(w, r, http.StatusOK, "usage", s, p)
 }

@@ -147,6 +147,12 @@ func (a *API) problem(err error) *Problem {
 // fail turns a core error into the error huma writes.
 func (a *API) fail(err error) error { return a.problem(err) }
 
+// WriteProblem answers a request refused before it reached the API's
+// handlers (a body too slow) with the API's problem body.
+func WriteProblem(w http.ResponseWriter, status int, msg string) {
+	writeProblem(w, newProblem(status, msg))
+}
+
 func writeProblem(w http.ResponseWriter, p *Problem) {
 	for k, vs := range p.headers {
 		for _, v := range vs {
