@@ -80,7 +80,7 @@ func isTimeout(err error) bool {
 // Each trickles a byte every 700 ms, under the idle limit, and must be
 // answered 408 (a problem body saying so) within seconds, and closed.
 func TestEveryBodyIsBounded(t *testing.T) {
-	s := startServer(t, []string{"--upload-idle-timeout", "2s", "--body-min-rate", "100"}, "DRAGOMAN_ENGINES=pseudo")
+	s := startServer(t, []string{"--upload-idle-timeout", "2s"}, "DRAGOMAN_BODY_MIN_RATE=100", "DRAGOMAN_ENGINES=pseudo")
 	_, key, _ := s.account("pro")
 	api := "X-API-Key: " + key + "\r\n"
 	const job = "/v1/jobs/7d1e5b8e-0000-4000-8000-000000000000/xliff"
@@ -127,7 +127,7 @@ func TestEveryBodyIsBounded(t *testing.T) {
 // were all accepted), and the ones it holds are cut off by the body
 // limits, after which the address is served again.
 func TestSlowConnectionsAreBounded(t *testing.T) {
-	s := startServer(t, []string{"--upload-idle-timeout", "2s", "--body-min-rate", "100", "--max-conns-per-ip", "20"}, "DRAGOMAN_ENGINES=pseudo")
+	s := startServer(t, []string{"--upload-idle-timeout", "2s"}, "DRAGOMAN_BODY_MIN_RATE=100", "DRAGOMAN_MAX_CONNS_PER_IP=20", "DRAGOMAN_ENGINES=pseudo")
 	const n = 60
 	answers := make(chan rawAnswer, n)
 	start := time.Now()
