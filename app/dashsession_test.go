@@ -16,11 +16,16 @@ type dashSession struct {
 	c *http.Client
 }
 
+// anonymous is a browser-like client with no session yet.
+func anonymous(t *testing.T, s *server) *dashSession {
+	jar, _ := cookiejar.New(nil)
+	return &dashSession{t: t, s: s, c: &http.Client{Jar: jar, Transport: s.client.Transport, CheckRedirect: s.client.CheckRedirect}}
+}
+
 // signedIn signs email in over HTTP, as the sign-in form does.
 func signedIn(t *testing.T, s *server, email, password string) *dashSession {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	d := &dashSession{t: t, s: s, c: &http.Client{Jar: jar, Transport: s.client.Transport, CheckRedirect: s.client.CheckRedirect}}
+	d := anonymous(t, s)
 	r := d.post("/signin", url.Values{"email": {email}, "password": {password}})
 	if r.status != http.StatusSeeOther {
 		t.Fatalf("sign in %s: %d %s", email, r.status, r.body)
