@@ -80,6 +80,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.webhooksUnderPrefix()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())
+	bodyTimeoutResponses(a.api.OpenAPI())
 
 	serveDocs(mux)
 	// Everything else gets the same problem body as the contract's errors.
