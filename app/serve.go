@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -316,7 +315,11 @@ func serve(args []string, stderr io.Writer) error {
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 		return err
 	}
-	instance.SweepStrays(c.DataDir, stderr)
+	start := newStartupLog(c, stderr)
+	if killed := instance.SweepStrays(c.DataDir); len(killed) > 0 {
+		start.say(fmt.Sprintf("killed %d processes left by an earlier server on this data dir: %v", len(killed), killed),
+			"killed processes left by an earlier server on this data dir", "pids", killed)
+	}
 	if err := instance.Tag(c.DataDir); err != nil {
 		return err
 	}
@@ -335,16 +338,7 @@ func serve(args []string, stderr io.Writer) error {
 	if err := app.Start(startCtx); err != nil {
 		return err
 	}
-	switch c.Role {
-	case RoleWorker:
-		fmt.Fprintf(stderr, "dragoman: worker, probes on https %s, data in %s\n", c.HTTPSAddr, c.DataDir)
-	default:
-		fmt.Fprintf(stderr, "dragoman: %s, serving https on %s (http %s redirects), data in %s\n", c.Role, c.HTTPSAddr, orOff(c.HTTPAddr), c.DataDir)
-	}
-	if c.NATSURL == "" {
-		fmt.Fprintf(stderr, "dragoman: events on %s (embedded NATS JetStream; topics in the README)\n", bus.URL())
-	}
-	fmt.Fprintf(stderr, "dragoman: metrics %s\n", orOff(c.MetricsAddr))
+	start.banner(c, bus)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
@@ -353,25 +347,4 @@ func serve(args []string, stderr io.Writer) error {
 	return app.Stop(stopCtx)
 }
 
-func orOff(s string) string {
-	if s == "" {
-		return "off"
-	}
-	return "on " + s
-}
-
 var _ ports.Clock = systemClock{}
-
-// defaultMemoryLimit is the Go heap size past which the garbage collector
-// works harder to give memory back (a soft limit: a job that needs more
-// still gets it). Without it a large document leaves its heap resident for
-// the next stage: the 50 MB text-heavy document of the README's
-// Performance table peaked the server at 827–852 MB, and at 598 MB with
-// this limit. GOMEMLIMIT, if set, is used instead.
-const defaultMemoryLimit = 384 << 20
-
-func softMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
-	}
-}

@@ -16,23 +16,9 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/dashboard"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 )
-
-// probePaths are what a worker serves on HTTP: the probes, nothing else.
-var probePaths = map[string]bool{httpapi.Prefix + "/health": true, httpapi.Prefix + "/ready": true}
-
-// probesOnly passes GET and HEAD requests for the probes to h and answers
-// everything else with 404.
-func probesOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if probePaths[r.URL.Path] && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-			h.ServeHTTP(w, r)
-			return
-		}
-		http.NotFound(w, r)
-	})
-}
 
 // runServers listens on HTTPS for the API and on HTTP for redirects; a
 // worker serves only the probes, on HTTPS.
@@ -41,11 +27,11 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), httpapi.WriteProblem)
+	handler := httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse)
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
-	handler = observed(handler, m, t, access)
+	handler = observed(handler, c, m, t, access)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -109,4 +95,9 @@ func (c *Config) listen(addr string) (net.Listener, error) {
 		return ln, err
 	}
 	return httpguard.PerAddress(ln, c.MaxConnsPerIP, func(a netip.Addr) bool { return trusted(c.TrustedProxies, a) }), nil
+}
+
+// refuse answers a request the guard refused with the API's problem body.
+func refuse(w http.ResponseWriter, r *http.Request, status int, reason string) {
+	problem.Write(w, r, problem.New(status, reason))
 }

@@ -23,8 +23,8 @@ type BodyLimits struct {
 	MinRate int64         // bytes per second a body keeps up on average after Idle; 0: none
 }
 
-// Refuse writes the answer to a request refused here (status, reason).
-type Refuse func(w http.ResponseWriter, status int, reason string)
+// Refuse writes the answer to r, refused here with status for reason.
+type Refuse func(w http.ResponseWriter, r *http.Request, status int, reason string)
 
 // Bodies puts every request body of h under l: each read has a deadline
 // (the earliest of the three bounds), and a body that misses it is
@@ -38,7 +38,7 @@ func Bodies(h http.Handler, l BodyLimits, refuse Refuse) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		gw := &guardedWriter{ResponseWriter: w, http1: r.ProtoMajor == 1}
+		gw := &guardedWriter{ResponseWriter: w, req: r}
 		b := &slowBody{ReadCloser: r.Body, rc: http.NewResponseController(w), limits: l,
 			start: time.Now(), w: gw, refuse: refuse}
 		// A body the handler never reads is still drained by the server
@@ -118,7 +118,7 @@ type guardedWriter struct {
 	http.ResponseWriter
 	wrote   bool // the handler began its answer
 	refused bool // the guard answered
-	http1   bool
+	req     *http.Request
 }
 
 var errRefused = errors.New("httpguard: the request was already answered (body too slow)")
@@ -128,10 +128,10 @@ func (w *guardedWriter) refuseOnce(refuse Refuse, e *TooSlow) {
 		return
 	}
 	w.refused = true
-	if w.http1 { // the rest of the body will not be read; HTTP/2 resets the stream itself
+	if w.req.ProtoMajor == 1 { // the rest of the body will not be read; HTTP/2 resets the stream itself
 		w.Header().Set("Connection", "close")
 	}
-	refuse(w.ResponseWriter, http.StatusRequestTimeout, "the request body came too slowly: "+e.Reason)
+	refuse(w.ResponseWriter, w.req, http.StatusRequestTimeout, "the request body came too slowly: "+e.Reason)
 }
 
 func (w *guardedWriter) WriteHeader(code int) {

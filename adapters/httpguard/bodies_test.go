@@ -16,7 +16,7 @@ import (
 // plain-text status line with the reason.
 func slowServer(t *testing.T, l BodyLimits, h http.HandlerFunc) *httptest.Server {
 	t.Helper()
-	s := httptest.NewServer(Bodies(h, l, func(w http.ResponseWriter, status int, reason string) {
+	s := httptest.NewServer(Bodies(h, l, func(w http.ResponseWriter, _ *http.Request, status int, reason string) {
 		w.WriteHeader(status)
 		io.WriteString(w, reason)
 	}))
@@ -179,7 +179,7 @@ func TestSlowBodiesOverHTTP2(t *testing.T) {
 			return
 		}
 		io.WriteString(w, r.Proto)
-	}), l, func(w http.ResponseWriter, status int, reason string) { http.Error(w, reason, status) })
+	}), l, func(w http.ResponseWriter, _ *http.Request, status int, reason string) { http.Error(w, reason, status) })
 	s := httptest.NewUnstartedServer(h)
 	s.EnableHTTP2 = true
 	s.StartTLS()
