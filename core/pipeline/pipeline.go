@@ -198,6 +198,9 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if tooMany {
 			return p.fail(ctx, j, fmt.Sprintf("processing stopped after %d attempts at the %s stage", p.maxAttempts(), done))
 		}
+		if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+			return err
+		}
 		began := p.Clock.Now()
 		wctx, stop := p.forJob(ctx, j)
 		apply, err := w(wctx, j)
@@ -346,6 +349,9 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	}
 	if j.Status == job.Failed {
 		return nil
+	}
+	if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+		return err
 	}
 	if err := p.deleteIntermediates(ctx, j); err != nil {
 		return err
