@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -87,6 +88,8 @@ func New(svc *service.Service, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("POST /terms/glossaries", d.authed(d.createGlossary))
 	d.mux.HandleFunc("POST /terms/glossaries/{id}/delete", d.authed(d.deleteGlossary))
 	d.mux.HandleFunc("GET /usage", d.authed(d.usagePage))
+	d.mux.HandleFunc("GET /account", d.authed(d.accountPage))
+	d.mux.HandleFunc("POST /account/password", d.authed(d.changePassword))
 	d.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		d.render(w, r, http.StatusNotFound, "error", nil, page{Title: "Not found", Error: "There is no page at this address."})
 	})
@@ -156,6 +159,7 @@ func (d *Dashboard) authed(h authedHandler) http.HandlerFunc {
 			d.fail(w, r, err)
 			return
 		}
+		httpapi.NoteAccount(r.Context(), s.Account.ID)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if !sameOrigin(r) || !validCSRF(r, s.Session.CSRF) {
 				d.render(w, r, http.StatusForbidden, "error", s, page{Title: "Form expired",

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // build turns atoms into tagged text with codes.
@@ -56,7 +57,7 @@ func (pa *para) build(atoms []atom) {
 		wrap *node // nil for a formatting span
 		key  string
 	}
-	var b segment.Builder
+	var b tagged.Builder
 	var stack []open
 	lastIso := -1 // id of an isolated code that may absorb the next item
 	closeTo := func(n int) {

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Chart text outside DrawingML paragraphs: series names and category
@@ -55,7 +56,7 @@ func (p *proc) cache(t *node) {
 			id = fmt.Sprintf("%s#c%d", p.part, len(p.cacheID))
 			p.cacheID[text] = id
 			if p.r == nil {
-				p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(text)}}})
+				p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(text)}}})
 			}
 		}
 		if p.r != nil {

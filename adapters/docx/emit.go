@@ -10,6 +10,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // assemble rewrites a paragraph with its translation: its properties, the
@@ -33,7 +34,7 @@ func (p *proc) assemble(pa *para, u *segment.Unit) {
 			t = s.Source
 			p.r.untranslated++
 		}
-		fixed, w := segment.Repair(s.Source, t)
+		fixed, w := tagged.Repair(s.Source, t)
 		if len(w) > 0 {
 			p.r.warn(fmt.Sprintf("segment %s: %s", s.ID, strings.Join(w, "; ")))
 		}
@@ -50,27 +51,27 @@ func (p *proc) assemble(pa *para, u *segment.Unit) {
 	for _, a := range pa.prefix {
 		e.atom(a)
 	}
-	toks := segment.Tokenize(tgt.String())
+	toks := tagged.Tokenize(tgt.String())
 	if p.restoreFieldOrder(pa, toks) {
 		p.r.warn(fmt.Sprintf("%s: the engine reordered the parts of a field; their order was restored", p.paraID(pa.id)))
 	}
 	var stack []int
 	for _, t := range toks {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			e.text(p.rprFor(pa, stack), t.Text)
-		case segment.Open:
+		case tagged.Open:
 			if c := pa.codes[t.ID-1]; c.wrap != nil {
 				e.open(c.wrap)
 			}
 			stack = append(stack, t.ID)
-		case segment.Close:
+		case tagged.Close:
 			c := pa.codes[stack[len(stack)-1]-1]
 			stack = stack[:len(stack)-1]
 			if c.wrap != nil {
 				e.close()
 			}
-		case segment.Place:
+		case tagged.Place:
 			for _, a := range pa.codes[t.ID-1].items {
 				e.atom(a)
 			}
@@ -195,10 +196,10 @@ func adopt(parent, child *node) {
 // at the positions the engine gave them: a reordered sentence may carry a
 // field's end before its begin, and no word processor opens that. Code ids
 // grow in source order, so sorting them restores it. Reports a change.
-func (p *proc) restoreFieldOrder(pa *para, toks []segment.Token) bool {
+func (p *proc) restoreFieldOrder(pa *para, toks []tagged.Token) bool {
 	var at, ids []int
 	for i, t := range toks {
-		if t.Kind == segment.Place && t.ID >= 1 && t.ID <= len(pa.codes) && p.holdsFieldChar(pa.codes[t.ID-1]) {
+		if t.Kind == tagged.Place && t.ID >= 1 && t.ID <= len(pa.codes) && p.holdsFieldChar(pa.codes[t.ID-1]) {
 			at, ids = append(at, i), append(ids, t.ID)
 		}
 	}

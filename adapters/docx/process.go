@@ -7,6 +7,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // proc reads or renders one part, block by block. The read and the render
@@ -232,7 +233,7 @@ func (p *proc) extractDescr(n *node, k int) {
 		return
 	}
 	id := p.descrID(k)
-	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
+	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
 }
 
 // property handles a docProps/core.xml element (title, subject, description).
@@ -240,7 +241,7 @@ func (p *proc) property(t *node) {
 	id := p.part + "#" + t.Local
 	if p.r == nil {
 		if v := t.TextOf(); strings.TrimSpace(v) != "" {
-			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
+			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
 		}
 		return
 	}
@@ -258,7 +259,7 @@ func (p *proc) plainTarget(u *segment.Unit) string {
 			t = s.Source
 			p.r.untranslated++
 		}
-		sb.WriteString(segment.Plain(t))
+		sb.WriteString(tagged.Plain(t))
 	}
 	return sb.String()
 }

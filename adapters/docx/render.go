@@ -12,6 +12,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Render writes the package with each block rewritten with its
@@ -249,7 +250,7 @@ func (r *render) text(id string) (string, bool) {
 		if t == "" {
 			t = s.Source
 		}
-		sb.WriteString(segment.Plain(t))
+		sb.WriteString(tagged.Plain(t))
 	}
 	return sb.String(), true
 }

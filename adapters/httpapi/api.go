@@ -5,8 +5,6 @@ package httpapi
 
 import (
 	"context"
-	"embed"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -14,6 +12,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -22,9 +21,6 @@ const Version = "1.0.0"
 
 // Prefix is the base path of the contract.
 const Prefix = "/v1"
-
-//go:embed docsui
-var docsUI embed.FS
 
 // API is the HTTP face of the service.
 type API struct {
@@ -69,6 +65,9 @@ func New(svc *service.Service, log *slog.Logger) *API {
 		{Name: "Glossaries", Description: "Terminology enforced on jobs, and the do-not-translate list"},
 		{Name: "Memory", Description: "The account's own translation memory as TMX"},
 	}
+	cfg.Info.Contact = &huma.Contact{Name: "Dragoman", URL: "https://github.com/dragoman-translate/dragoman"}
+	cfg.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
+	cfg.Transformers = append(cfg.Transformers, withInstance)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
 	a := &API{svc: svc, log: log, mux: mux}
 	a.api = humago.NewWithPrefix(mux, Prefix, cfg)
@@ -82,27 +81,27 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerGlossaries()
 	a.registerPostEditing()
 	a.registerMemory()
+	a.registerProblemTypes()
 	a.webhooksUnderPrefix()
+	a.describeDeliveries()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())
+	bodyTimeoutResponses(a.api.OpenAPI())
 
-	sub, _ := fs.Sub(docsUI, "docsui")
-	assets := http.StripPrefix(Prefix+"/docs/", http.FileServerFS(sub))
-	mux.Handle("GET "+Prefix+"/docs/", assets)
-	mux.HandleFunc("GET "+Prefix+"/docs", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		b, _ := fs.ReadFile(sub, "index.html")
-		_, _ = w.Write(b)
-	})
+	serveDocs(mux)
 	// Everything else gets the same problem body as the contract's errors.
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, newProblem(http.StatusNotFound, "no such endpoint: see "+Prefix+"/openapi.json"))
-	})
+	mux.HandleFunc("/", a.unrouted)
 	return a
 }
 
-// Handler serves the API.
-func (a *API) Handler() http.Handler { return a.mux }
+// Handler serves the API. No answer of it is a page to sniff or frame.
+func (a *API) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("X-Frame-Options", "DENY")
+		a.mux.ServeHTTP(w, r)
+	})
+}
 
 // OpenAPI is the generated contract.
 func (a *API) OpenAPI() *huma.OpenAPI { return a.api.OpenAPI() }
@@ -119,20 +118,13 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		a.writeErr(ctx, err)
 		return
 	}
-	noteAccount(ctx.Context(), c.Account.ID)
+	NoteAccount(ctx.Context(), c.Account.ID)
 	next(huma.WithValue(ctx, callerKey{}, c))
 }
 
 func (a *API) writeErr(ctx huma.Context, err error) {
-	p := a.problem(err)
-	for k, vs := range p.headers {
-		for _, v := range vs {
-			ctx.SetHeader(k, v)
-		}
-	}
-	ctx.SetHeader("Content-Type", "application/problem+json")
-	ctx.SetStatus(p.Status)
-	_ = jsonEncode(ctx.BodyWriter(), p)
+	r, w := humago.Unwrap(ctx)
+	problem.Write(w, r, a.problem(err))
 }
 
 // problem maps err and logs what the client does not see.
@@ -146,17 +138,6 @@ func (a *API) problem(err error) *Problem {
 
 // fail turns a core error into the error huma writes.
 func (a *API) fail(err error) error { return a.problem(err) }
-
-func writeProblem(w http.ResponseWriter, p *Problem) {
-	for k, vs := range p.headers {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(p.Status)
-	_ = jsonEncode(w, p)
-}
 
 // nullableRefs marks object properties that may be null. huma cannot tag a
 // struct-typed field nullable, so the schema says it after registration:

@@ -19,7 +19,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 func newHost(t *testing.T, dir string, engines []string, opts ...Option) *Host {
@@ -107,13 +107,13 @@ func assertSameCodes(t *testing.T, src, out string) {
 	t.Helper()
 	count := func(s string) map[string]int {
 		m := map[string]int{}
-		for _, tk := range segment.Tokenize(s) {
+		for _, tk := range tagged.Tokenize(s) {
 			switch tk.Kind {
-			case segment.Open:
+			case tagged.Open:
 				m["g"+strconv.Itoa(tk.ID)]++
-			case segment.Close:
+			case tagged.Close:
 				m["/g"]++
-			case segment.Place:
+			case tagged.Place:
 				m["x"+strconv.Itoa(tk.ID)]++
 			}
 		}
@@ -147,7 +147,7 @@ func TestPseudoThroughPlugin(t *testing.T) {
 			t.Errorf("%s: not deterministic", target)
 		}
 		assertSameCodes(t, src, out)
-		plain := segment.Plain(out)
+		plain := tagged.Plain(out)
 		letters := 0
 		for _, r := range plain {
 			if unicode.IsLetter(r) {
@@ -158,7 +158,7 @@ func TestPseudoThroughPlugin(t *testing.T) {
 				}
 			}
 		}
-		growth := float64(utf8.RuneCountInString(plain)) / float64(utf8.RuneCountInString(segment.Plain(src)))
+		growth := float64(utf8.RuneCountInString(plain)) / float64(utf8.RuneCountInString(tagged.Plain(src)))
 		if growth < 1.15 || growth > 1.5 {
 			t.Errorf("%s: grew %.2f×, want about 1.3", target, growth)
 		}
@@ -370,5 +370,27 @@ func TestEngineFailureInThePluginsWords(t *testing.T) {
 	}
 	if res, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: []string{"ok"}}); err != nil || res.Segments[0] != "ok" {
 		t.Errorf("after the failure: %v %v", res.Segments, err)
+	}
+}
+
+// issue 26: a conversion tells the plugin which account it works for, as
+// an opaque key (the plugin shares its instances fairly between them).
+func TestConverterCallsNameTheirTenant(t *testing.T) {
+	h := newHost(t, pluginDir, []string{"pseudo"})
+	c := h.Converter()
+	ask := func(ctx context.Context) string {
+		var out bytes.Buffer
+		if err := c.Convert(ctx, "txt", strings.NewReader("tenant?"), &out); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimPrefix(out.String(), "tenant=")
+	}
+	a1 := ask(ports.WithAccount(context.Background(), "acct-a"))
+	a2 := ask(ports.WithAccount(context.Background(), "acct-a"))
+	b := ask(ports.WithAccount(context.Background(), "acct-b"))
+	none := ask(context.Background())
+	t.Logf("a %q, b %q, none %q", a1, b, none)
+	if a1 == "" || a1 != a2 || a1 == b || strings.Contains(a1, "acct") || none != "" {
+		t.Fatalf("tenant keys a %q and %q, b %q, none %q: want one stable opaque key per account, none without", a1, a2, b, none)
 	}
 }

@@ -38,8 +38,8 @@ package rtl
 import (
 	"fmt"
 
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Options tune the layout pass.

@@ -89,4 +89,3 @@ func entries(t *testing.T, b []byte) map[string]string {
 	}
 	return m
 }
-

@@ -15,6 +15,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,6 +57,14 @@ type Pipeline struct {
 	// SpoolDir holds the units a pass has read or translated beyond what
 	// it keeps in memory; "" is the system's temporary directory.
 	SpoolDir string
+	// ConvertSlots is how many jobs this process takes into the convert
+	// stage at once, beyond the bus's concurrency: they mostly wait for a
+	// converter instance, in their account's turn, so another account's
+	// job is not stuck behind them in the bus (issue 26). Default 16.
+	ConvertSlots int
+	// CancelPoll is how often a running stage checks that its job has not
+	// ended (cancel.go); default 1 s.
+	CancelPoll time.Duration
 }
 
 // Failure is a reason to fail the job now: retrying cannot help. Apply,
@@ -92,6 +101,10 @@ var steps = []step{
 // Register subscribes every stage to its topic.
 func (p *Pipeline) Register() {
 	for _, s := range steps {
+		if s.name == "convert" {
+			p.Bus.HandleConcurrent(s.name, s.from, cmp.Or(p.ConvertSlots, 16), p.stage(s.done, s.next, s.work(p)))
+			continue
+		}
 		p.Bus.Handle(s.name, s.from, p.stage(s.done, s.next, s.work(p)))
 	}
 	p.Bus.Handle("finish", steps[len(steps)-1].next, p.finish)
@@ -179,16 +192,22 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if tooMany {
 			return p.fail(ctx, j, fmt.Sprintf("processing stopped after %d attempts at the %s stage", p.maxAttempts(), done))
 		}
+		if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+			return err
+		}
 		if started { // a worker took the job; a lost event is only a lost progress report
 			if err := p.publish(ctx, ports.TopicStarted, j); err != nil {
 				p.log().Warn("job_started not published", "job_id", j.ID, "err", err)
 			}
 		}
 		began := p.Clock.Now()
-		apply, err := w(ctx, j)
+		wctx, stop := p.forJob(ctx, j)
+		apply, err := w(wctx, j)
+		ended := errors.Is(context.Cause(wctx), errJobEnded)
+		stop()
 		p.log().Debug("stage ran", "job_id", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
-		if errors.Is(err, job.ErrTransition) {
-			return p.ended(ctx, e.JobID) // cancelled or given up while the work ran
+		if ended || errors.Is(err, job.ErrTransition) {
+			return p.jobEnded(ctx, j.ID) // cancelled or given up while the work ran
 		}
 		if err != nil {
 			var f *Failure
@@ -211,24 +230,13 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			return j.Advance(done, p.Clock.Now())
 		})
 		if errors.Is(err, job.ErrTransition) {
-			return p.ended(ctx, e.JobID)
+			return p.jobEnded(ctx, e.JobID)
 		}
 		if err != nil {
 			return err
 		}
 		return p.publish(ctx, next, j)
 	}
-}
-
-// ended settles a job that ended while a stage worked on it (cancelled,
-// given up, or another process did the same stage and went on to the
-// end): what the stage reserved must not outlive a failed job.
-func (p *Pipeline) ended(ctx context.Context, id string) error {
-	j, err := p.Jobs.GetJob(ctx, id)
-	if err == nil && j.Status == job.Failed {
-		return p.settleFailure(ctx, j)
-	}
-	return nil
 }
 
 // maxAttempts stops a crash loop (a stage that kills its process every
@@ -322,6 +330,9 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	}
 	if j.Status == job.Failed {
 		return nil
+	}
+	if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+		return err
 	}
 	var changed bool
 	j, err = p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {

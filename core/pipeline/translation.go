@@ -6,10 +6,10 @@ import (
 	"fmt"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // translation is the translation side of a pass.
@@ -150,7 +150,7 @@ func (r *run) begin(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := p.Translator.Begin(ctx, src, tgt, j.Mode, translate.Options{DoNotTranslate: r.dnt, Glossary: g})
+	s, err := p.Translator.Begin(ctx, src, tgt, j.Mode, translate.Options{DoNotTranslate: r.dnt, Glossary: g, Account: j.AccountID})
 	if errors.Is(err, translate.ErrNoRoute) {
 		r.tr.engine = "none"
 		return nil

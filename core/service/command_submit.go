@@ -2,16 +2,17 @@ package service
 
 import (
 	"context"
+	"errors"
 	"io"
 	"path"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/docformat"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // SubmitRequest is a document to translate and how.
@@ -68,6 +69,14 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	// be translated (corrupt, encrypted, zip bombs) before it becomes a job.
 	if format, err = docformat.VerifyPackage(blob, blob.Size()); err != nil {
 		return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
+	}
+	if s.Packages != nil && format == docformat.DOCX {
+		if err := s.Packages.CheckPackage(ctx, blob); err != nil {
+			if errors.Is(err, ports.ErrBadPackage) {
+				return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
+			}
+			return nil, err
+		}
 	}
 	if opts.Source == nil && format == docformat.DOCX {
 		if err := s.checkDetected(ctx, blob, opts); err != nil {

@@ -6,8 +6,11 @@ import (
 	"encoding/hex"
 	"maps"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Hash is the translation memory key of a segment: the SHA-256 of the
@@ -29,43 +32,93 @@ func tmEngine(leg Leg) string {
 	return leg.Engine.Name
 }
 
-// tmLeg is where a leg's output is kept in the memory: its direction and
-// engine key.
-type tmLeg struct{ engine, src, tgt string }
+// tmLeg is where a leg's output is kept in the memory: the account's
+// memory, its direction and engine key.
+type tmLeg struct{ account, engine, src, tgt string }
 
-// memoryKey is the memory's place for a leg's output. When the engine
-// applies a glossary itself (g not nil), the terms are not hidden behind
-// codes in the text hashed, so the glossary's version joins the engine
-// key: another glossary, or none, never gets this output.
-func memoryKey(l Leg, g *ports.Glossary) tmLeg {
-	k := tmLeg{tmEngine(l), l.Source, l.Target}
+// memoryKey is the memory's place for a leg's output in an account's
+// memory. When the engine applies a glossary itself (g not nil), the terms
+// are not hidden behind codes in the text hashed, so the glossary's
+// version joins the engine key: another glossary, or none, never gets
+// this output.
+func memoryKey(account string, l Leg, g *ports.Glossary) tmLeg {
+	k := tmLeg{account, tmEngine(l), l.Source, l.Target}
 	if g != nil {
 		k.engine += "+glossary:" + g.Version
 	}
 	return k
 }
 
-// recall looks texts up in the memory and returns the hits by index. The
-// memory is a saving, not a source of truth: an error means no hits.
-func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) map[int]string {
+// recall looks texts up in the account's memory and returns the hits by
+// index. Where the operator shares the memory (SharedMemory), what the
+// account's own memory lacks is looked up in every account's; those hits
+// come back in foreign too, for the caller to answer as if an engine had
+// been asked (issue 26: a job's cache_hits told an account that another
+// had translated a guessed sentence). The memory is a saving, not a
+// source of truth: an error means no hits.
+func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) (hits map[int]string, foreign map[int]bool) {
 	if t.TM == nil || len(texts) == 0 {
-		return nil
+		return nil, nil
 	}
 	hashes := make([]string, len(texts))
 	for i, s := range texts {
 		hashes[i] = Hash(s)
 	}
-	found, err := t.TM.GetTM(ctx, leg.engine, mode, leg.src, leg.tgt, hashes)
-	if err != nil || len(found) == 0 {
-		return nil
+	found, err := t.TM.GetTM(ctx, leg.account, leg.engine, mode, leg.src, leg.tgt, hashes)
+	if err != nil {
+		return nil, nil
 	}
-	hits := make(map[int]string, len(found))
+	hits = make(map[int]string, len(found))
+	var missed []string
+	var missedAt []int
 	for i, h := range hashes {
 		if v, ok := found[h]; ok {
 			hits[i] = v
+		} else {
+			missed, missedAt = append(missed, h), append(missedAt, i)
 		}
 	}
-	return hits
+	if !t.SharedMemory || len(missed) == 0 {
+		return hits, nil
+	}
+	shared, err := t.TM.GetSharedTM(ctx, leg.engine, mode, leg.src, leg.tgt, missed)
+	if err != nil {
+		return hits, nil
+	}
+	foreign = map[int]bool{}
+	for j, h := range missed {
+		if v, ok := shared[h]; ok {
+			hits[missedAt[j]] = v
+			foreign[missedAt[j]] = true
+		}
+	}
+	return hits, foreign
+}
+
+// asIfSent makes the texts another account's memory answered (foreign)
+// count as the engine calls and characters they would have cost, and puts
+// them in this account's memory as if an engine had answered.
+func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode job.Mode, texts, out []string, todo []int, foreign map[int]bool, res *Result) {
+	if len(foreign) == 0 {
+		return
+	}
+	var sent, all, src, got []string
+	asked := make([]bool, len(texts))
+	for _, i := range todo {
+		sent = append(sent, texts[i])
+		asked[i] = true
+	}
+	for i := range texts {
+		if foreign[i] {
+			src, got = append(src, texts[i]), append(got, out[i])
+			res.Metrics.CharsSent += utf8.RuneCountInString(tagged.Plain(texts[i]))
+		}
+		if foreign[i] || asked[i] {
+			all = append(all, texts[i])
+		}
+	}
+	res.Metrics.EngineCalls += len(batches(all, l.Engine.Caps, t.BatchSegments)) - len(batches(sent, l.Engine.Caps, t.BatchSegments))
+	t.remember(ctx, key, string(mode), src, got)
 }
 
 // remember writes fresh engine output to the memory before the batch is
@@ -154,7 +207,7 @@ func (w *memoryWriter) run() {
 				maps.Copy(entries, m.entries)
 				written = append(written, m)
 			}
-			_ = w.tm.PutTM(ctx, key.leg.engine, key.mode, key.leg.src, key.leg.tgt, entries)
+			_ = w.tm.PutTM(ctx, key.leg.account, key.leg.engine, key.mode, key.leg.src, key.leg.tgt, entries)
 			for _, m := range written {
 				close(m.done)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Session translates one job's units batch by batch, as the job's pass
@@ -17,11 +18,12 @@ import (
 // for), the memory answers before any engine, and every engine answer is
 // written to the memory before its batch returns.
 type Session struct {
-	t     *Translator
-	legs  []Leg
-	mode  job.Mode
-	prot  *protect.Protector
-	terms *terms
+	t       *Translator
+	legs    []Leg
+	mode    job.Mode
+	prot    *protect.Protector
+	terms   *terms
+	account string // whose memory the job reads and fills
 
 	mu      sync.Mutex
 	res     Result
@@ -54,7 +56,7 @@ func (t *Translator) Begin(ctx context.Context, src, tgt string, mode job.Mode, 
 	if !ok {
 		return nil, ErrNoRoute
 	}
-	s := &Session{t: t, legs: legs, mode: mode, known: map[string]string{}, flights: map[string]*flight{}}
+	s := &Session{t: t, legs: legs, mode: mode, account: o.Account, known: map[string]string{}, flights: map[string]*flight{}}
 	s.res.Engine = legs[0].Engine.Name
 	if len(legs) == 2 {
 		s.res.Engine += "+" + legs[1].Engine.Name
@@ -104,7 +106,7 @@ func (s *Session) Translate(ctx context.Context, units []segment.Unit) error {
 				text, p.spans = s.prot.Protect(text)
 			}
 			text, p.spans, p.terms, p.found = s.terms.protect(text, p.spans) // after: no term inside a URL or path
-			if hasLetters(segment.Plain(text)) {
+			if hasLetters(tagged.Plain(text)) {
 				n, ok := seen[text]
 				if !ok {
 					n = len(texts)
@@ -206,7 +208,8 @@ func (s *Session) send(ctx context.Context, texts []string) ([]string, error) {
 	var err error
 	for _, l := range s.legs {
 		var m Result
-		texts, err = s.t.translateLeg(ctx, l, s.mode, s.terms.glossary(), texts, &m)
+		g := s.terms.glossary()
+		texts, err = s.t.translateLeg(ctx, memoryKey(s.account, l, g), l, s.mode, g, texts, &m)
 		s.mu.Lock()
 		s.res.Metrics.EngineCalls += m.Metrics.EngineCalls
 		s.res.Metrics.CharsSent += m.Metrics.CharsSent

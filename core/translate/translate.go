@@ -28,6 +28,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // ErrNoRoute is returned when no enabled engine serves a pair.
@@ -59,18 +60,26 @@ type Options struct {
 	DoNotTranslate []string
 	// Glossary, when set, is enforced in every mode (see glossary.go).
 	Glossary *glossary.Glossary
+	// Account is whose translation memory the job reads and fills.
+	Account string
 }
 
 // Translator translates documents with the enabled engines. The zero
 // value of every field but Engines is usable.
 type Translator struct {
 	Engines ports.EngineRegistry
-	// TM, when set, answers segments translated before by the same engine,
-	// mode and direction, so a document translated twice costs nothing.
+	// TM, when set, answers segments the account translated before with
+	// the same engine, mode and direction, so a document translated twice
+	// costs nothing.
 	// Every engine answer is written to it as it arrives, before its
 	// batch is done: it is the checkpoint a job rerun after a crash
 	// resumes from.
 	TM ports.TranslationMemory
+	// SharedMemory lets a job take what any account's memory holds
+	// (--shared-memory: accounts of one organisation). Another account's
+	// hits are reported as the engine calls they would have cost, so no
+	// job's metrics tell one account what another translated.
+	SharedMemory bool
 	// Routes overrides the priority order per pair (DRAGOMAN_ROUTES).
 	Routes Routes
 	// Attempts per batch for errors an engine may recover from (a plugin
@@ -113,21 +122,23 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 }
 
 // translateLeg translates texts with one engine: memory hits first, the
-// rest in batches, fresh output stored back. g is the glossary the engine
-// applies itself, or nil.
-func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
+// rest in batches, fresh output stored back under key. g is the glossary
+// the engine applies itself, or nil.
+func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode job.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
 	out := make([]string, len(texts))
-	key := memoryKey(l, g)
-	hits := t.recall(ctx, key, string(mode), texts)
+	hits, foreign := t.recall(ctx, key, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
 	for i := range texts {
 		if h, ok := hits[i]; ok {
 			out[i] = h
-			res.Metrics.CacheHits++
+			if !foreign[i] {
+				res.Metrics.CacheHits++
+			}
 			continue
 		}
 		todo = append(todo, i)
 	}
+	t.asIfSent(ctx, key, l, mode, texts, out, todo, foreign, res)
 	send := make([]string, len(todo))
 	for j, i := range todo {
 		send[j] = texts[i]
@@ -165,7 +176,7 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *
 			defer mu.Unlock()
 			res.Metrics.EngineCalls += calls
 			for _, s := range req.Segments { // text, as engines bill it; codes excluded
-				res.Metrics.CharsSent += utf8.RuneCountInString(segment.Plain(s)) * calls
+				res.Metrics.CharsSent += utf8.RuneCountInString(tagged.Plain(s)) * calls
 			}
 			if err != nil {
 				if firstErr == nil {
