@@ -59,6 +59,7 @@ func isProperty(n *node) bool {
 
 // block handles one block of the part.
 func (p *proc) block(t *node) error {
+	clear(p.f.keys) // the run properties seen are the last block's: hold none of them
 	switch {
 	case p.kind == ooxml.CoreProp:
 		if isProperty(t) {

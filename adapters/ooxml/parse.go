@@ -51,6 +51,24 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 		}
 		return s
 	}
+	// Short attribute values repeat (sizes, colours, fonts, styles): they
+	// are interned too, in a map of their own, bounded the same way.
+	values := map[string]string{}
+	value := func(b []byte) string {
+		if len(b) > 24 {
+			return string(b)
+		}
+		if s, ok := values[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		if len(values) < maxInterned {
+			values[s] = s
+		}
+		return s
+	}
+	var a arena
+	var scratch []xml.Attr
 	if s != nil {
 		s.init(root)
 	}
@@ -67,10 +85,11 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 			if t.Kind == xmlscan.Start && sc.Depth() > maxDepth {
 				return nil, fmt.Errorf("xml: elements nested more than %d deep", maxDepth)
 			}
-			attrs, err := parseAttrs(t.Raw, len(t.Name), intern)
+			scratch, err = parseAttrs(t.Raw, len(t.Name), intern, value, scratch[:0])
 			if err != nil {
 				return nil, err
 			}
+			attrs := a.attrs(scratch)
 			marks = append(marks, len(ns))
 			for _, a := range attrs {
 				if a.Name.Space == "xmlns" {
@@ -80,7 +99,8 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 				}
 			}
 			prefix := intern(xmlscan.Prefix(t.Name))
-			n := &Node{Kind: ElemNode, Prefix: prefix, Local: intern(xmlscan.Local(t.Name)), NS: lookup(prefix), Attrs: attrs, Parent: cur}
+			n := a.node()
+			*n = Node{Kind: ElemNode, Prefix: prefix, Local: intern(xmlscan.Local(t.Name)), NS: lookup(prefix), Attrs: attrs, Parent: cur}
 			if s != nil {
 				if s.holds(cur) {
 					s.startIn(cur)
@@ -123,7 +143,8 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 			} else if text, err = xmlscan.Unescape(raw); err != nil {
 				return nil, err
 			}
-			n := &Node{Kind: TextNode, Text: newlines(text), Parent: cur}
+			n := a.node()
+			*n = Node{Kind: TextNode, Text: newlines(text), Parent: cur}
 			if s != nil && s.holds(cur) {
 				s.pass(cur, n)
 				continue
@@ -170,10 +191,41 @@ func newlines(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
-// parseAttrs reads the attributes of a raw start or empty tag whose name
-// is nameLen bytes long, refusing malformed ones.
-func parseAttrs(raw []byte, nameLen int, intern func([]byte) string) ([]xml.Attr, error) {
-	var out []xml.Attr
+// arena hands out a tree's nodes and attribute lists in chunks: one
+// allocation for many small ones. Nothing is reused: a chunk lives as long
+// as one of its nodes does.
+type arena struct {
+	nodes []Node
+	list  []xml.Attr
+}
+
+func (a *arena) node() *Node {
+	if len(a.nodes) == cap(a.nodes) {
+		a.nodes = make([]Node, 0, 128)
+	}
+	a.nodes = a.nodes[:len(a.nodes)+1]
+	return &a.nodes[len(a.nodes)-1]
+}
+
+// attrs is a copy of attrs, nil when empty; its capacity is its length, so
+// an attribute added later reallocates it rather than overwrite a
+// neighbour's.
+func (a *arena) attrs(attrs []xml.Attr) []xml.Attr {
+	n := len(attrs)
+	if n == 0 {
+		return nil
+	}
+	if cap(a.list)-len(a.list) < n {
+		a.list = make([]xml.Attr, 0, max(256, n))
+	}
+	s := len(a.list)
+	a.list = append(a.list, attrs...)
+	return a.list[s : s+n : s+n]
+}
+
+// parseAttrs appends to out the attributes of a raw start or empty tag
+// whose name is nameLen bytes long, refusing malformed ones.
+func parseAttrs(raw []byte, nameLen int, intern, value func([]byte) string, out []xml.Attr) ([]xml.Attr, error) {
 	i, end := 1+nameLen, len(raw)-1 // raw[end] is '>'
 	if raw[end-1] == '/' {
 		end--
@@ -215,11 +267,17 @@ func parseAttrs(raw []byte, nameLen int, intern func([]byte) string) ([]xml.Attr
 		if bytes.IndexByte(val, '<') >= 0 {
 			return nil, fmt.Errorf("xml: unescaped < in attribute value in %.40q", raw)
 		}
-		v, err := xmlscan.Unescape(val)
-		if err != nil {
-			return nil, err
+		var v string
+		if bytes.IndexByte(val, '&') < 0 && bytes.IndexByte(val, '\r') < 0 {
+			v = value(val)
+		} else {
+			u, err := xmlscan.Unescape(val)
+			if err != nil {
+				return nil, err
+			}
+			v = newlines(u)
 		}
-		out = append(out, xml.Attr{Name: xml.Name{Space: intern(xmlscan.Prefix(name)), Local: intern(xmlscan.Local(name))}, Value: newlines(v)})
+		out = append(out, xml.Attr{Name: xml.Name{Space: intern(xmlscan.Prefix(name)), Local: intern(xmlscan.Local(name))}, Value: v})
 		i = j + 1 + k + 1
 	}
 }
