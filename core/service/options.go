@@ -4,17 +4,17 @@ import (
 	"context"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Options are the validated language and mode choices of a request.
 type Options struct {
 	Source *language.Language // nil: auto
 	Target language.Language
-	Mode   job.Mode
+	Mode   translation.Mode
 	// GlossaryID is the caller's glossary for this pair, once checked.
 	GlossaryID string
 }
@@ -37,7 +37,7 @@ func ParseOptions(target, source, mode string) (Options, error) {
 		}
 		o.Source = &l
 	}
-	m, err := job.ParseMode(strings.ToLower(strings.TrimSpace(mode)))
+	m, err := translation.ParseMode(strings.ToLower(strings.TrimSpace(mode)))
 	if err != nil {
 		return o, &Error{Kind: KindUnprocessable, Message: err.Error(), Err: err}
 	}

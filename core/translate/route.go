@@ -61,7 +61,7 @@ func Targets(engines []ports.Engine) []language.Language {
 }
 
 // Routes overrides the priority order for some pairs: pair → engine name.
-type Routes map[ports.Pair]string
+type Routes map[language.Pair]string
 
 // ParseRoutes reads DRAGOMAN_ROUTES, e.g. "en:ar=openai, fr:es=apertium".
 // Languages are registry names or codes; "*" as a source or target means
@@ -79,7 +79,7 @@ func ParseRoutes(s string) (Routes, error) {
 		if !ok || !ok2 || engine == "" {
 			return nil, fmt.Errorf("DRAGOMAN_ROUTES: %q is not source:target=engine", item)
 		}
-		var p ports.Pair
+		var p language.Pair
 		for i, name := range []string{src, tgt} {
 			code := "*"
 			if name = strings.TrimSpace(name); name != "*" {
@@ -127,7 +127,7 @@ func (r Routes) Plan(engines []ports.Engine, src, tgt string) ([]Leg, bool) {
 }
 
 func (r Routes) route(engines []ports.Engine, src, tgt string) (ports.Engine, bool) {
-	for _, p := range []ports.Pair{{Source: src, Target: tgt}, {Source: "*", Target: tgt}, {Source: src, Target: "*"}} {
+	for _, p := range []language.Pair{{Source: src, Target: tgt}, {Source: "*", Target: tgt}, {Source: src, Target: "*"}} {
 		name, ok := r[p]
 		if !ok {
 			continue

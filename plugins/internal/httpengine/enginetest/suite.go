@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Suite is the shared wire test of one HTTP engine plugin.
@@ -65,7 +65,7 @@ func (s Suite) start(t *testing.T, v *Vendor, extra map[string]string) ports.Eng
 }
 
 func (s Suite) translate(e ports.Engine, segs []string) (ports.TranslateResult, error) {
-	return e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: s.Source, Target: s.Target, Mode: job.Full, Segments: segs})
+	return e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: s.Source, Target: s.Target, Mode: translation.Full, Segments: segs})
 }
 
 // CheckTranslated asserts out is src translated by Upper with every code kept.
@@ -187,7 +187,7 @@ func (s Suite) Run(t *testing.T) {
 			Retryable: func(error) bool { return false },
 		}
 		doc := &segment.Document{Units: []segment.Unit{{Segments: []segment.Segment{{Source: Segments[0]}}}}}
-		_, err := tr.Translate(context.Background(), doc, s.Source, s.Target, job.Full)
+		_, err := tr.Translate(context.Background(), doc, s.Source, s.Target, translation.Full)
 		var ee *translate.EngineError
 		if !errors.As(err, &ee) || ee.Engine != s.Engine || !strings.Contains(err.Error(), "HTTP 503") || !strings.Contains(err.Error(), "gave up after 4 attempts") {
 			t.Errorf("error %v", err)
@@ -228,7 +228,7 @@ func (s Suite) Run(t *testing.T) {
 				doc.Units = append(doc.Units, segment.Unit{Segments: []segment.Segment{{Source: text}}})
 			}
 			tr := &translate.Translator{Engines: staticRegistry{e}}
-			res, err := tr.Translate(context.Background(), doc, s.Source, s.Target, job.Full)
+			res, err := tr.Translate(context.Background(), doc, s.Source, s.Target, translation.Full)
 			if err != nil {
 				t.Fatal(err)
 			}
