@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
-	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // defaultMetricsAddr is loopback, so metrics are not public unless asked.
@@ -88,8 +87,10 @@ func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry
 	p.Jobs = m.Jobs(p.Jobs)
 	p.Bus = m.Bus(p.Bus, t.Tracer())
 	if p.Converter != nil {
+		if c, ok := p.Converter.(sdk.ConcurrencyReporter); ok { // the plugin host's, as the plugins said
+			m.SetLibreOfficePoolSize(c.MaxConcurrent())
+		}
 		p.Converter = m.Converter(p.Converter)
-		m.SetLibreOfficePoolSize(libreOfficePoolSize())
 	}
 	if p.PDF != nil {
 		p.PDF = m.PDFRenderer(p.PDF)
@@ -103,15 +104,6 @@ func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry
 		tr.Retryable = m.CountRetries(tr.Retryable)
 	}
 	return p
-}
-
-// libreOfficePoolSize is the pool the converter plugin starts, read from
-// the environment it inherits.
-func libreOfficePoolSize() int {
-	if c, err := pool.ConfigFromEnv(); err == nil && c.Size > 0 {
-		return c.Size
-	}
-	return runtime.NumCPU()
 }
 
 // runMetrics serves /metrics on its own plain-HTTP listener.

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 

@@ -12,11 +12,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 

@@ -31,6 +31,12 @@ func (c *converter) Formats() []string {
 	return []string{string(docformat.DOC), string(docformat.ODT), string(docformat.RTF), string(docformat.WordML)}
 }
 
+var _ sdk.ConcurrencyReporter = (*converter)(nil)
+
+// MaxConcurrent is the pool's size: one document per LibreOffice instance
+// (DRAGOMAN_LIBREOFFICE_POOL_SIZE, default the number of CPUs).
+func (c *converter) MaxConcurrent() int { return c.pool.Size() }
+
 // Health fails while no LibreOffice instance can be started.
 func (c *converter) Health(context.Context) error { return c.pool.Health() }
 

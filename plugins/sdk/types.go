@@ -111,6 +111,13 @@ type PDFRenderer interface {
 	RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error
 }
 
+// ConcurrencyReporter is optionally implemented by a Converter that says
+// how many documents it converts at once (the LibreOffice converter: its
+// pool's size); the host shows it among its metrics.
+type ConcurrencyReporter interface {
+	MaxConcurrent() int
+}
+
 // TargetPDF is the output format a PDF rendition is asked with.
 const TargetPDF = "pdf"
 

@@ -3,6 +3,10 @@
 // every HTTP engine shares: codes kept, limits respected, 429 with and
 // without Retry-After, 5xx, timeouts, malformed bodies, exhausted retries
 // naming the engine, refused keys and missing settings.
+//
+// It is the host's test kit, imported by the engine plugins' _test files:
+// it lives beside the plugin host it drives, so that nothing a plugin is
+// built from depends on the host's core or adapters.
 package enginetest
 
 import (
