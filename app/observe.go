@@ -69,16 +69,17 @@ func tracedPluginCall(info *stats.RPCTagInfo) bool {
 
 // instrumentService counts accepted jobs, rate-limit refusals and PDF
 // renditions (downloads and previews).
-func instrumentService(s *service.Service, m *telemetry.Metrics) *service.Service {
-	s.Jobs = m.Jobs(s.Jobs)
-	s.Limiter = m.Limiter(s.Limiter)
-	if s.PDF != nil {
-		s.PDF = m.PDFRenderer(s.PDF)
+func instrumentService(uc service.UseCases, m *telemetry.Metrics) service.UseCases {
+	uc.Jobs.Jobs = m.Jobs(uc.Jobs.Jobs)
+	uc.Accounts.Limiter = m.Limiter(uc.Accounts.Limiter)
+	uc.Sessions.Limiter = m.Limiter(uc.Sessions.Limiter)
+	if uc.Documents.PDF != nil {
+		uc.Documents.PDF = m.PDFRenderer(uc.Documents.PDF)
 	}
-	if r, ok := s.Pages.(*preview.Renderer); ok && r.PDF != nil {
+	if r, ok := uc.Documents.Pages.(*preview.Renderer); ok && r.PDF != nil {
 		r.PDF = m.PDFRenderer(r.PDF)
 	}
-	return s
+	return uc
 }
 
 // instrumentPipeline puts the metrics and the stage spans around the

@@ -17,7 +17,7 @@ func printOpenAPI(args []string, stdout io.Writer) error {
 	if err := f.Parse(args); err != nil {
 		return err
 	}
-	o := httpapi.New(&service.Service{}, nil).OpenAPI()
+	o := httpapi.New(service.UseCases{}, nil).OpenAPI()
 	if *v30 {
 		b, err := httpapi.Contract30(o)
 		if err != nil {

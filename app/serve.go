@@ -32,10 +32,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
-	"github.com/dragoman-translate/dragoman/adapters/tmx"
-	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
-	"github.com/dragoman-translate/dragoman/adapters/xliff"
 	"github.com/dragoman-translate/dragoman/app/internal/datadir"
 	"github.com/dragoman-translate/dragoman/app/internal/instance"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
@@ -140,24 +137,6 @@ func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metr
 // lazily, on the first detection.
 var detector = langdetect.New()
 
-func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
-	cfg := service.DefaultConfig
-	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
-	return &service.Service{
-		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
-		Limiter: st, Engines: plugins, Layout: layout,
-		// Source auto: the language is detected at submission too, so an
-		// unserved pair is refused before the job exists.
-		Docs: docx.New(), Detector: detector,
-		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
-		Clock:   systemClock{}, NewID: newID,
-		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,
-		PDF:        plugins.PDFRenderer(),
-		Glossaries: st,
-		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
-	}
-}
-
 // previewRenderer renders previews on the converter plugin's warm
 // LibreOffice pool when there is one, else with a fresh soffice each.
 func previewRenderer(plugins *pluginhost.Host) *preview.Renderer {
@@ -209,7 +188,7 @@ func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.
 // runPipeline registers the stages, starts the bus and republishes the
 // events of jobs that were in flight when the process last stopped. An
 // api process runs none of it: it only publishes the jobs it accepts.
-func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
+func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc service.UseCases, log *slog.Logger) {
 	if !c.runsStages() {
 		return
 	}
@@ -260,12 +239,12 @@ const staleJob = 30 * time.Minute
 
 // sweep deletes expired downloads and jobs past their retention, and
 // republishes the events of jobs that went stale.
-func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, done chan struct{}) {
+func sweep(svc service.UseCases, p *pipeline.Pipeline, log *slog.Logger, stop, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(15 * time.Second)
 	defer t.Stop()
 	for i := 0; ; i++ {
-		if err := svc.Sweep(context.Background()); err != nil {
+		if err := svc.Jobs.Sweep(context.Background()); err != nil {
 			log.Warn("sweep failed", "err", err)
 		}
 		if i%4 == 3 { // every minute: pending jobs after a minute, others when stale
@@ -372,10 +351,10 @@ func pipelineModules(c *Config, stderr io.Writer) fx.Option {
 			openBus,
 			openPlugins,
 			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
-			newService,
+			newUseCases,
 			newWebhookWorker,
 			newPipeline,
-			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
+			func(uc service.UseCases, log *slog.Logger) *httpapi.API { return httpapi.New(uc, log) },
 			newDashboard,
 		),
 		fx.Invoke(runPipeline),

@@ -29,7 +29,7 @@ type signinData struct {
 
 func (d *Dashboard) signinPage(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(SessionCookie); err == nil {
-		if _, err := d.svc.Session(r.Context(), c.Value); err == nil {
+		if _, err := d.svc.Sessions.Session(r.Context(), c.Value); err == nil {
 			http.Redirect(w, r, localPath(r.URL.Query().Get("next")), http.StatusSeeOther)
 			return
 		}
@@ -65,7 +65,7 @@ func (d *Dashboard) signin(w http.ResponseWriter, r *http.Request) {
 			Error: "The sign-in form expired. Please try again."})
 		return
 	}
-	in, err := d.svc.SignIn(r.Context(), email, pw, remoteAddr(r))
+	in, err := d.svc.Sessions.SignIn(r.Context(), email, pw, remoteAddr(r))
 	if err != nil {
 		msg := d.message(err)
 		if ra := retryAfter(err); ra > 0 {
@@ -92,7 +92,7 @@ func localPath(p string) string {
 
 func (d *Dashboard) signout(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if c, err := r.Cookie(SessionCookie); err == nil {
-		_ = d.svc.SignOut(r.Context(), c.Value)
+		_ = d.svc.Sessions.SignOut(r.Context(), c.Value)
 	}
 	clearCookie(w, SessionCookie)
 	http.Redirect(w, r, "/signin?out=1", http.StatusSeeOther)
@@ -121,7 +121,7 @@ type translateData struct {
 }
 
 func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	pairs, err := d.svc.TargetsBySource(r.Context())
+	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	p := page{Title: "Translate", Nav: "translate"}
 	if err != nil {
 		p.Error = d.message(err)
@@ -138,12 +138,12 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	// A server without glossaries still translates: the picker is empty.
 	glossaries, _ := d.glossaryViews(r, s)
 	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Modes: modes,
-		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload}
+		MaxMB: d.svc.Jobs.Config.MaxUpload >> 20, MaxSize: d.svc.Jobs.Config.MaxUpload}
 	d.render(w, r, http.StatusOK, "translate", s, p)
 }
 
 func (d *Dashboard) languages(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	pairs, err := d.svc.TargetsBySource(r.Context())
+	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	if err != nil {
 		d.writeJSONError(w, err)
 		return
@@ -161,11 +161,11 @@ type accepted struct {
 // source_lang, mode, pdf, glossary_id, url) come before the file, and streams the file
 // straight into the submission, as the API does.
 func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
+	if err := d.svc.Accounts.ChargeRequest(r.Context(), s.Caller); err != nil {
 		d.writeJSONError(w, err)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
+	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Jobs.Config.MaxUpload+1<<20)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the form as multipart/form-data"})
@@ -181,7 +181,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+				err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Jobs.Config.MaxUpload>>20)}
 			} else {
 				err = &service.Error{Kind: service.KindUnprocessable, Message: "the upload was interrupted: " + err.Error()}
 			}
@@ -190,20 +190,20 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		}
 		if part.FormName() == "file" && part.FileName() != "" {
 			// As the API does: quota first, then the file, then the job.
-			if err := d.svc.CheckQuota(r.Context(), s.Caller); err != nil {
+			if err := d.svc.Accounts.CheckQuota(r.Context(), s.Caller); err != nil {
 				d.writeJSONError(w, err)
 				return
 			}
-			up, err := d.svc.Receive(r.Context(), part, false)
+			up, err := d.svc.Jobs.Receive(r.Context(), part, false)
 			if err != nil {
 				var mbe *http.MaxBytesError
 				if errors.As(err, &mbe) {
-					err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+					err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Jobs.Config.MaxUpload>>20)}
 				}
 				d.writeJSONError(w, err)
 				return
 			}
-			acc, err = d.svc.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
+			acc, err = d.svc.Jobs.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
 				Name: part.FileName(), TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
 				PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"],
 			})
@@ -221,7 +221,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 			d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"})
 			return
 		}
-		acc, err = d.svc.SubmitURLRequest(r.Context(), s.Caller, f["url"], service.SubmitRequest{
+		acc, err = d.svc.Jobs.SubmitURLRequest(r.Context(), s.Caller, f["url"], service.SubmitRequest{
 			TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"], PDF: wantsPDF(f["pdf"]),
 			GlossaryID: f["glossary_id"],
 		})
@@ -270,12 +270,12 @@ var stepOf = map[job.Stage]int{
 
 func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobView, error) {
 	// The newest page of the API's job list, through the same catalogue.
-	page, err := d.svc.ListJobs(r.Context(), s.Caller, "", "", service.MaxJobPage)
+	page, err := d.svc.Jobs.ListJobs(r.Context(), s.Caller, "", "", service.MaxJobPage)
 	if err != nil {
 		return nil, err
 	}
 	jobs := page.Jobs
-	now := d.svc.Clock.Now()
+	now := d.svc.Jobs.Clock.Now()
 	out := make([]jobView, 0, len(jobs))
 	for _, j := range jobs {
 		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: language.NameOf(j.SourceLang), Target: language.NameOf(j.TargetLang)}
@@ -286,11 +286,11 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 				v.Source = language.NameOf(j.DetectedLang) + " (detected)"
 			}
 		}
-		switch j.Download(now, d.svc.Config.DownloadTTL) {
+		switch j.Download(now, d.svc.Jobs.Config.DownloadTTL) {
 		case job.DownloadReady:
 			v.Ready = true
 			v.HasPDF = j.PDF == job.PDFReady
-			left := d.svc.Config.DownloadTTL - now.Sub(*j.CompletedAt)
+			left := d.svc.Jobs.Config.DownloadTTL - now.Sub(*j.CompletedAt)
 			v.TimeLeft = fmt.Sprintf("%d min %02d s left to download", int(left.Minutes()), int(left.Seconds())%60)
 		case job.DownloadExpired:
 			v.Expired = true
@@ -321,11 +321,11 @@ func (d *Dashboard) jobRows(w http.ResponseWriter, r *http.Request, s *service.S
 // download sends the translated .docx or, with ?format=pdf, its PDF
 // rendition, through the same use cases as the API's download.
 func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	get, ctype := d.svc.Download, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+	get, ctype := d.svc.Jobs.Download, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 	switch r.URL.Query().Get("format") {
 	case "", "docx":
 	case "pdf":
-		get, ctype = d.svc.DownloadPDF, "application/pdf"
+		get, ctype = d.svc.Documents.DownloadPDF, "application/pdf"
 	default:
 		d.render(w, r, http.StatusBadRequest, "error", s, page{Title: "Download", Nav: "jobs", Error: "A translation downloads as docx or pdf."})
 		return
@@ -358,7 +358,7 @@ func (d *Dashboard) keysPage(w http.ResponseWriter, r *http.Request, s *service.
 }
 
 func (d *Dashboard) renderKeys(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, kd keysData) {
-	keys, err := d.svc.AccountKeys(r.Context(), s.Caller)
+	keys, err := d.svc.Accounts.AccountKeys(r.Context(), s.Caller)
 	if err != nil && p.Error == "" {
 		p.Error = d.message(err)
 	}
@@ -372,7 +372,7 @@ func (d *Dashboard) renderKeys(w http.ResponseWriter, r *http.Request, s *servic
 }
 
 func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	plain, k, err := d.svc.CreateNamedKey(r.Context(), s.Caller, r.PostFormValue("name"))
+	plain, k, err := d.svc.Accounts.CreateNamedKey(r.Context(), s.Caller, r.PostFormValue("name"))
 	p := page{Title: "API keys", Nav: "keys"}
 	if err != nil {
 		p.Error = d.message(err)
@@ -383,7 +383,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service
 }
 
 func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.RevokeAccountKey(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+	if err := d.svc.Accounts.RevokeAccountKey(r.Context(), s.Caller, r.PathValue("id")); err != nil {
 		d.renderKeys(w, r, s, statusOf(err), page{Title: "API keys", Nav: "keys", Error: d.message(err)}, keysData{})
 		return
 	}
@@ -409,7 +409,7 @@ func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, s *serv
 }
 
 func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, wd webhooksData) {
-	hooks, err := d.svc.ListWebhooks(r.Context(), s.Caller)
+	hooks, err := d.svc.Webhooks.ListWebhooks(r.Context(), s.Caller)
 	if err != nil && p.Error == "" {
 		p.Error = d.message(err)
 	}
@@ -421,7 +421,7 @@ func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *se
 
 func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	u, events := r.PostFormValue("url"), r.PostForm["events"]
-	hook, err := d.svc.RegisterWebhook(r.Context(), s.Caller, u, events)
+	hook, err := d.svc.Webhooks.RegisterWebhook(r.Context(), s.Caller, u, events)
 	p := page{Title: "Webhooks", Nav: "webhooks"}
 	if err != nil {
 		// The API names the field; on the form it is plain which one.
@@ -439,12 +439,12 @@ type webhookData struct {
 
 func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	id := r.PathValue("id")
-	hook, err := d.svc.GetWebhook(r.Context(), s.Caller, id)
+	hook, err := d.svc.Webhooks.GetWebhook(r.Context(), s.Caller, id)
 	if err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
-	attempts, err := d.svc.WebhookDeliveries(r.Context(), s.Caller, id, 50)
+	attempts, err := d.svc.Webhooks.WebhookDeliveries(r.Context(), s.Caller, id, 50)
 	p := page{Title: "Webhook", Nav: "webhooks", Data: webhookData{Hook: hook, Attempts: attempts}}
 	if err != nil {
 		p.Error = d.message(err)
@@ -460,7 +460,7 @@ func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *servi
 
 func (d *Dashboard) testWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	id := r.PathValue("id")
-	if _, err := d.svc.TestWebhook(r.Context(), s.Caller, id); err != nil {
+	if _, err := d.svc.Webhooks.TestWebhook(r.Context(), s.Caller, id); err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
@@ -470,7 +470,7 @@ func (d *Dashboard) testWebhook(w http.ResponseWriter, r *http.Request, s *servi
 func (d *Dashboard) setWebhookActive(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	id := r.PathValue("id")
 	active := r.PostFormValue("active") == "true"
-	if _, err := d.svc.UpdateWebhook(r.Context(), s.Caller, id, service.WebhookUpdate{Active: &active}); err != nil {
+	if _, err := d.svc.Webhooks.UpdateWebhook(r.Context(), s.Caller, id, service.WebhookUpdate{Active: &active}); err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
@@ -478,7 +478,7 @@ func (d *Dashboard) setWebhookActive(w http.ResponseWriter, r *http.Request, s *
 }
 
 func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.DeleteWebhook(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+	if err := d.svc.Webhooks.DeleteWebhook(r.Context(), s.Caller, r.PathValue("id")); err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
@@ -542,12 +542,12 @@ func newChart(days []service.DayWords) chart {
 }
 
 func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	u, err := d.svc.Usage(r.Context(), s.Caller)
+	u, err := d.svc.Accounts.Usage(r.Context(), s.Caller)
 	p := page{Title: "Usage", Nav: "usage"}
 	if err != nil {
 		p.Error = d.message(err)
 	}
-	now := d.svc.Clock.Now().UTC()
+	now := d.svc.Jobs.Clock.Now().UTC()
 	ud := usageData{Used: u.UsedWords, Limit: u.LimitWords, Plan: u.PlanName, RPM: s.Account.Limits().RequestsPerMinute,
 		Period: now.Format("January 2006"), Resets: time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)}
 	if u.LimitWords == nil {
@@ -566,7 +566,7 @@ func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service
 			ud.Share = "<1%"
 		}
 	}
-	days, err := d.svc.UsageByDay(r.Context(), s.Caller)
+	days, err := d.svc.Accounts.UsageByDay(r.Context(), s.Caller)
 	if err != nil && p.Error == "" {
 		p.Error = d.message(err)
 	}

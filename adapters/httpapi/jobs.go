@@ -265,7 +265,7 @@ func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
 func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, error) {
 	c := caller(ctx)
 	r := in.req
-	if err := a.svc.CheckQuota(ctx, c); err != nil {
+	if err := a.svc.Accounts.CheckQuota(ctx, c); err != nil {
 		return nil, a.fail(err)
 	}
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -273,7 +273,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		return nil, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
 	}
 	// Room for the form fields and part headers around a 50 MB file.
-	limit := a.svc.Config.MaxUpload + 1<<20
+	limit := a.svc.Jobs.Config.MaxUpload + 1<<20
 	if r.ContentLength > limit { // size before anything else: 413, not 422
 		return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
@@ -282,7 +282,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	req, err := readUploadForm(multipart.NewReader(body, params["boundary"]), func(name string, part io.Reader) error {
 		file := &countingReader{r: part}
 		var err error
-		up, err = a.svc.Receive(ctx, file, false)
+		up, err = a.svc.Jobs.Receive(ctx, file, false)
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) || a.oversized(err, file) {
@@ -309,7 +309,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	if up == nil {
 		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
 	}
-	acc, err := a.svc.Queue(ctx, c, up, req)
+	acc, err := a.svc.Jobs.Queue(ctx, c, up, req)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -415,13 +415,13 @@ func (a *API) oversized(err error, file *countingReader) bool {
 	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
 		return false
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Config.MaxUpload+1-file.n))
-	return file.n > a.svc.Config.MaxUpload
+	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Jobs.Config.MaxUpload+1-file.n))
+	return file.n > a.svc.Jobs.Config.MaxUpload
 }
 
 func (a *API) discard(ctx context.Context, up *service.Upload) {
 	if up != nil {
-		a.svc.Discard(ctx, up)
+		a.svc.Jobs.Discard(ctx, up)
 	}
 }
 
@@ -437,7 +437,7 @@ func (a *API) bodyError(err error) error {
 }
 
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
-	acc, err := a.svc.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{
+	acc, err := a.svc.Jobs.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{
 		TargetLang: in.Body.TargetLang, SourceLang: in.Body.SourceLang, Mode: in.Body.TranslationMode, PDF: in.Body.PDF,
 		GlossaryID: in.Body.GlossaryID,
 	})
@@ -451,7 +451,7 @@ func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*accepte
 }
 
 func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
-	j, err := a.svc.Job(ctx, caller(ctx), in.JobID)
+	j, err := a.svc.Jobs.Job(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -459,9 +459,9 @@ func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
 }
 
 func (a *API) download(ctx context.Context, in *downloadInput) (*huma.StreamResponse, error) {
-	get, ctype := a.svc.Download, docxType
+	get, ctype := a.svc.Jobs.Download, docxType
 	if in.Format == "pdf" {
-		get, ctype = a.svc.DownloadPDF, pdfType
+		get, ctype = a.svc.Documents.DownloadPDF, pdfType
 	}
 	d, err := get(ctx, caller(ctx), in.JobID)
 	if err != nil {

@@ -55,19 +55,19 @@ func layoutRequest(o Options) ports.LayoutRequest {
 
 // validate checks a request's options, the caller's quota and the pair,
 // in that order, once per submission.
-func (s *Service) validate(ctx context.Context, c *Caller, target, source, mode string) (Options, error) {
+func (s *Jobs) validate(ctx context.Context, c *Caller, target, source, mode string) (Options, error) {
 	opts, err := ParseOptions(target, source, mode)
 	if err != nil {
 		return opts, err
 	}
-	if err := s.CheckQuota(ctx, c); err != nil {
+	if err := checkQuota(ctx, s.Quota, s.Clock, c); err != nil {
 		return opts, err
 	}
 	return opts, s.checkPair(ctx, opts)
 }
 
 // checkPair refuses a pair no enabled engine serves, when the source is known.
-func (s *Service) checkPair(ctx context.Context, o Options) error {
+func (s *Jobs) checkPair(ctx context.Context, o Options) error {
 	if s.Engines == nil {
 		return nil
 	}
