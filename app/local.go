@@ -132,8 +132,8 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 		return nil, err
 	}
 	acc, err := l.svc.Jobs.Queue(ctx, l.caller, up, service.SubmitRequest{
-		Name: filepath.Base(path), TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode, PDF: opts.PDF,
-		GlossaryID: opts.GlossaryID,
+		Name: filepath.Base(path), JobOptions: service.JobOptions{TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode, PDF: opts.PDF,
+			GlossaryID: opts.GlossaryID},
 	})
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/core/webhook"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
@@ -100,17 +101,6 @@ func (d *Dashboard) signout(w http.ResponseWriter, r *http.Request, s *service.S
 
 // ---- translate ----
 
-type modeInfo struct {
-	Value, Name, Help string
-}
-
-var modes = []modeInfo{
-	{"professional", "Professional", "Everything is translated except technical terms, product names and code, which stay as written."},
-	{"full", "Full", "Every word is translated, terms and names included."},
-	{"literal", "Literal", "Close to word for word, keeping the original sentence structure where the engine can."},
-	{"extreme", "Localised", "Adapted for the reader: idioms, units, dates and number formats follow the target language."},
-}
-
 type translateData struct {
 	Sources    []string
 	Glossaries []glossaryView
@@ -118,6 +108,8 @@ type translateData struct {
 	Modes      []modeInfo
 	MaxMB      int64
 	MaxSize    int64
+	Accept     string // the file picker's extensions: ".docx,.doc,.odt,.rtf"
+	Formats    string // "Word (.docx, .doc), OpenDocument (.odt) or RTF"
 }
 
 func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
@@ -138,7 +130,8 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	// A server without glossaries still translates: the picker is empty.
 	glossaries, _ := d.glossaryViews(r, s)
 	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Modes: modes,
-		MaxMB: d.svc.Jobs.Config.MaxUpload >> 20, MaxSize: d.svc.Jobs.Config.MaxUpload}
+		MaxMB: d.svc.Jobs.Config.MaxUpload >> 20, MaxSize: d.svc.Jobs.Config.MaxUpload,
+		Accept: strings.Join(docformat.Extensions(), ","), Formats: formatsText()}
 	d.render(w, r, http.StatusOK, "translate", s, p)
 }
 
@@ -203,10 +196,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 				d.writeJSONError(w, err)
 				return
 			}
-			acc, err = d.svc.Jobs.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
-				Name: part.FileName(), TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
-				PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"],
-			})
+			acc, err = d.svc.Jobs.Queue(r.Context(), s.Caller, up, service.SubmitRequest{Name: part.FileName(), JobOptions: jobOptions(f)})
 			if err != nil {
 				d.writeJSONError(w, err)
 				return
@@ -221,10 +211,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 			d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"})
 			return
 		}
-		acc, err = d.svc.Jobs.SubmitURLRequest(r.Context(), s.Caller, f["url"], service.SubmitRequest{
-			TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"], PDF: wantsPDF(f["pdf"]),
-			GlossaryID: f["glossary_id"],
-		})
+		acc, err = d.svc.Jobs.SubmitURLRequest(r.Context(), s.Caller, f["url"], service.SubmitRequest{JobOptions: jobOptions(f)})
 		if err != nil {
 			d.writeJSONError(w, err)
 			return
@@ -232,10 +219,6 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 	}
 	writeJSON(w, http.StatusAccepted, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
 }
-
-// wantsPDF reads the form's "PDF too" checkbox: checked sends "true"
-// (the script) or "on" (a plain form).
-func wantsPDF(v string) bool { return v == "true" || v == "on" }
 
 // ---- jobs ----
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/openapi/client"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Translator runs one document through a server or in-process.
@@ -51,7 +52,7 @@ func Translate(args []string, stdout, stderr io.Writer, newLocal NewLocal) int {
 	cf := newClientFlags("translate")
 	to := cf.fs.String("to", "", "target language name or ISO code (required)")
 	from := cf.fs.String("from", "", "source language; default: detected")
-	mode := cf.fs.String("mode", "", "professional (default), full, literal or extreme")
+	mode := cf.fs.String("mode", "", modeHelp())
 	pdf := cf.fs.Bool("pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
 	out := cf.fs.String("out", "", "folder for the translations; default: beside each file (the working folder for --url)")
 	local := cf.fs.Bool("local", false, "run the pipeline in this process with the installed plugins: no server, no key")
@@ -394,4 +395,12 @@ func (t *tracker) finish(err error) {
 	if err != nil {
 		t.d.note(t.name + ": failed")
 	}
+}
+
+// modeHelp lists the translation modes: "professional (default), full,
+// literal or extreme".
+func modeHelp() string {
+	names := translation.Names()
+	names[0] += " (default)" // translation.Modes starts with the default
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -13,17 +13,24 @@ import (
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
+// JobOptions are what a client asks of a job beyond its document, the same
+// for an upload and a URL. The API declares them once for both
+// (adapters/httpapi JobOptions); accept puts them on the job.
+type JobOptions struct {
+	TargetLang string // name or code; "" means Arabic
+	SourceLang string // name, code or "auto"; "" means auto
+	Mode       string // "" means professional
+	PDF        bool   // also render the translation to PDF (pdf_url in job.completed)
+	GlossaryID string // one of the caller's glossaries for the pair; "" for none
+}
+
 // SubmitRequest is a document to translate and how.
 type SubmitRequest struct {
-	Name       string        // file name as uploaded
-	NameFn     func() string // or: the name known once Body is read (URL fetches)
-	Body       io.Reader     // the document; read once, streamed to the blob store
-	TargetLang string        // name or code; "" means Arabic
-	SourceLang string        // name, code or "auto"; "" means auto
-	Mode       string        // "" means professional
-	FromURL    bool          // format errors are 400 instead of 422
-	PDF        bool          // also render the translation to PDF (pdf_url in job.completed)
-	GlossaryID string        // one of the caller's glossaries for the pair; "" for none
+	Name    string        // file name as uploaded
+	NameFn  func() string // or: the name known once Body is read (URL fetches)
+	Body    io.Reader     // the document; read once, streamed to the blob store
+	FromURL bool          // format errors are 400 instead of 422
+	JobOptions
 }
 
 // Accepted is what a submission returns.

@@ -55,7 +55,7 @@ func (s *Jobs) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r
 		pw.CloseWithError(err)
 	}()
 	acc, err := s.submit(ctx, c, SubmitRequest{
-		Body: pr, TargetLang: target, SourceLang: source, Mode: mode, FromURL: true, PDF: r.PDF, GlossaryID: r.GlossaryID,
+		Body: pr, FromURL: true, JobOptions: r.JobOptions,
 		NameFn: func() string { mu.Lock(); defer mu.Unlock(); return name },
 	}, opts)
 	pr.CloseWithError(errSubmissionEnded)

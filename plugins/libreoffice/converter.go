@@ -26,9 +26,14 @@ type converter struct {
 	tempDir string
 }
 
-// Formats are the source formats as docformat names them.
+// Formats are the source formats as docformat names them: the pool's
+// source kinds.
 func (c *converter) Formats() []string {
-	return []string{string(docformat.DOC), string(docformat.ODT), string(docformat.RTF), string(docformat.WordML)}
+	out := make([]string, len(pool.Sources))
+	for i, k := range pool.Sources {
+		out[i] = k.Name
+	}
+	return out
 }
 
 var _ sdk.ConcurrencyReporter = (*converter)(nil)
@@ -102,19 +107,13 @@ func sniff(r io.ReaderAt, size int64, pdf bool) (pool.Kind, error) {
 	case err != nil:
 		return pool.Kind{}, &pool.Error{Reason: pool.Corrupt, Detail: err.Error()}
 	}
-	switch f {
-	case docformat.DOC:
-		return pool.Word, nil
-	case docformat.ODT:
-		return pool.ODT, nil
-	case docformat.RTF:
-		return pool.RTF, nil
-	case docformat.WordML:
-		return pool.WordML, nil
-	case docformat.DOCX:
-		if pdf {
-			return pool.DOCX, nil
+	for _, k := range pool.Sources {
+		if k.Name == string(f) {
+			return k, nil
 		}
+	}
+	if f == docformat.DOCX && pdf {
+		return pool.DOCX, nil
 	}
 	return pool.Kind{}, &pool.Error{Reason: pool.Unsupported, Detail: fmt.Sprintf("%s needs no conversion", f)}
 }

@@ -126,7 +126,7 @@ func start(t *testing.T, c *chatServer, extra map[string]string) (ports.Engine, 
 func TestModesArePromptPolicies(t *testing.T) {
 	c := &chatServer{t: t}
 	e, _ := start(t, c, nil)
-	if len(e.Caps.Modes) != 4 {
+	if len(e.Caps.Modes) != len(translation.Modes) {
 		t.Errorf("modes %v", e.Caps.Modes)
 	}
 	want := map[translation.Mode]string{

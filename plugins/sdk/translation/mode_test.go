@@ -16,3 +16,18 @@ func TestParseMode(t *testing.T) {
 		t.Errorf("unknown mode: %v", err)
 	}
 }
+
+// Every mode says what it is, on a form and in the API.
+func TestEveryModeIsDescribed(t *testing.T) {
+	if len(Modes) != len(modes) || Modes[0] != Default {
+		t.Fatalf("Modes %v, the default %q first", Modes, Default)
+	}
+	for _, m := range Modes {
+		if a := m.About(); a.Label == "" || len(a.Help) < 20 || len(a.API) < 10 {
+			t.Errorf("%s: %+v", m, a)
+		}
+	}
+	if (Mode("poetic").About() != About{}) {
+		t.Error("an unknown mode is described")
+	}
+}

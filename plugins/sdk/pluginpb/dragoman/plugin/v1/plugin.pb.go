@@ -136,7 +136,7 @@ type CapabilitiesResponse struct {
 	// Batch limits; zero means the host default.
 	MaxSegments int32 `protobuf:"varint,4,opt,name=max_segments,json=maxSegments,proto3" json:"max_segments,omitempty"`
 	MaxChars    int32 `protobuf:"varint,5,opt,name=max_chars,json=maxChars,proto3" json:"max_chars,omitempty"`
-	// Translation modes the engine honours: professional, full, literal, extreme.
+	// Translation modes the engine honours, as plugins/sdk/translation names them.
 	Modes []string `protobuf:"bytes,6,rep,name=modes,proto3" json:"modes,omitempty"`
 	// The SDK protocol version the plugin was built with.
 	ProtocolVersion uint32 `protobuf:"varint,7,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
