@@ -207,13 +207,15 @@ func (l *Local) pruneDirs(dir string) {
 }
 
 // createTemp makes the folder and a temp file in it. A concurrent Delete
-// may remove the emptied folder in between, so that is retried.
+// may remove an emptied folder in between, the new one or a parent that
+// MkdirAll has just made, so either step is retried.
 func createTemp(dir string) (*os.File, error) {
 	for try := 0; ; try++ {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, err
+		err := os.MkdirAll(dir, 0o750)
+		var f *os.File
+		if err == nil {
+			f, err = os.CreateTemp(dir, tempPrefix+"*")
 		}
-		f, err := os.CreateTemp(dir, tempPrefix+"*")
 		if err == nil || !errors.Is(err, fs.ErrNotExist) || try == 10 {
 			return f, err
 		}

@@ -1,6 +1,9 @@
 package translation
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseMode(t *testing.T) {
 	if m, err := ParseMode(""); err != nil || m != Professional {
@@ -12,8 +15,13 @@ func TestParseMode(t *testing.T) {
 		}
 	}
 	_, err := ParseMode("poetic")
-	if err == nil || err.Error() != "translation_mode is not one of professional, full, literal, extreme" {
-		t.Errorf("unknown mode: %v", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "translation_mode is not one of professional, full, ") {
+		t.Fatalf("unknown mode: %v", err)
+	}
+	for _, m := range Modes {
+		if !strings.Contains(err.Error(), string(m)) {
+			t.Errorf("the refusal does not name %s: %v", m, err)
+		}
 	}
 }
 
