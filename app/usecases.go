@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
@@ -26,7 +27,7 @@ func newUseCases(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 			Config: cfg, Jobs: st, JobCatalog: st, Quota: st, Blobs: blobs, Bus: bus, Engines: plugins, Layout: layout,
 			// Source auto: the language is detected at submission too, so an
 			// unserved pair is refused before the job exists.
-			Docs: docs, Detector: detector,
+			Docs: docs, Detector: detector, Packages: ooxml.Checker{},
 			Fetcher:    urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 			Glossaries: st, Clock: clock, NewID: newID,
 		},

@@ -91,47 +91,6 @@ func TestLocalDeleteRemovesEmptiedFolders(t *testing.T) {
 	}
 }
 
-// A job's files deleted while another job's upload starts: the delete
-// prunes the emptied "jobs" folder between the upload's creating it and
-// creating its own folder inside. The upload must still succeed (the API
-// answered 500 for it).
-func TestLocalPutWhileADeletePrunesTheParent(t *testing.T) {
-	l := newLocal(t)
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() { // another job's files, written and deleted again and again
-		defer close(done)
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			k := fmt.Sprintf("jobs/other-%d/input", i)
-			if _, err := l.Put(ctx, k, strings.NewReader("x")); err == nil {
-				_ = l.DeletePrefix(ctx, fmt.Sprintf("jobs/other-%d/", i))
-			}
-		}
-	}()
-	failed := 0
-	for i := 0; i < 3000; i++ {
-		k := fmt.Sprintf("jobs/%d/input", i)
-		if _, err := l.Put(ctx, k, strings.NewReader("y")); err != nil {
-			failed++
-			if failed == 1 {
-				t.Error(err)
-			}
-			continue
-		}
-		_ = l.DeletePrefix(ctx, fmt.Sprintf("jobs/%d/", i))
-	}
-	close(stop)
-	<-done
-	if failed > 0 {
-		t.Errorf("%d of 3000 puts failed beside a pruning delete", failed)
-	}
-}
-
 func BenchmarkPut1MiB(b *testing.B) {
 	l := newLocal(b)
 	data := make([]byte, 1<<20)

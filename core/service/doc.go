@@ -3,7 +3,7 @@
 // handlers by concern, each holding only the ports it uses:
 //
 //	Accounts       API keys, request limits, usage and quota, the account's keys
-//	Sessions       dashboard sign-in and sessions
+//	Sessions       dashboard sign-in, sessions and password changes
 //	Jobs           submitting (upload or URL), reading, listing, cancelling
 //	               and downloading jobs, and sweeping expired files
 //	Documents      a completed job's documents and revisions: PDF rendition,
