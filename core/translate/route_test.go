@@ -43,8 +43,8 @@ func TestChainsOfServedPairs(t *testing.T) {
 	g := Routes(nil).Graph(engines)
 	for pair, want := range map[string]string{
 		"en>es": "en>es a",
-		"en>it": "en>it b",       // direct, although engine b comes second
-		"en>fr": "en>es>fr a,a",  // en>ca>fr is as short, but b comes second
+		"en>it": "en>it b",      // direct, although engine b comes second
+		"en>fr": "en>es>fr a,a", // en>ca>fr is as short, but b comes second
 		"en>gl": "en>es>pt>gl a,a,a",
 		"en>oc": "en>es>fr>oc a,a,a",
 		"en>sc": "en>it>sc b,b", // two legs of b before three of a
