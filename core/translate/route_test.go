@@ -10,14 +10,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-func pairs(list ...string) []ports.Pair {
-	var out []ports.Pair
-	for _, p := range list {
-		src, tgt, _ := strings.Cut(p, ">")
-		out = append(out, ports.Pair{Source: src, Target: tgt})
-	}
-	return out
-}
+func pairs(list ...string) []ports.Pair { return parsePairs(strings.Join(list, " ")) }
 
 // path renders a plan as "en>es>fr a,a".
 func path(legs []Leg) string {
@@ -115,7 +108,7 @@ func TestChainKeepsTermsSpansAndMemory(t *testing.T) {
 			t.Errorf("an engine saw a term or a span: %q", s)
 		}
 	}
-	if want := []job.Leg{{"en", "es", "a"}, {"es", "pt", "a"}, {"pt", "gl", "b"}}; !slices.Equal(res.Route, want) || res.Engine != "a+b" {
+	if want := []job.Leg{{Source: "en", Target: "es", Engine: "a"}, {Source: "es", Target: "pt", Engine: "a"}, {Source: "pt", Target: "gl", Engine: "b"}}; !slices.Equal(res.Route, want) || res.Engine != "a+b" {
 		t.Errorf("route %v engine %q, want %v a+b", res.Route, res.Engine, want)
 	}
 	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "through Spanish and Portuguese (English→Spanish with a, then Spanish→Portuguese with a, then Portuguese→Galician with b)") {
