@@ -108,10 +108,10 @@ test: deps build tools
 	$(GO) vet ./...
 	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 40m ./...
 
-## bench: issue 13's table in one run (BenchmarkTable in app/: the whole
+## bench: issue 13's table in one run (BenchmarkTable in app/e2e: the whole
 ## service against its peers; DRAGOMAN_BENCH_* variables tune it)
 bench: build
-	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkTable$$' -benchtime 1x -timeout 90m ./app/
+	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkTable$$' -benchtime 1x -timeout 90m ./app/e2e/
 
 ## bench-all: every benchmark, with allocation counts
 bench-all: build

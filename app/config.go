@@ -1,80 +1,13 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"net/netip"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/app/cmdline"
 )
-
-// usageError is a wrong command line; it exits with status 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func asUsage(err error, ue *usageError) bool { return errors.As(err, ue) }
-
-// env returns the DRAGOMAN_ variable for a flag name: data-dir → DRAGOMAN_DATA_DIR.
-func env(flagName string) string {
-	return "DRAGOMAN_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
-}
-
-// flags is a flag set whose every flag defaults to its environment variable.
-type flags struct{ *flag.FlagSet }
-
-func newFlags(name string) flags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	return flags{fs}
-}
-
-func (f flags) str(name, def, usage string) *string {
-	if v, ok := os.LookupEnv(env(name)); ok {
-		def = v
-	}
-	return f.String(name, def, usage+" (env "+env(name)+")")
-}
-
-func (f flags) dur(name string, def time.Duration, usage string) *time.Duration {
-	if v, ok := os.LookupEnv(env(name)); ok {
-		if d, err := time.ParseDuration(v); err == nil {
-			def = d
-		}
-	}
-	return f.Duration(name, def, usage+" (env "+env(name)+")")
-}
-
-func (f flags) boolean(name string, def bool, usage string) *bool {
-	if v, ok := os.LookupEnv(env(name)); ok {
-		if b, err := strconv.ParseBool(v); err == nil {
-			def = b
-		}
-	}
-	return f.Bool(name, def, usage+" (env "+env(name)+")")
-}
-
-func (f flags) integer(name string, def int, usage string) *int {
-	if v, ok := os.LookupEnv(env(name)); ok {
-		if n, err := strconv.Atoi(v); err == nil {
-			def = n
-		}
-	}
-	return f.Int(name, def, usage+" (env "+env(name)+")")
-}
-
-func (f flags) parse(args []string) error {
-	if err := f.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if f.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", f.Arg(0))}
-	}
-	return nil
-}
 
 // serveEnvHelp lists the variables serve reads besides the flags' own.
 const serveEnvHelp = `
@@ -88,18 +21,6 @@ Environment besides the flags' variables:
                     once (default: the number of CPUs); a large batch is split
                     across them
 `
-
-// defaultDataDir keeps state beside the working directory.
-const defaultDataDir = ".dragoman"
-
-// defaultPluginDir is bin/plugins beside the binary.
-func defaultPluginDir() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "plugins"
-	}
-	return filepath.Join(filepath.Dir(exe), "plugins")
-}
 
 // Config is everything `serve` is told.
 type Config struct {
@@ -151,40 +72,40 @@ func (c *Config) runsStages() bool { return c.Role != RoleAPI }
 func (c *Config) servesAPI() bool { return c.Role != RoleWorker }
 
 func parseServe(args []string) (*Config, error) {
-	f := newFlags("serve")
+	f := cmdline.NewFlags("serve")
 	c := &Config{}
-	dataDir := f.str("data-dir", defaultDataDir, "directory for the database, documents, events and the self-signed certificate")
-	pluginDir := f.str("plugin-dir", defaultPluginDir(), "directory of plugin binaries (dragoman-provider-*, dragoman-converter-*)")
-	httpsAddr := f.str("https-addr", ":8443", "HTTPS listen address")
-	httpAddr := f.str("http-addr", ":8080", "HTTP listen address; every request is redirected to HTTPS with 308 (empty: off)")
-	cert := f.str("tls-cert", "", "TLS certificate (PEM); without it a self-signed one is generated into the data dir")
-	key := f.str("tls-key", "", "TLS private key (PEM)")
-	public := f.str("public-url", "", "external base URL, e.g. https://dragoman.example.com (for absolute links in webhooks); default https://localhost<https-addr>")
-	proxies := f.str("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-Proto is believed (a proxy that terminated TLS)")
-	private := f.boolean("allow-private-urls", false, "let URL fetches and webhooks reach loopback/private addresses, plain http included: tests and local development only")
-	ttl := f.dur("download-ttl", 10*time.Minute, "how long a translated file can be downloaded after completion")
-	retention := f.dur("job-retention", 24*time.Hour, "how long job records are kept after creation")
-	db := f.str("database-url", "", "PostgreSQL URL (postgres://…) for the scale-out deployment; empty: SQLite in the data dir")
-	nats := f.str("nats-url", "", "external NATS JetStream URL for the scale-out deployment; empty: embedded in the data dir")
-	blobs := f.str("blob-url", "", "S3-compatible document storage for the scale-out deployment, s3://bucket[/prefix]?endpoint=https://host:port&region=R&path_style=true (keys from DRAGOMAN_S3_ACCESS_KEY/DRAGOMAN_S3_SECRET_KEY or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); empty: the data dir")
-	engines := f.str("engines", "apertium", "translation engines in priority order (plugin names)")
-	workers := f.integer("workers", 2, "jobs processed concurrently per stage by this process")
-	batchSegments := f.integer("batch-segments", 0, "the most segments sent to an engine in one call; 0: the engine's own limit (Apertium 10,000; smaller batches put more of one document in flight)")
-	engineConcurrency := f.integer("engine-concurrency", 4, "engine calls in flight per engine across all jobs of this process")
-	secret := f.str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
-	logLevel := f.str("log-level", "warn", "debug, info, warn or error")
-	role := f.str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
-	natsListen := f.str("nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
-	logFormat := f.str("log-format", "text", "log line format: text (logfmt) or json")
-	metricsAddr := f.str("metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
+	dataDir := f.Str("data-dir", cmdline.DefaultDataDir, "directory for the database, documents, events and the self-signed certificate")
+	pluginDir := f.Str("plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries (dragoman-provider-*, dragoman-converter-*)")
+	httpsAddr := f.Str("https-addr", ":8443", "HTTPS listen address")
+	httpAddr := f.Str("http-addr", ":8080", "HTTP listen address; every request is redirected to HTTPS with 308 (empty: off)")
+	cert := f.Str("tls-cert", "", "TLS certificate (PEM); without it a self-signed one is generated into the data dir")
+	key := f.Str("tls-key", "", "TLS private key (PEM)")
+	public := f.Str("public-url", "", "external base URL, e.g. https://dragoman.example.com (for absolute links in webhooks); default https://localhost<https-addr>")
+	proxies := f.Str("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-Proto is believed (a proxy that terminated TLS)")
+	private := f.Boolean("allow-private-urls", false, "let URL fetches and webhooks reach loopback/private addresses, plain http included: tests and local development only")
+	ttl := f.Dur("download-ttl", 10*time.Minute, "how long a translated file can be downloaded after completion")
+	retention := f.Dur("job-retention", 24*time.Hour, "how long job records are kept after creation")
+	db := f.Str("database-url", "", "PostgreSQL URL (postgres://…) for the scale-out deployment; empty: SQLite in the data dir")
+	nats := f.Str("nats-url", "", "external NATS JetStream URL for the scale-out deployment; empty: embedded in the data dir")
+	blobs := f.Str("blob-url", "", "S3-compatible document storage for the scale-out deployment, s3://bucket[/prefix]?endpoint=https://host:port&region=R&path_style=true (keys from DRAGOMAN_S3_ACCESS_KEY/DRAGOMAN_S3_SECRET_KEY or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); empty: the data dir")
+	engines := f.Str("engines", "apertium", "translation engines in priority order (plugin names)")
+	workers := f.Integer("workers", 2, "jobs processed concurrently per stage by this process")
+	batchSegments := f.Integer("batch-segments", 0, "the most segments sent to an engine in one call; 0: the engine's own limit (Apertium 10,000; smaller batches put more of one document in flight)")
+	engineConcurrency := f.Integer("engine-concurrency", 4, "engine calls in flight per engine across all jobs of this process")
+	secret := f.Str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
+	logLevel := f.Str("log-level", "warn", "debug, info, warn or error")
+	role := f.Str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
+	natsListen := f.Str("nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
+	logFormat := f.Str("log-format", "text", "log line format: text (logfmt) or json")
+	metricsAddr := f.Str("metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
 	f.Usage = func() {
 		fmt.Fprintln(f.Output(), "Usage: dragoman serve [flags]")
 		f.PrintDefaults()
 		fmt.Fprint(f.Output(), serveEnvHelp)
 	}
-	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
-	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
-	if err := f.parse(args); err != nil {
+	uploadIdle := f.Dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
+	uploadWhole := f.Dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
+	if err := f.Parse(args); err != nil {
 		return nil, err
 	}
 	c.DataDir, c.PluginDir, c.HTTPSAddr, c.HTTPAddr = *dataDir, *pluginDir, *httpsAddr, *httpAddr
@@ -194,25 +115,25 @@ func parseServe(args []string) (*Config, error) {
 	c.BlobURL = *blobs
 	c.BatchSegments, c.EngineConcurrency = *batchSegments, *engineConcurrency
 	if c.BatchSegments < 0 || c.EngineConcurrency < 1 {
-		return nil, usageError{"--batch-segments must be 0 or more and --engine-concurrency 1 or more"}
+		return nil, cmdline.UsageError{Msg: "--batch-segments must be 0 or more and --engine-concurrency 1 or more"}
 	}
 	c.SecretKey, c.LogLevel = *secret, *logLevel
 	c.LogFormat, c.MetricsAddr = *logFormat, *metricsAddr
 	if c.LogFormat != "text" && c.LogFormat != "json" {
-		return nil, usageError{fmt.Sprintf("--log-format %q: want text or json", c.LogFormat)}
+		return nil, cmdline.UsageError{Msg: fmt.Sprintf("--log-format %q: want text or json", c.LogFormat)}
 	}
 	c.Role, c.NATSListen = *role, *natsListen
 	switch c.Role {
 	case RoleAll, RoleAPI, RoleWorker:
 	default:
-		return nil, usageError{fmt.Sprintf("--role: %q is not all, api or worker", c.Role)}
+		return nil, cmdline.UsageError{Msg: fmt.Sprintf("--role: %q is not all, api or worker", c.Role)}
 	}
 	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
 	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
-		return nil, usageError{"--upload-idle-timeout and --upload-timeout must be positive"}
+		return nil, cmdline.UsageError{Msg: "--upload-idle-timeout and --upload-timeout must be positive"}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
-		return nil, usageError{"--tls-cert and --tls-key go together"}
+		return nil, cmdline.UsageError{Msg: "--tls-cert and --tls-key go together"}
 	}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
@@ -222,7 +143,7 @@ func parseServe(args []string) (*Config, error) {
 		if err != nil {
 			addr, aerr := netip.ParseAddr(p)
 			if aerr != nil {
-				return nil, usageError{fmt.Sprintf("--trusted-proxies: %q is not a CIDR or address", p)}
+				return nil, cmdline.UsageError{Msg: fmt.Sprintf("--trusted-proxies: %q is not a CIDR or address", p)}
 			}
 			pre = netip.PrefixFrom(addr, addr.BitLen())
 		}

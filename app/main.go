@@ -1,12 +1,19 @@
-// Command dragoman is the Dragoman service: `dragoman serve` runs the API
-// and the pipeline; `dragoman admin …` manages accounts and keys;
-// `dragoman fidelity SRC OUT` compares a source and a translated package.
+// Command dragoman is the Dragoman service and the composition root: `dragoman
+// serve` wires the API and the pipeline with fx (serve.go, observe.go) and
+// runs them; `dragoman fidelity SRC OUT` compares a source and a translated
+// package. The client commands are package cli, the operator's `dragoman
+// admin …` package admincli; the end-to-end tests, which run the built
+// binaries, are package e2e.
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/dragoman-translate/dragoman/app/admincli"
+	"github.com/dragoman-translate/dragoman/app/cli"
+	"github.com/dragoman-translate/dragoman/app/cmdline"
 )
 
 const usage = `dragoman: document translation service
@@ -51,7 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "serve":
 		err = serve(args[1:], stderr)
 	case "admin":
-		err = admin(args[1:], stdout)
+		err = admincli.Run(args[1:], stdout)
 	case "fidelity":
 		return fidelityCmd(args[1:], stdout, stderr)
 	case "openapi":
@@ -59,17 +66,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "pairs":
 		err = pairsCmd(args[1:], stdout)
 	case "translate":
-		return translateCmd(args[1:], stdout, stderr)
+		return cli.Translate(args[1:], stdout, stderr, startLocal)
 	case "jobs":
-		err = jobsCmd(args[1:], stdout)
+		err = cli.Jobs(args[1:], stdout)
 	case "usage":
-		err = usageCmd(args[1:], stdout)
+		err = cli.Usage(args[1:], stdout)
 	case "languages":
-		err = languagesCmd(args[1:], stdout)
+		err = cli.Languages(args[1:], stdout)
 	case "webhooks":
-		err = webhooksCmd(args[1:], stdout)
+		err = cli.Webhooks(args[1:], stdout)
 	case "verify-signature":
-		err = verifySignatureCmd(args[1:], os.Stdin, stdout)
+		err = cli.VerifySignature(args[1:], os.Stdin, stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -78,9 +85,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "dragoman:", clientErrorText(err))
-		var ue usageError
-		if asUsage(err, &ue) {
+		fmt.Fprintln(stderr, "dragoman:", cli.ErrorText(err))
+		var ue cmdline.UsageError
+		if cmdline.AsUsage(err, &ue) {
 			return 2
 		}
 		return 1

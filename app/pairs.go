@@ -10,17 +10,18 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/app/cmdline"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // pairsCmd: dragoman pairs [--plugin-dir DIR] [--engines LIST] prints the
 // language pairs the enabled engines serve (make run shows it), and how to
 // add an engine when none produces a right-to-left language.
 func pairsCmd(args []string, stdout io.Writer) error {
-	f := newFlags("pairs")
-	pluginDir := f.str("plugin-dir", defaultPluginDir(), "directory of plugin binaries")
-	engines := f.str("engines", "apertium", "translation engines in priority order (plugin names)")
-	if err := f.parse(args); err != nil {
+	f := cmdline.NewFlags("pairs")
+	pluginDir := f.Str("plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries")
+	engines := f.Str("engines", "apertium", "translation engines in priority order (plugin names)")
+	if err := f.Parse(args); err != nil {
 		return err
 	}
 	h, err := pluginhost.New(*pluginDir, pluginhost.ParseEngines(*engines), slog.New(slog.DiscardHandler))

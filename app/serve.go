@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +12,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -39,6 +36,8 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
 	"github.com/dragoman-translate/dragoman/adapters/xliff"
+	"github.com/dragoman-translate/dragoman/app/internal/datadir"
+	"github.com/dragoman-translate/dragoman/app/internal/instance"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -60,21 +59,14 @@ func newLogger(c *Config, stderr io.Writer) *slog.Logger {
 	return slog.New(telemetry.NewLogHandler(stderr, c.LogFormat, lvl))
 }
 
-// openStore opens PostgreSQL when a URL is configured, else SQLite in the data dir.
+// openStore opens the store of the data dir (or PostgreSQL) with the
+// key that encrypts webhook secrets.
 func openStore(lc fx.Lifecycle, c *Config) (*sqlstore.Store, error) {
-	var (
-		s   *sqlstore.Store
-		err error
-	)
-	if c.DatabaseURL != "" {
-		s, err = sqlstore.OpenPostgres(c.DatabaseURL)
-	} else {
-		s, err = sqlstore.OpenSQLite(filepath.Join(c.DataDir, "dragoman.db"))
-	}
+	s, err := datadir.OpenStore(c.DataDir, c.DatabaseURL)
 	if err != nil {
 		return nil, err
 	}
-	key, err := secretKey(c)
+	key, err := datadir.SecretKey(c.DataDir, c.SecretKey)
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -85,26 +77,6 @@ func openStore(lc fx.Lifecycle, c *Config) (*sqlstore.Store, error) {
 	}
 	lc.Append(fx.StopHook(s.Close))
 	return s, nil
-}
-
-// secretKey is the configured key that encrypts webhook secrets, or one
-// generated once into the data dir.
-func secretKey(c *Config) ([]byte, error) {
-	if c.SecretKey != "" {
-		return hex.DecodeString(strings.TrimSpace(c.SecretKey))
-	}
-	path := filepath.Join(c.DataDir, "secret.key")
-	if b, err := os.ReadFile(path); err == nil {
-		return hex.DecodeString(strings.TrimSpace(string(b)))
-	}
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(path, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
-		return nil, err
-	}
-	return key, nil
 }
 
 // abandonedEvents forwards events the bus stopped retrying to the pipeline, which is
@@ -418,8 +390,8 @@ func serve(args []string, stderr io.Writer) error {
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 		return err
 	}
-	sweepStrays(c.DataDir, stderr)
-	if err := tagInstance(c.DataDir); err != nil {
+	instance.SweepStrays(c.DataDir, stderr)
+	if err := instance.Tag(c.DataDir); err != nil {
 		return err
 	}
 	softMemoryLimit()

@@ -15,9 +15,9 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/core/webhook"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // ---- sign-in ----

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // RtlFidelity reports how well right-to-left layout was preserved.

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // The four pairs make deps installed before issue 22, as an engine list.

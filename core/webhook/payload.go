@@ -10,7 +10,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/eventid"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Payload is the body of every delivery (README "Webhooks"). Its id is

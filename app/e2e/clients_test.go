@@ -1,0 +1,612 @@
+package e2e
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/google/uuid"
+
+	"github.com/dragoman-translate/dragoman/openapi/client/gen"
+)
+
+// cli runs the client binary against s with key and returns stdout,
+// stderr and the exit status.
+func (s *server) cli(key string, args ...string) (string, string, int) {
+	s.t.Helper()
+	cmd := s.cliCmd(key, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		s.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func (s *server) cliCmd(key string, args ...string) *exec.Cmd {
+	cmd := exec.Command(filepath.Join(binaries(s.t), "dragoman"), args...)
+	cmd.Env = append(os.Environ(), "DRAGOMAN_URL=https://"+s.https, "DRAGOMAN_KEY="+key,
+		"DRAGOMAN_CA="+filepath.Join(s.dataDir, "tls", "cert.pem"))
+	return cmd
+}
+
+func corpusDocs(t *testing.T, names ...string) []string {
+	var out []string
+	for _, n := range names {
+		p := filepath.Join("..", "..", "testdata", "corpus", "docx", n)
+		if _, err := os.Stat(p); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Several corpus files at once through the pseudo engine: every one is
+// written as NAME.ar.docx, with rtl_fidelity and progress lines; then the
+// other commands read the same account back, human and --json.
+func TestCLITranslateSeveralFilesPseudo(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("pro")
+	out := t.TempDir()
+	files := append(corpusDocs(t, "aspose-Hyperlinks.docx", "aspose-Nested_tables.docx"), "../../testdata/e2e/english.docx")
+	stdout, stderr, code := s.cli(key, append(append([]string{"translate"}, files...), "--to", "Arabic", "--from", "English", "--out", out)...)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".docx") + ".ar.docx"
+		if _, err := zip.OpenReader(filepath.Join(out, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if !strings.Contains(stdout, filepath.Base(f)+": uploading") || !strings.Contains(stdout, filepath.Base(f)+" → "+filepath.Join(out, name)) {
+			t.Errorf("no progress or result line for %s:\n%s", f, stdout)
+		}
+	}
+	if n := strings.Count(stdout, "rtl_fidelity: "); n != len(files) {
+		t.Errorf("%d rtl_fidelity lines, want %d:\n%s", n, len(files), stdout)
+	}
+
+	var list struct {
+		Jobs []struct {
+			JobID  string `json:"job_id"`
+			Status string `json:"status"`
+			Stage  string `json:"stage"`
+		} `json:"jobs"`
+	}
+	stdout, _, code = s.cli(key, "jobs", "list", "--json", "--limit", "2", "--all")
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil || code != 0 || len(list.Jobs) != 3 {
+		t.Fatalf("jobs list --json --all over pages of 2: %d %v\n%s", code, err, stdout)
+	}
+	for _, j := range list.Jobs {
+		if j.Status != "completed" || j.Stage != "finished" {
+			t.Errorf("job %+v", j)
+		}
+	}
+	id := list.Jobs[0].JobID
+	if stdout, _, code = s.cli(key, "jobs", "get", id); code != 0 || !strings.Contains(stdout, "completed") {
+		t.Errorf("jobs get: %d\n%s", code, stdout)
+	}
+	dl := t.TempDir()
+	if stdout, _, code = s.cli(key, "jobs", "download", id, "--out", dl); code != 0 || !strings.HasSuffix(strings.TrimSpace(stdout), ".ar.docx") {
+		t.Errorf("jobs download: %d\n%s", code, stdout)
+	}
+	if stdout, _, code = s.cli(key, "usage"); code != 0 || !strings.Contains(stdout, "words used this month (pro plan)") {
+		t.Errorf("usage: %d\n%s", code, stdout)
+	}
+	if stdout, _, code = s.cli(key, "languages", "--from", "English", "--json"); code != 0 || !strings.Contains(stdout, `"Hebrew"`) {
+		t.Errorf("languages: %d\n%s", code, stdout)
+	}
+	if stdout, _, code = s.cli(key, "jobs", "cancel", id); code != 0 || !strings.Contains(stdout, "finished job deleted") {
+		t.Errorf("cancel of a finished job: %d\n%s", code, stdout)
+	}
+	if _, stderr, code = s.cli(key, "jobs", "get", id); code != 1 || !strings.Contains(stderr, "HTTP 404") {
+		t.Errorf("deleted job: %d %s", code, stderr)
+	}
+
+	// Webhooks and signatures.
+	var reg struct {
+		ID     string `json:"id"`
+		Secret string `json:"secret"`
+	}
+	stdout, _, code = s.cli(key, "webhooks", "add", "https://example.com/hook", "--json")
+	if err := json.Unmarshal([]byte(stdout), &reg); err != nil || code != 0 || len(reg.Secret) != 64 {
+		t.Fatalf("webhooks add: %d %v %s", code, err, stdout)
+	}
+	if stdout, _, _ = s.cli(key, "webhooks", "list"); !strings.Contains(stdout, reg.ID) {
+		t.Errorf("webhooks list:\n%s", stdout)
+	}
+	if stdout, _, code = s.cli(key, "webhooks", "deliveries", reg.ID); code != 0 || !strings.Contains(stdout, "ATTEMPT") {
+		t.Errorf("webhooks deliveries: %d\n%s", code, stdout)
+	}
+	if _, _, code = s.cli(key, "webhooks", "delete", reg.ID); code != 0 {
+		t.Errorf("webhooks delete: %d", code)
+	}
+	body := `{"id":"e1","event":"job.completed"}`
+	sign := s.cliCmd(key, "verify-signature", "--secret", reg.Secret)
+	sign.Stdin = strings.NewReader(body)
+	sig, err := sign.Output()
+	if err != nil || !regexp.MustCompile(`^sha256=[0-9a-f]{64}\n$`).Match(sig) {
+		t.Fatalf("signature %q %v", sig, err)
+	}
+	for _, tc := range []struct {
+		body string
+		code int
+	}{{body, 0}, {body + " ", 1}} {
+		v := s.cliCmd(key, "verify-signature", "--secret", reg.Secret, "--signature", strings.TrimSpace(string(sig)))
+		v.Stdin = strings.NewReader(tc.body)
+		err := v.Run()
+		if got := v.ProcessState.ExitCode(); got != tc.code {
+			t.Errorf("verify %q: exit %d (%v), want %d", tc.body, got, err, tc.code)
+		}
+	}
+}
+
+// Apertium (the default engine) through the CLI.
+func TestCLITranslateApertium(t *testing.T) {
+	s := startServer(t, nil)
+	_, key, _ := s.account("pro")
+	out := t.TempDir()
+	files := append(corpusDocs(t, "aspose-Hyperlinks.docx"), "../../testdata/e2e/english.docx")
+	stdout, stderr, code := s.cli(key, append(append([]string{"translate"}, files...), "--to", "Spanish", "--from", "English", "--out", out, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var res struct {
+		Results []struct {
+			Output string `json:"output"`
+			Job    struct {
+				Engine string `json:"engine"`
+			} `json:"job"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || len(res.Results) != 2 {
+		t.Fatalf("--json: %v\n%s", err, stdout)
+	}
+	for _, r := range res.Results {
+		if r.Job.Engine != "apertium" || !strings.HasSuffix(r.Output, ".es.docx") {
+			t.Errorf("result %+v", r)
+		}
+		if _, err := zip.OpenReader(r.Output); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// A plan of 4 requests a minute: the CLI waits out the 429s as
+// Retry-After says and still finishes; then, with the month's words used
+// up, the 402 is reported and the exit status is 1.
+func TestCLIWaitsOut429AndReports402(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	acct, key, _ := s.account("pro")
+	s.admin("account", "set-plan", "--account", acct, "--plan", "pro", "--requests-per-minute", "3")
+	out := t.TempDir()
+	stdout, stderr, code := s.cli(key, "translate", "../../testdata/e2e/english.docx", "--to", "Russian", "--from", "English", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "rate limited: waiting") {
+		t.Errorf("no 429 was waited out:\n%s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "english.ru.docx")); err != nil {
+		t.Fatal(err)
+	}
+	s.admin("account", "set-plan", "--account", acct, "--plan", "pro", "--limit-words", "10")
+	stdout, stderr, code = s.cli(key, "translate", "../../testdata/e2e/english.docx", "--to", "Russian", "--from", "English", "--out", out)
+	if code != 1 || !strings.Contains(stdout, "HTTP 402 quota_exhausted") || !strings.Contains(stdout, "1 of 1 failed") {
+		t.Fatalf("402: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// Ctrl-C while documents are in flight: the CLI cancels every job it
+// started that had not finished, and exits 130.
+func TestCLICtrlCCancelsItsJobs(t *testing.T) {
+	s := startServer(t, []string{"--workers", "1"}, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("pro")
+	files := corpusDocs(t, "aspose-Big_document.docx", "oxsdk-Complex01.docx", "oxsdk-Strict01.docx", "aspose-Nested_tables.docx")
+	cmd := s.cliCmd(key, append(append([]string{"translate"}, files...), "--to", "Arabic", "--from", "English", "--out", t.TempDir())...)
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen bytes.Buffer
+	accepted := make(chan struct{})
+	go func() {
+		var once sync.Once
+		buf := make([]byte, 4096)
+		for {
+			n, err := pr.Read(buf)
+			mu.Lock()
+			seen.Write(buf[:n])
+			if strings.Count(seen.String(), "(job ") >= 2 {
+				once.Do(func() { close(accepted) })
+			}
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-accepted:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no job was accepted within a minute")
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	pw.Close()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit after SIGINT: %v\n%s", err, errb.String())
+	}
+	r := s.do("GET", "/v1/jobs?limit=100", key, nil, "")
+	var list struct {
+		Jobs []struct {
+			Status string  `json:"status"`
+			Error  *string `json:"error"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal(r.body, &list); err != nil || len(list.Jobs) == 0 {
+		t.Fatalf("jobs: %v %s", err, r.body)
+	}
+	cancelled := 0
+	for _, j := range list.Jobs {
+		switch {
+		case j.Status == "failed" && j.Error != nil && *j.Error == "cancelled":
+			cancelled++
+		case j.Status == "completed":
+		default:
+			t.Errorf("job left %s after Ctrl-C", j.Status)
+		}
+	}
+	if cancelled == 0 {
+		t.Fatalf("no job was cancelled:\n%s", seen.String())
+	}
+	var u struct {
+		UsedWords int64 `json:"used_words"`
+	}
+	_ = json.Unmarshal(s.do("GET", "/v1/usage", key, nil, "").body, &u)
+	var completedWords int64
+	r = s.do("GET", "/v1/jobs?status=completed", key, nil, "")
+	var done struct {
+		Jobs []struct {
+			TotalWords int64 `json:"total_words"`
+		} `json:"jobs"`
+	}
+	_ = json.Unmarshal(r.body, &done)
+	for _, j := range done.Jobs {
+		completedWords += j.TotalWords
+	}
+	if u.UsedWords != completedWords {
+		t.Errorf("%d words used, but the completed jobs count %d: the cancelled jobs' words were not all given back", u.UsedWords, completedWords)
+	}
+}
+
+// On a terminal the CLI draws bars (mpb) instead of lines.
+func TestCLIProgressBarsInAPseudoTerminal(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("pro")
+	cmd := s.cliCmd(key, "translate", "../../testdata/e2e/english.docx", "--to", "Hebrew", "--from", "English", "--out", t.TempDir())
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	var out bytes.Buffer
+	copied := make(chan struct{})
+	go func() { _, _ = io.Copy(&out, tty); close(copied) }()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	select {
+	case <-copied:
+	case <-time.After(5 * time.Second):
+	}
+	got := out.String()
+	if !strings.Contains(got, "100 %") || !strings.Contains(got, "\x1b[") {
+		t.Fatalf("no progress bar drawn:\n%q", got)
+	}
+	if strings.Contains(got, "english.docx: uploading") {
+		t.Fatalf("plain progress lines on a terminal:\n%q", got)
+	}
+	if !strings.Contains(got, "english.he.docx") || !strings.Contains(got, "rtl_fidelity:") {
+		t.Fatalf("no summary:\n%q", got)
+	}
+}
+
+// --local produces the same document as the server, with the same
+// fidelity summary and warnings.
+func TestCLILocalMatchesServer(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("pro")
+	src := corpusDocs(t, "aspose-Hyperlinks.docx")[0]
+	viaServer, viaLocal := t.TempDir(), t.TempDir()
+	args := []string{"translate", src, "--to", "Arabic", "--from", "English", "--json", "--out"}
+	so, se, code := s.cli(key, append(args, viaServer)...)
+	if code != 0 {
+		t.Fatalf("server: %d\n%s\n%s", code, so, se)
+	}
+	local := s.cliCmd("", append(append(args, viaLocal), "--local", "--plugin-dir", filepath.Join(binaries(t), "plugins"))...)
+	local.Env = append(local.Env, "DRAGOMAN_URL=https://127.0.0.1:1", "DRAGOMAN_ENGINES=pseudo")
+	lo, err := local.Output()
+	if err != nil {
+		t.Fatalf("--local: %v\n%s", err, lo)
+	}
+	name := "aspose-Hyperlinks.ar.docx"
+	a, b := docxParts(t, filepath.Join(viaServer, name)), docxParts(t, filepath.Join(viaLocal, name))
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("%d parts through the server, %d locally", len(a), len(b))
+	}
+	for n, data := range a {
+		if !bytes.Equal(data, b[n]) {
+			t.Errorf("part %s differs between the server and --local", n)
+		}
+	}
+	type summary struct {
+		Results []struct {
+			Job struct {
+				Warnings    []string `json:"warnings"`
+				RtlFidelity any      `json:"rtl_fidelity"`
+				Fidelity    *string  `json:"fidelity"`
+				TotalWords  int      `json:"total_words"`
+			} `json:"job"`
+		} `json:"results"`
+	}
+	var sv, lv summary
+	if json.Unmarshal([]byte(so), &sv) != nil || json.Unmarshal(lo, &lv) != nil || len(sv.Results) != 1 || len(lv.Results) != 1 {
+		t.Fatalf("--json:\n%s\n%s", so, lo)
+	}
+	sj, _ := json.Marshal(sv.Results[0].Job)
+	lj, _ := json.Marshal(lv.Results[0].Job)
+	if !bytes.Equal(sj, lj) {
+		t.Errorf("fidelity and warnings differ:\nserver %s\nlocal  %s", sj, lj)
+	}
+}
+
+func docxParts(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	parts := map[string][]byte{}
+	for _, f := range z.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[f.Name], _ = io.ReadAll(rc)
+		rc.Close()
+	}
+	return parts
+}
+
+// The README's SDK example, compiled and run against a real server.
+func TestSDKExampleRuns(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("pro")
+	exe := filepath.Join(t.TempDir(), "example")
+	build := exec.Command("go", "build", "-o", exe, "./openapi/client/example")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	doc := filepath.Join(t.TempDir(), "report.docx")
+	b, _ := os.ReadFile("../../testdata/e2e/english.docx")
+	os.WriteFile(doc, b, 0o644)
+	run := s.cliCmd(key)
+	run.Path, run.Args = exe, []string{exe, doc}
+	out, err := run.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "wrote "+filepath.Join(filepath.Dir(doc), "report.es.docx")) {
+		t.Fatalf("example: %v\n%s", err, out)
+	}
+}
+
+// Every operation of the contract, called exactly as the generated client
+// calls it (base address .../v1), reaches its handler: none answers with
+// the router's "no such endpoint" or 405.
+func TestGeneratedClientReachesEveryOperation(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("pro")
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	c, err := gen.NewClient("https://"+s.https+"/v1", gen.WithHTTPClient(hc), gen.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
+		r.Header.Set("X-API-Key", key)
+		return nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	id := uuid.New()
+	wh := "no-such-webhook"
+	url := "https://example.com/hook"
+	events := []gen.WebhookRequestEvents{"job.completed"}
+	calls := map[string]func() (*http.Response, error){
+		"health":        func() (*http.Response, error) { return c.Health(ctx) },
+		"ready":         func() (*http.Response, error) { return c.Ready(ctx) },
+		"languages":     func() (*http.Response, error) { return c.Languages(ctx, nil) },
+		"languagePairs": func() (*http.Response, error) { return c.LanguagePairs(ctx) },
+		"usage":         func() (*http.Response, error) { return c.Usage(ctx) },
+		"listJobs":      func() (*http.Response, error) { return c.ListJobs(ctx, nil) },
+		"getJob":        func() (*http.Response, error) { return c.GetJob(ctx, id) },
+		"cancelJob":     func() (*http.Response, error) { return c.CancelJob(ctx, id) },
+		"downloadJob":   func() (*http.Response, error) { return c.DownloadJob(ctx, id, nil) },
+		"translate": func() (*http.Response, error) {
+			return c.TranslateWithBody(ctx, "multipart/form-data; boundary=x", strings.NewReader("--x--\r\n"))
+		},
+		"translateUrl": func() (*http.Response, error) {
+			return c.TranslateUrl(ctx, gen.TranslateUrlJSONRequestBody{Url: "https://127.0.0.1/x.docx"})
+		},
+		"registerWebhook": func() (*http.Response, error) {
+			return c.RegisterWebhook(ctx, gen.WebhookRequest{Url: url, Events: &events})
+		},
+		"listWebhooks":      func() (*http.Response, error) { return c.ListWebhooks(ctx) },
+		"getWebhook":        func() (*http.Response, error) { return c.GetWebhook(ctx, wh) },
+		"updateWebhook":     func() (*http.Response, error) { return c.UpdateWebhook(ctx, wh, gen.WebhookChange{}) },
+		"testWebhook":       func() (*http.Response, error) { return c.TestWebhook(ctx, wh) },
+		"webhookDeliveries": func() (*http.Response, error) { return c.WebhookDeliveries(ctx, wh, nil) },
+		"deleteWebhook":     func() (*http.Response, error) { return c.DeleteWebhook(ctx, wh) },
+		"registerWebhookApi": func() (*http.Response, error) {
+			return c.RegisterWebhookApi(ctx, gen.WebhookRequest{Url: url, Events: &events})
+		},
+		"listWebhooksApi":  func() (*http.Response, error) { return c.ListWebhooksApi(ctx) },
+		"getWebhookApi":    func() (*http.Response, error) { return c.GetWebhookApi(ctx, wh) },
+		"updateWebhookApi": func() (*http.Response, error) { return c.UpdateWebhookApi(ctx, wh, gen.WebhookChange{}) },
+		"testWebhookApi":   func() (*http.Response, error) { return c.TestWebhookApi(ctx, wh) },
+		"webhookDeliveriesApi": func() (*http.Response, error) {
+			return c.WebhookDeliveriesApi(ctx, wh, nil)
+		},
+		"deleteWebhookApi": func() (*http.Response, error) { return c.DeleteWebhookApi(ctx, wh) },
+		"exportJobXliff":   func() (*http.Response, error) { return c.ExportJobXliff(ctx, id, nil) },
+		"importJobXliff": func() (*http.Response, error) {
+			return c.ImportJobXliffWithBody(ctx, id, "application/xliff+xml", strings.NewReader("<xliff/>"))
+		},
+		"exportMemoryTmx": func() (*http.Response, error) { return c.ExportMemoryTmx(ctx) },
+		"createGlossary": func() (*http.Response, error) {
+			entries := []gen.GlossaryEntry{{Source: "file", Target: "fichero"}}
+			return c.CreateGlossary(ctx, gen.GlossaryJSON{Name: "g", SourceLang: "English", TargetLang: "Spanish", Entries: &entries})
+		},
+		"listGlossaries":    func() (*http.Response, error) { return c.ListGlossaries(ctx) },
+		"getGlossary":       func() (*http.Response, error) { return c.GetGlossary(ctx, "no-such-glossary") },
+		"deleteGlossary":    func() (*http.Response, error) { return c.DeleteGlossary(ctx, "no-such-glossary") },
+		"getDoNotTranslate": func() (*http.Response, error) { return c.GetDoNotTranslate(ctx) },
+		"putDoNotTranslate": func() (*http.Response, error) {
+			terms := []string{"Dragoman"}
+			return c.PutDoNotTranslate(ctx, gen.DoNotTranslate{Terms: &terms})
+		},
+		"importMemoryTmx": func() (*http.Response, error) {
+			return c.ImportMemoryTmxWithBody(ctx, "application/x-tmx+xml", strings.NewReader(`<tmx version="1.4"><body/></tmx>`))
+		},
+	}
+	// The contract's operations are exactly these.
+	var contract struct {
+		Paths map[string]map[string]struct {
+			OperationID string `json:"operationId"`
+		} `json:"paths"`
+	}
+	raw, _ := os.ReadFile("../../openapi/openapi.json")
+	if err := json.Unmarshal(raw, &contract); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, item := range contract.Paths {
+		for _, op := range item {
+			n++
+			if calls[op.OperationID] == nil {
+				t.Errorf("operation %s is not called by this test", op.OperationID)
+			}
+		}
+	}
+	if n != len(calls) {
+		t.Errorf("%d operations in the contract, %d called", n, len(calls))
+	}
+	for name, call := range calls {
+		resp, err := call()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 405 || bytes.Contains(body, []byte("no such endpoint")) || resp.StatusCode >= 500 {
+			t.Errorf("%s %s: %d %s", name, resp.Request.URL.Path, resp.StatusCode, body)
+		}
+	}
+}
+
+// serve names the flag and variable that pick another port when one is
+// taken; pairs lists what the installed engines serve and how to add a
+// right-to-left one.
+func TestServePortTakenAndPairs(t *testing.T) {
+	bin := binaries(t)
+	for _, tc := range []struct{ flag, env string }{{"--https-addr", "DRAGOMAN_HTTPS_ADDR"}, {"--http-addr", "DRAGOMAN_HTTP_ADDR"}} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"serve", "--data-dir", t.TempDir(), "--plugin-dir", filepath.Join(bin, "plugins"),
+			"--https-addr", freePort(t), "--http-addr", freePort(t), tc.flag, ln.Addr().String()}
+		out, err := exec.Command(filepath.Join(bin, "dragoman"), args...).CombinedOutput()
+		ln.Close()
+		if err == nil || !strings.Contains(string(out), "is taken by another program: pick another with "+tc.flag+" or "+tc.env) {
+			t.Errorf("%s taken: %v\n%s", tc.flag, err, out)
+		}
+	}
+	out, err := exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "apertium").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "English → Spanish") || !strings.Contains(string(out), "DRAGOMAN_ENGINES=apertium,openai") {
+		t.Errorf("pairs (apertium): %v\n%s", err, out)
+	}
+	out, err = exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "pseudo").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "pseudo: every pair") || strings.Contains(string(out), "No enabled engine") {
+		t.Errorf("pairs (pseudo): %v\n%s", err, out)
+	}
+}
+
+// DELETE /v1/jobs/{id} on a real server while the job is in flight: it
+// ends failed with "cancelled", job.failed reaches the webhook, and its
+// words are given back (usage is only the other, completed job's).
+func TestCancelInFlightJobFiresJobFailedAndGivesWordsBack(t *testing.T) {
+	rcv := newReceiver(t, 0)
+	s := startServer(t, []string{"--allow-private-urls", "--workers", "1"}, "DRAGOMAN_ENGINES=pseudo")
+	acct, key, _ := s.account("pro")
+	reg := s.do("POST", "/v1/webhooks", key, strings.NewReader(`{"url":"`+rcv.srv.URL+`/hook","events":["job.failed"]}`), "application/json")
+	if reg.status != 201 {
+		t.Fatalf("register: %d %s", reg.status, reg.body)
+	}
+	secret := reg.json(t)["secret"].(string)
+	fields := map[string]string{"target_lang": "Arabic", "source_lang": "English"}
+	keep := s.uploadFile(key, corpusDocs(t, "aspose-Big_document.docx")[0], fields).json(t)["job_id"].(string)
+	gone := s.uploadFile(key, corpusDocs(t, "oxsdk-Complex01.docx")[0], fields).json(t)["job_id"].(string)
+	r := s.do("DELETE", "/v1/jobs/"+gone, key, nil, "")
+	if r.status != 200 {
+		t.Fatalf("cancel: %d %s", r.status, r.body)
+	}
+	if j := r.json(t); j["status"] != "failed" || j["error"] != "cancelled" {
+		t.Fatalf("cancelled job: %v", j)
+	}
+	d := rcv.wait(t, 1, 30*time.Second)[0]
+	data := checkPayload(t, d, secret, "job.failed", gone, acct)
+	if data["error"] != "cancelled" {
+		t.Errorf("job.failed payload error %v", data["error"])
+	}
+	done := s.waitJob(key, keep, 2*time.Minute)
+	if done["status"] != "completed" {
+		t.Fatalf("the other job: %v", done)
+	}
+	time.Sleep(time.Second) // a stage of the cancelled job still running settles it again
+	var u struct {
+		UsedWords int64 `json:"used_words"`
+	}
+	_ = json.Unmarshal(s.do("GET", "/v1/usage", key, nil, "").body, &u)
+	if want := int64(done["total_words"].(float64)); u.UsedWords != want {
+		t.Errorf("%d words used, want %d (only the completed job)", u.UsedWords, want)
+	}
+	if st := s.waitJob(key, gone, time.Minute); st["status"] != "failed" || st["error"] != "cancelled" {
+		t.Errorf("the cancelled job became %v", st)
+	}
+}
