@@ -17,6 +17,19 @@ import (
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
+const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); " +
+	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
+	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
+	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
+
+// pdfDoc documents the pdf request field and what it costs.
+const pdfDoc = "Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). " +
+	"The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). " +
+	"When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. " +
+	"A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download."
+
+// uploadInput takes the raw request: the multipart body is streamed part
+// by part, never parsed into memory or a temporary file by the framework.
 type uploadInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	rawRequest
