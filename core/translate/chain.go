@@ -112,7 +112,7 @@ func (g *Graph) Plan(src, tgt string) ([]Leg, bool) {
 				}
 				return
 			}
-			for _, next := range g.out[last] {
+			for _, next := range g.next(last) {
 				if next == tgt || contains(path, next) {
 					continue
 				}
@@ -173,25 +173,34 @@ func (a pathCost) less(b pathCost) bool {
 	return false
 }
 
+// next lists the languages one leg reaches from l: the explicit pairs,
+// and every registry language but the variants when an engine serves any
+// pair.
+func (g *Graph) next(l string) []string {
+	if !g.anyway {
+		return g.out[l]
+	}
+	if src, ok := language.ByCode(l); !ok || src.IsVariant() {
+		return g.out[l]
+	}
+	out := append([]string(nil), g.out[l]...)
+	for _, t := range language.All() {
+		if !t.IsVariant() && t.Code != l && !contains(g.out[l], t.Code) {
+			out = append(out, t.Code)
+		}
+	}
+	return out
+}
+
 // Reach lists the codes src reaches within MaxLegs, src excluded, sorted.
 func (g *Graph) Reach(src string) []string {
 	var out []string
-	if g.anyway {
-		if _, ok := language.ByCode(src); ok {
-			for _, l := range language.All() {
-				if l.Code != src {
-					out = append(out, l.Code)
-				}
-			}
-			return out
-		}
-	}
 	seen := map[string]bool{src: true}
 	front := []string{src}
 	for d := 0; d < MaxLegs; d++ {
 		var next []string
 		for _, l := range front {
-			for _, t := range g.out[l] {
+			for _, t := range g.next(l) {
 				if !seen[t] {
 					seen[t] = true
 					next = append(next, t)

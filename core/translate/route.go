@@ -21,9 +21,12 @@ func Route(engines []ports.Engine, src, tgt string) (ports.Engine, bool) {
 // Serves reports whether an engine translates src→tgt.
 func Serves(c ports.Capabilities, src, tgt string) bool {
 	if c.AnyToAny {
-		_, okS := language.ByCode(src)
-		_, okT := language.ByCode(tgt)
-		return okS && okT
+		s, okS := language.ByCode(src)
+		t, okT := language.ByCode(tgt)
+		// A variant (Valencian, Brazilian Portuguese) only where listed.
+		if okS && okT && !s.IsVariant() && !t.IsVariant() {
+			return true
+		}
 	}
 	for _, p := range c.Pairs {
 		if p.Source == src && p.Target == tgt {
