@@ -26,8 +26,8 @@ func TestVariantsAndSerbianThroughApertium(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		src, tgt, in string
-		want     []string // words the output holds
-		script   func(rune) bool
+		want         []string // words the output holds
+		script       func(rune) bool
 	}{
 		{"sr", "en", "Стари мост преко ријеке био је затворен.", []string{"bridge", "river"}, nil},
 		{"en", "sr", "The old bridge was closed for two weeks.", []string{"мост"}, isCyrillic},
