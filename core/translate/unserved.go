@@ -30,9 +30,9 @@ func among(codes string) func(string) bool {
 // Enablers are the engine plugins that serve languages Apertium does not,
 // in the order the README offers them: local first, then the vendors.
 var Enablers = []Enabler{
-	{"openai", "a local OpenAI-compatible server (llama.cpp, Ollama, vLLM) or OpenAI",
+	{"openai", "a local OpenAI-compatible server such as llama.cpp, Ollama or vLLM (or OpenAI)",
 		"DRAGOMAN_ENGINES=apertium,openai DRAGOMAN_OPENAI_BASE_URL=http://localhost:11434/v1 DRAGOMAN_OPENAI_MODEL=<model>", anyLanguage},
-	{"libretranslate", "a LibreTranslate server (the languages of its installed models)",
+	{"libretranslate", "a LibreTranslate server, for the languages of its installed models",
 		"DRAGOMAN_ENGINES=apertium,libretranslate DRAGOMAN_LIBRETRANSLATE_BASE_URL=http://localhost:5000",
 		among("ar az bg bn ca cs da de el en eo es et eu fa fi fr ga gl he hi hu id it ja ko lt lv ms nb nl pl pt ro ru sk sl sq sv th tl tr uk ur vi zh-Hans zh-Hant")},
 	{"deepl", "a DeepL API key", "DRAGOMAN_ENGINES=apertium,deepl DRAGOMAN_DEEPL_API_KEY=<key>",

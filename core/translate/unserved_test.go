@@ -32,7 +32,7 @@ func TestUnservedSaysWhatToDo(t *testing.T) {
 		"Urdu (from Hindi)", // the right-to-left target Apertium serves comes first
 		"GET /v1/languages lists them",
 		"DRAGOMAN_ENGINES=apertium,openai DRAGOMAN_OPENAI_BASE_URL=",
-		"llama.cpp, Ollama, vLLM",
+		"llama.cpp, Ollama or vLLM",
 		"DRAGOMAN_LIBRETRANSLATE_BASE_URL=", "DRAGOMAN_DEEPL_API_KEY=", "DRAGOMAN_GOOGLE_PROJECT=", "DRAGOMAN_AZURE_API_KEY=",
 	} {
 		if !strings.Contains(msg, want) {
