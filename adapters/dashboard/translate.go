@@ -181,7 +181,6 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 // (the script) or "on" (a plain form).
 func wantsPDF(v string) bool { return v == "true" || v == "on" }
 
-
 // detectLimit bounds the documents the Translate page has detected
 // before submission; a larger one is detected when it is submitted.
 const detectLimit = 16 << 20
