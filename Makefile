@@ -90,6 +90,10 @@ run: deps build
 		echo "$$acct" > $(DATA_DIR)/dev-account; \
 	fi; \
 	key=$$($(BIN)/dragoman admin key create --account $$acct | sed -n 's/.*"api_key":"\([^"]*\)".*/\1/p'); \
+	if [ ! -s $(DATA_DIR)/dev-password ]; then \
+		(umask 077; head -c 18 /dev/urandom | base64 | tr -d '/+=' > $(DATA_DIR)/dev-password); \
+		$(BIN)/dragoman admin user create --account $$acct --email dev@localhost --password-file $(DATA_DIR)/dev-password >/dev/null; \
+	fi; \
 	echo; echo "Dev account $$acct (pro plan). A new API key for it:"; echo; echo "  export DRAGOMAN_KEY=$$key"; echo; \
 	echo "Try:"; \
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -F file=@testdata/e2e/english.docx -F target_lang=Spanish https://localhost:8443/v1/translate"; \
@@ -97,8 +101,10 @@ run: deps build
 	echo "  curl -k -H \"X-API-Key: \$$DRAGOMAN_KEY\" -OJ https://localhost:8443/v1/jobs/<job_id>/download"; \
 	echo "Docs: https://localhost:8443/v1/docs"; echo; \
 	echo "Or with the client: DRAGOMAN_CA=$(DATA_DIR)/tls/cert.pem $(BIN)/dragoman translate testdata/e2e/english.docx --to Spanish"; echo; \
-	echo "Language pairs of the installed engines (DRAGOMAN_ENGINES=$${DRAGOMAN_ENGINES:-apertium}):"; \
-	$(BIN)/dragoman pairs --plugin-dir $(PLUGINS) --engines "$${DRAGOMAN_ENGINES:-apertium}" | sed 's/^/  /'; echo
+	echo "Dashboard: https://localhost:8443/ (self-signed certificate): sign in as dev@localhost"; \
+	echo "  with the password $$(cat $(DATA_DIR)/dev-password) (kept in $(DATA_DIR)/dev-password)"; echo; \
+	echo "What the engines translate (DRAGOMAN_ENGINES=$${DRAGOMAN_ENGINES:-apertium}; every pair: $(BIN)/dragoman pairs):"; \
+	$(BIN)/dragoman pairs --summary --plugin-dir $(PLUGINS) --engines "$${DRAGOMAN_ENGINES:-apertium}" | sed 's/^/  /'; echo
 	DRAGOMAN_DATA_DIR=$(DATA_DIR) DRAGOMAN_ALLOW_PRIVATE_URLS=$${DRAGOMAN_ALLOW_PRIVATE_URLS:-0} $(BIN)/dragoman serve
 
 ## test: every test (binaries are built first: the end-to-end tests run them)
