@@ -118,6 +118,19 @@ func TestDashboardPickersFollowTheSource(t *testing.T) {
 		t.Errorf("default target after choosing Spanish: %q", got)
 	}
 	u.strict("translate page")
+	// A pair over a chain shows its route on the jobs page.
+	u.do("translate English to French",
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{english}),
+		chromedp.SetValue(chromedp.CSS("#source"), "English"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("source").dispatchEvent(new Event("change"))`),
+		chromedp.SetValue(chromedp.CSS("#target"), "French"),
+		chromedp.Click(chromedp.CSS("#submit")),
+		chromedp.WaitVisible(chromedp.CSS("#result.ok")),
+		chromedp.WaitVisible(chromedp.CSS(`#job-rows tr[data-status="completed"]:first-child .route`), chromedp.RetryInterval(500*time.Millisecond)),
+	)
+	if got := u.text("#job-rows tr:first-child .route"); got != "route: English → Spanish → French, apertium" {
+		t.Errorf("the jobs page shows the route %q", got)
+	}
 
 	// Where an engine reaches Arabic, Arabic is the default.
 	ps := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
