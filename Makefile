@@ -11,7 +11,8 @@ DATA_DIR  ?= .dragoman
 # scale-out store tests, Python and Node for the webhook verification examples,
 # Chromium for the dashboard's browser tests, translate-toolkit to check the
 # XLIFF and TMX files against a reader nobody here wrote, lxml for the brief's RTL
-# checker (testdata/rtl/checker) that app/corpusrender runs. LibreOffice is
+# checker (testdata/rtl/checker) that app/corpusrender runs, prometheus for
+# promtool, which checks the live /metrics. LibreOffice is
 # the full Writer, not the -nogui variant: that one ships no Writer .ui files,
 # and the warm converter's headless view aborts on documents whose view
 # builds one (comments: annotation.ui). No X server or toolkit comes with it.
@@ -32,10 +33,11 @@ APERTIUM_PAIRS := apertium-afr-nld apertium-arg-cat apertium-bel-rus apertium-br
 APT_PACKAGES := apertium $(APERTIUM_PAIRS) \
 	libreoffice-writer libreoffice-math python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3 chromium python3-translate python3-lxml
+	postgresql python3 chromium python3-translate python3-lxml prometheus
 # npm packages the tests run (installed globally; tests find them through
-# NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export.
-NPM_PACKAGES := xliff@6.4.0
+# NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export;
+# Redocly's and Spectral's linters check the OpenAPI contract.
+NPM_PACKAGES := xliff@6.4.0 @redocly/cli@2.77.0 @stoplight/spectral-cli@6.16.3
 # Plugin binaries as <file name>:<package dir under plugins/>. The host finds
 # them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
 PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \
@@ -67,9 +69,15 @@ tools:
 	@command -v versitygw >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/versitygw" ] || $(GO) install github.com/versity/versitygw/cmd/versitygw@v1.8.0
 	@command -v nats-server >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/nats-server" ] || $(GO) install github.com/nats-io/nats-server/v2@v2.15.2
 
-## build: the service binary and every plugin
+## build: the service binary and every plugin. The binary carries its
+## version (git describe) and commit: dragoman_build_info, the traces'
+## service.version.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X github.com/dragoman-translate/dragoman/adapters/telemetry.Version=$(VERSION) \
+	-X github.com/dragoman-translate/dragoman/adapters/telemetry.Commit=$(COMMIT)
 build: plugins
-	$(GO) build -o $(BIN)/dragoman ./app
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/dragoman ./app
 
 plugins:
 	@mkdir -p $(PLUGINS)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func newAccessLog(c *Config, stderr io.Writer) accessLog {
 // newTracing sets OpenTelemetry up from the OTEL_* variables; its stop
 // hook, appended first, runs last and flushes every span.
 func newTracing(lc fx.Lifecycle) (*telemetry.Tracing, error) {
-	t, err := telemetry.SetupTracing(context.Background(), httpapi.Version)
+	t, err := telemetry.SetupTracing(context.Background(), telemetry.Build().Version)
 	if err != nil {
 		return nil, err
 	}
@@ -150,10 +151,16 @@ func wireReadiness(api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blob
 	api.SetReadiness(checks...)
 }
 
-// observed wraps the API with request ids, the access log, spans and
-// request metrics.
-func observed(h http.Handler, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) http.Handler {
-	return httpapi.Observe(h, httpapi.Observation{Access: access.Logger, Tracer: t.Tracer(), Metrics: m.ObserveRequest})
+// observed wraps the API with request ids, the access log, and the
+// OpenTelemetry HTTP instrumentation (spans and request metrics), whose
+// server.address is the public URL's host.
+func observed(h http.Handler, c *Config, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) http.Handler {
+	server := ""
+	if u, err := url.Parse(c.PublicURL); err == nil {
+		server = u.Host
+	}
+	return httpapi.Observe(h, httpapi.Observation{Access: access.Logger, Tracing: t.Provider, Meter: m.MeterProvider(),
+		ServerName: server, Metrics: m.ObserveRequest})
 }
 
 // observeModule is the observability part of the service graph.

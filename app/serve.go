@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -281,21 +280,6 @@ func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, d
 	}
 }
 
-// probePaths are what a worker serves on HTTP: the probes, nothing else.
-var probePaths = map[string]bool{httpapi.Prefix + "/health": true, httpapi.Prefix + "/ready": true}
-
-// probesOnly passes GET and HEAD requests for the probes to h and answers
-// everything else with 404.
-func probesOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if probePaths[r.URL.Path] && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-			h.ServeHTTP(w, r)
-			return
-		}
-		http.NotFound(w, r)
-	})
-}
-
 // runServers listens on HTTPS for the API and on HTTP for redirects; a
 // worker serves only the probes, on HTTPS.
 func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Dashboard, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) error {
@@ -307,7 +291,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
-	handler = observed(handler, m, t, access)
+	handler = observed(handler, c, m, t, access)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -390,7 +374,11 @@ func serve(args []string, stderr io.Writer) error {
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 		return err
 	}
-	instance.SweepStrays(c.DataDir, stderr)
+	start := newStartupLog(c, stderr)
+	if killed := instance.SweepStrays(c.DataDir); len(killed) > 0 {
+		start.say(fmt.Sprintf("killed %d processes left by an earlier server on this data dir: %v", len(killed), killed),
+			"killed processes left by an earlier server on this data dir", "pids", killed)
+	}
 	if err := instance.Tag(c.DataDir); err != nil {
 		return err
 	}
@@ -409,16 +397,7 @@ func serve(args []string, stderr io.Writer) error {
 	if err := app.Start(startCtx); err != nil {
 		return err
 	}
-	switch c.Role {
-	case RoleWorker:
-		fmt.Fprintf(stderr, "dragoman: worker, probes on https %s, data in %s\n", c.HTTPSAddr, c.DataDir)
-	default:
-		fmt.Fprintf(stderr, "dragoman: %s, serving https on %s (http %s redirects), data in %s\n", c.Role, c.HTTPSAddr, orOff(c.HTTPAddr), c.DataDir)
-	}
-	if c.NATSURL == "" {
-		fmt.Fprintf(stderr, "dragoman: events on %s (embedded NATS JetStream; topics in the README)\n", bus.URL())
-	}
-	fmt.Fprintf(stderr, "dragoman: metrics %s\n", orOff(c.MetricsAddr))
+	start.banner(c, bus)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
@@ -427,25 +406,4 @@ func serve(args []string, stderr io.Writer) error {
 	return app.Stop(stopCtx)
 }
 
-func orOff(s string) string {
-	if s == "" {
-		return "off"
-	}
-	return "on " + s
-}
-
 var _ ports.Clock = systemClock{}
-
-// defaultMemoryLimit is the Go heap size past which the garbage collector
-// works harder to give memory back (a soft limit: a job that needs more
-// still gets it). Without it a large document leaves its heap resident for
-// the next stage: the 50 MB text-heavy document of the README's
-// Performance table peaked the server at 827–852 MB, and at 598 MB with
-// this limit. GOMEMLIMIT, if set, is used instead.
-const defaultMemoryLimit = 384 << 20
-
-func softMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
-	}
-}

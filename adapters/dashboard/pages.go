@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -112,18 +113,14 @@ func (d *Dashboard) fragment(w http.ResponseWriter, name, tmpl string, data any)
 	_, _ = w.Write(buf.Bytes())
 }
 
-type jsonError struct {
-	Status     int    `json:"status"`
-	Message    string `json:"message"`
-	RetryAfter int    `json:"retry_after,omitempty"`
-}
-
+// writeJSONError answers a script's request with the API's error body:
+// an RFC 9457 problem (message and retry_after as extension members).
 func (d *Dashboard) writeJSONError(w http.ResponseWriter, err error) {
-	st := statusOf(err)
+	p := problem.New(statusOf(err), d.message(err))
 	if ra := retryAfter(err); ra > 0 {
-		w.Header().Set("Retry-After", fmt.Sprint(ra))
+		p.WithRetryAfter(time.Duration(ra) * time.Second)
 	}
-	writeJSON(w, st, jsonError{Status: st, Message: d.message(err), RetryAfter: retryAfter(err)})
+	problem.Write(w, nil, p)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -2,47 +2,25 @@ package httpapi
 
 import (
 	"errors"
-	"net/http"
-	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
-// Problem is the one error body of the API, for every status.
-type Problem struct {
-	Status  int            `json:"status" doc:"HTTP status code" example:"422"`
-	Code    string         `json:"code" doc:"Stable machine-readable error code" example:"unprocessable"`
-	Message string         `json:"message" doc:"Human-readable explanation" example:"target_lang: unknown language \"Klingon\""`
-	Errors  []ProblemField `json:"errors,omitempty" doc:"Field-level details of a validation error"`
+// Problem is the one error body of the API, for every status: RFC 9457
+// problem details (package problem), shown in the contract as Problem.
+type Problem = problem.Problem
 
-	headers http.Header
-}
+// ProblemField locates one invalid input.
+type ProblemField = problem.ProblemField
 
-// ProblemField locates one invalid input. Values are never echoed.
-type ProblemField struct {
-	Location string `json:"location,omitempty" example:"body.target_lang"`
-	Message  string `json:"message"`
-}
-
-func (p *Problem) Error() string             { return p.Message }
-func (p *Problem) GetStatus() int            { return p.Status }
-func (p *Problem) GetHeaders() http.Header   { return p.headers }
-func (p *Problem) ContentType(string) string { return "application/problem+json" }
-
-var codes = map[int]string{
-	400: "bad_request", 401: "unauthenticated", 402: "quota_exhausted", 403: "forbidden",
-	404: "not_found", 405: "method_not_allowed", 408: "request_timeout", 410: "gone", 413: "too_large",
-	415: "unsupported_media_type", 422: "unprocessable", 429: "rate_limited", 500: "internal",
-	502: "provider_error", 503: "unavailable",
-}
-
+// newProblem is the problem of status with msg as its detail; errs are
+// huma's validation details (or other errors) listed in errors[]. Every
+// error of the API is made here (huma's own too: see init).
 func newProblem(status int, msg string, errs ...error) *Problem {
-	p := &Problem{Status: status, Code: codes[status], Message: msg}
-	if p.Code == "" {
-		p.Code = "error"
-	}
+	p := problem.New(status, msg)
 	for _, e := range errs {
 		if e == nil {
 			continue
@@ -64,6 +42,15 @@ func init() {
 	}
 }
 
+// withInstance is the huma transformer that gives every problem the path
+// of the request it answers.
+func withInstance(ctx huma.Context, _ string, v any) (any, error) {
+	if p, ok := v.(*Problem); ok && p.Instance == "" {
+		p.Instance = ctx.URL().Path
+	}
+	return v, nil
+}
+
 var kindStatus = map[service.Kind]int{
 	service.KindUnauthenticated: 401, service.KindForbidden: 403, service.KindNotFound: 404,
 	service.KindGone: 410, service.KindTooLarge: 413, service.KindUnprocessable: 422,
@@ -78,9 +65,13 @@ func problemOf(err error) *Problem {
 	if !errors.As(err, &se) {
 		return newProblem(500, "internal error")
 	}
-	p := newProblem(kindStatus[se.Kind], se.Message)
+	st := kindStatus[se.Kind]
+	if st == 0 {
+		return newProblem(500, "internal error")
+	}
+	p := newProblem(st, se.Message)
 	if se.Kind == service.KindRateLimited {
-		p.headers = http.Header{"Retry-After": {strconv.Itoa(int(se.RetryAfter.Seconds()))}}
+		p.WithRetryAfter(se.RetryAfter)
 	}
 	return p
 }

@@ -44,7 +44,7 @@ func (a *API) registerReady() {
 		Description: "No authentication. 200 when the service can take work: the database, the event bus, the document " +
 			"store and the plugins all answered; 503, with the same body naming what failed, when any did not. " +
 			"`GET /health` stays the liveness check (the process is up); use this one to route traffic.",
-		Responses: map[string]*huma.Response{},
+		Responses: map[string]*huma.Response{}, Security: noSecurity,
 	}
 	huma.Register(a.api, op, func(ctx context.Context, _ *struct{}) (*ReadyOutput, error) {
 		return a.readiness(ctx), nil

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
@@ -81,6 +82,21 @@ func TestDashboardSignInRules(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 403 {
 		t.Fatalf("POST /keys without csrf: %d", resp.StatusCode)
+	}
+	// A dashboard request's access line names the signed-in account.
+	logged := func() bool {
+		for _, l := range strings.Split(s.logs.String(), "\n") {
+			if strings.Contains(l, "msg=request") && strings.Contains(l, "route=/keys") && strings.Contains(l, "account_id="+acct) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; !logged(); i++ {
+		if i == 50 {
+			t.Fatalf("no access line with the dashboard's account %s:\n%s", acct, s.logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	// The webhook form applies the API's SSRF rules (this server does not
 	// allow private URLs): an address inside the network is refused with

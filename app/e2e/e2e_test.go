@@ -137,17 +137,22 @@ func TestClientFlow(t *testing.T) {
 	}
 }
 
-// problem checks the one error body of the API.
+// problem checks the one error body of the API: RFC 9457 problem details
+// (type, title, status, detail, instance) with the members of the body
+// before it kept (code, message).
 func problem(t *testing.T, r response, status int) map[string]any {
 	t.Helper()
 	if r.status != status {
 		t.Errorf("status %d, want %d: %s", r.status, status, r.body)
 	}
-	if ct := r.header.Get("Content-Type"); !strings.Contains(ct, "json") {
-		t.Errorf("error Content-Type %q is not JSON", ct)
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("error Content-Type %q is not application/problem+json", ct)
 	}
 	p := r.json(t)
-	if int(p["status"].(float64)) != status || p["message"] == "" || p["code"] == "" {
+	typ, _ := p["type"].(string)
+	instance, _ := p["instance"].(string)
+	if int(p["status"].(float64)) != status || p["message"] == "" || p["code"] == "" || p["title"] == "" ||
+		p["detail"] != p["message"] || typ != "/v1/problems/"+p["code"].(string) || !strings.HasPrefix(instance, "/") {
 		t.Errorf("problem body: %s", r.body)
 	}
 	return p

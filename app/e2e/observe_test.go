@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -203,10 +204,15 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 				t.Errorf("%s%v = %v, want at least %v", name, labels, v, min)
 			}
 		}
-		atLeast("dragoman_http_requests_total", map[string]string{"route": "/v1/translate", "method": "POST", "status": "202"}, 5)
-		atLeast("dragoman_http_requests_total", map[string]string{"route": "/v1/jobs/{job_id}", "method": "GET", "status": "200"}, 5)
-		atLeast("dragoman_http_request_duration_seconds_count", map[string]string{"route": "/v1/translate"}, 6)
-		atLeast("dragoman_http_request_duration_seconds_bucket", map[string]string{"route": "/v1/translate", "le": "+Inf"}, 6)
+		httpDur := "dragoman_http_server_request_duration_seconds"
+		atLeast(httpDur+"_count", map[string]string{"http_route": "/v1/translate", "http_request_method": "POST", "http_response_status_code": "202", "url_scheme": "https"}, 5)
+		atLeast(httpDur+"_count", map[string]string{"http_route": "/v1/jobs/{job_id}", "http_request_method": "GET", "http_response_status_code": "200"}, 5)
+		atLeast(httpDur+"_bucket", map[string]string{"http_route": "/v1/translate", "le": "+Inf"}, 6)
+		atLeast("dragoman_http_server_request_body_size_bytes_sum", map[string]string{"http_route": "/v1/translate"}, 1000)
+		atLeast("dragoman_build_info", map[string]string{"goversion": runtime.Version()}, 1)
+		atLeast("dragoman_job_duration_seconds_count", map[string]string{"outcome": "completed"}, 4)
+		atLeast("dragoman_job_duration_seconds_count", map[string]string{"outcome": "failed"}, 1)
+		promtoolCheck(t, s)
 		atLeast("dragoman_jobs_accepted_total", map[string]string{"format": "docx"}, 4)
 		atLeast("dragoman_jobs_accepted_total", map[string]string{"format": "rtf"}, 1)
 		atLeast("dragoman_jobs_completed_total", map[string]string{"format": "docx", "engine": "pseudo"}, 3)
@@ -283,6 +289,7 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 				t.Errorf("the trace of job %s has no %q span", first, name)
 			}
 		}
+		checkServerSpan(t, traces, trace)
 		// The conversion's plugin call sits under the rtf job's convert stage.
 		convert := map[string]string{}
 		for _, sp := range spans {
@@ -309,20 +316,23 @@ func TestMetricsTracesAndAccessLog(t *testing.T) {
 		}
 		var sawProbe, sawSubmit bool
 		for _, line := range strings.Split(logs, "\n") {
-			if !strings.HasPrefix(line, "{") {
+			if line == "" {
 				continue
 			}
 			var l map[string]any
-			if err := json.Unmarshal([]byte(line), &l); err != nil {
+			if err := json.Unmarshal([]byte(line), &l); err != nil { // every line, start-up ones too
 				t.Fatalf("a log line is not JSON: %q", line)
 			}
 			if l["msg"] != "request" {
 				continue
 			}
-			for _, k := range []string{"method", "route", "status", "bytes", "duration_ms", "account_id", "request_id"} {
+			for _, k := range []string{"method", "route", "status", "bytes", "duration", "account_id", "request_id"} {
 				if _, ok := l[k]; !ok {
 					t.Errorf("access log line lacks %s: %s", k, line)
 				}
+			}
+			if d, _ := l["duration"].(float64); d <= 0 || d > 300 { // seconds, not nanoseconds
+				t.Errorf("access log duration %v is not seconds: %s", l["duration"], line)
 			}
 			if l["request_id"] == "probe-42" && l["route"] == "/v1/health" && l["status"] == 200.0 {
 				sawProbe = true

@@ -173,6 +173,8 @@ func TestScaleOut(t *testing.T) {
 	jobs = append(jobs, killWorkerWhileProcessing(t, a, b, w1, w2, key))
 	jobs = append(jobs, severalJobs(t, a, b, key, 4)...)
 	oneTerminalStatePerJob(t, a, b, key, rcv, jobs)
+	// W1 was killed; W2 ended every job after the first.
+	jobLatencyWhereRecorded(t, []*server{a, b}, []*server{w2}, float64(len(jobs)-1))
 }
 
 // workersServeOnlyProbes: a worker answers the probes and nothing else.

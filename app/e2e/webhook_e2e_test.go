@@ -21,6 +21,7 @@ type delivery struct {
 	sig     string
 	body    []byte
 	payload map[string]any
+	header  http.Header
 }
 
 // receiver is a webhook endpoint that answers the first `fail` requests
@@ -36,7 +37,7 @@ func newReceiver(t *testing.T, fail int) *receiver {
 	r := &receiver{fail: fail}
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		b, _ := io.ReadAll(req.Body)
-		d := delivery{at: time.Now(), event: req.Header.Get("X-Webhook-Event"), sig: req.Header.Get("X-Webhook-Signature"), body: b}
+		d := delivery{at: time.Now(), event: req.Header.Get("X-Webhook-Event"), sig: req.Header.Get("X-Webhook-Signature"), body: b, header: req.Header.Clone()}
 		_ = json.Unmarshal(b, &d.payload)
 		r.mu.Lock()
 		r.got = append(r.got, d)

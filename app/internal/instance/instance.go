@@ -6,7 +6,6 @@ package instance
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,7 +46,7 @@ func ProcessTag(pid int) string {
 
 // SweepStrays kills the processes tagged by an earlier server on the same
 // data dir that is no longer running, and returns their pids.
-func SweepStrays(dataDir string, log io.Writer) []int {
+func SweepStrays(dataDir string) []int {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
 		return nil
@@ -67,9 +66,6 @@ func SweepStrays(dataDir string, log io.Writer) []int {
 		if syscall.Kill(pid, syscall.SIGKILL) == nil {
 			killed = append(killed, pid)
 		}
-	}
-	if len(killed) > 0 {
-		fmt.Fprintf(log, "dragoman: killed %d processes left by an earlier server on this data dir: %v\n", len(killed), killed)
 	}
 	return killed
 }
