@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -16,20 +18,32 @@ import (
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
-// pairsCmd: dragoman pairs [--plugin-dir DIR] [--engines LIST] [--summary]
-// prints the language pairs the enabled engines serve, the targets they
-// reach from English over chains, the right-to-left targets, and how to
-// enable Arabic, Hebrew and Persian when no engine produces them (make run
-// shows the summary).
-func pairsCmd(args []string, stdout io.Writer) error {
-	f := cmdline.NewFlags("pairs")
-	pluginDir := f.Str("plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries")
-	engines := f.Str("engines", "apertium", "translation engines in priority order (plugin names)")
-	summary := f.Boolean("summary", false, "print only what the engines reach, not every pair")
-	if err := f.Parse(args); err != nil {
-		return err
+// pairsCommand: dragoman pairs [--plugin-dir DIR] [--engines LIST]
+// [--summary] prints the language pairs the enabled engines serve, the
+// targets they reach from English over chains, the right-to-left targets,
+// and how to enable Arabic, Hebrew and Persian when no engine produces
+// them (make run shows the summary).
+func pairsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pairs [--engines LIST] [--summary]",
+		Short: "the language pairs the installed engines serve, and what they reach",
+		Args:  cmdline.NoArgs,
 	}
-	h, err := pluginhost.New(*pluginDir, pluginhost.ParseEngines(*engines), slog.New(slog.DiscardHandler))
+	fs := cmd.Flags()
+	pluginDir := fs.String("plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries")
+	engines := fs.String("engines", "apertium", "translation engines in priority order (plugin names)")
+	summary := fs.Bool("summary", false, "print only what the engines reach, not every pair")
+	cmdline.Bind(fs, "plugin-dir")
+	cmdline.Bind(fs, "engines")
+	cmdline.CompleteDirs(cmd, "plugin-dir")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return pairs(*pluginDir, *engines, *summary, cmd.OutOrStdout())
+	}
+	return cmd
+}
+
+func pairs(pluginDir, engines string, summary bool, stdout io.Writer) error {
+	h, err := pluginhost.New(pluginDir, pluginhost.ParseEngines(engines), slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err
 	}
@@ -41,9 +55,9 @@ func pairsCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	if len(es) == 0 {
-		fmt.Fprintf(stdout, "no engine of %q is installed in %s\n", *engines, *pluginDir)
+		fmt.Fprintf(stdout, "no engine of %q is installed in %s\n", engines, pluginDir)
 	}
-	if !*summary {
+	if !summary {
 		printPairs(stdout, es)
 	}
 	printReach(stdout, es)

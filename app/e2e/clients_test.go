@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -335,6 +334,7 @@ func TestCLIProgressBarsInAPseudoTerminal(t *testing.T) {
 // serve names the flag and variable that pick another port when one is
 // taken; pairs lists what the installed engines serve and how to add a
 // right-to-left one.
+<<<<<<< HEAD
 func TestServePortTaken(t *testing.T) {
 	bin := binaries(t)
 	for _, tc := range []struct{ flag, env string }{{"--https-addr", "DRAGOMAN_HTTPS_ADDR"}, {"--http-addr", "DRAGOMAN_HTTP_ADDR"}} {
@@ -352,6 +352,8 @@ func TestServePortTaken(t *testing.T) {
 	}
 }
 
+=======
+>>>>>>> main
 // DELETE /v1/jobs/{id} on a real server while the job is in flight: it
 // ends failed with "cancelled", job.failed reaches the webhook, and its
 // words are given back (usage is only the other, completed job's).
