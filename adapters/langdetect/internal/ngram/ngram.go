@@ -118,7 +118,8 @@ func (m *Model) Scores(text string) ([]float64, int) {
 }
 
 // Write stores the model as text: a header of languages and floors, then
-// a feature a line with its log-probabilities.
+// a feature a line with its log-probabilities (to 0.1; empty where the
+// language did not keep the feature, which then counts at its floor).
 func (m *Model) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, strings.Join(m.Langs, "\t"))
@@ -134,8 +135,12 @@ func (m *Model) Write(w io.Writer) error {
 	sort.Strings(feats)
 	for _, f := range feats {
 		var ps []string
-		for _, p := range m.probs[f] {
-			ps = append(ps, strconv.FormatFloat(p, 'f', 2, 64))
+		for i, p := range m.probs[f] {
+			if p == m.floor[i] {
+				ps = append(ps, "") // not among the language's kept features
+				continue
+			}
+			ps = append(ps, strconv.FormatFloat(p, 'f', 1, 64))
 		}
 		fmt.Fprintf(bw, "%s\t%s\n", f, strings.Join(ps, "\t"))
 	}
@@ -170,6 +175,10 @@ func Read(r io.Reader) (*Model, error) {
 		}
 		p := make([]float64, len(m.Langs))
 		for i, f := range fields[1:] {
+			if f == "" {
+				p[i] = m.floor[i]
+				continue
+			}
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
 				return nil, fmt.Errorf("ngram model: line %d: %w", line, err)

@@ -1,4 +1,4 @@
-// Command train builds langdetect's n-gram model (../../romance.model.gz)
+// Command train builds langdetect's n-gram model (../../romance.model.tsv)
 // for the languages lingua has no model of and their neighbours. It
 // generates English sentences from the templates in english.go (no
 // sentence of the accuracy test's), has Apertium translate them into each
@@ -10,7 +10,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"os/exec"
@@ -61,18 +60,14 @@ func main() {
 	}
 	m := ngram.Train(texts, keep)
 	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	if err := m.Write(zw); err != nil {
-		panic(err)
-	}
-	if err := zw.Close(); err != nil {
+	if err := m.Write(&b); err != nil {
 		panic(err)
 	}
 	dir := "adapters/langdetect"
 	if _, err := os.Stat(dir); err != nil {
 		dir = "../.."
 	}
-	path := filepath.Join(dir, "romance.model.gz")
+	path := filepath.Join(dir, "romance.model.tsv")
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
