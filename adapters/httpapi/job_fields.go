@@ -147,16 +147,17 @@ type JobStatus struct {
 	RtlFidelity *RtlFidelity `json:"rtl_fidelity" doc:"null where direction is irrelevant (left-to-right source and target)"`
 
 	// Beyond the specification's fields.
-	OriginalName    string   `json:"original_name" doc:"File name as uploaded"`
-	Stage           string   `json:"stage" enum:"accepted,converted,extracted,translated,assembled,laid_out,finished" doc:"Last pipeline stage the job finished, for progress displays"`
-	TranslationMode string   `json:"translation_mode"`
-	TotalWords      int      `json:"total_words" doc:"Words counted in the document (charged on completion)"`
-	Engine          *string  `json:"engine" nullable:"true" doc:"Translation engine used"`
-	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
-	Metrics         Metrics  `json:"metrics"`
-	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
-	PdfURL          *string  `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
-	Revision        int      `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
+	OriginalName    string     `json:"original_name" doc:"File name as uploaded"`
+	Stage           string     `json:"stage" enum:"accepted,converted,extracted,translated,assembled,laid_out,finished" doc:"Last pipeline stage the job finished, for progress displays"`
+	TranslationMode string     `json:"translation_mode"`
+	TotalWords      int        `json:"total_words" doc:"Words counted in the document (charged on completion)"`
+	Engine          *string    `json:"engine" nullable:"true" doc:"Translation engine used"`
+	Warnings        []string   `json:"warnings" doc:"Repairs and limitations noted while processing"`
+	Metrics         Metrics    `json:"metrics"`
+	Structure       *string    `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
+	PdfURL          *string    `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
+	Revision        int        `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
+	Route           []RouteLeg `json:"route" doc:"The languages and engine of each leg the text was translated over: one leg for a pair an engine serves directly, up to three over a chain of served pairs (English → Spanish → French is two). Empty until the job is translated, and when no engine was needed (source and target the same, or every segment from the account's memory)"`
 }
 
 func statusOf(j *job.Job) JobStatus {
@@ -175,6 +176,10 @@ func statusOf(j *job.Job) JobStatus {
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
+	}
+	out.Route = []RouteLeg{}
+	for _, l := range j.Route {
+		out.Route = append(out.Route, RouteLeg{Source: language.NameOf(l.Source), Target: language.NameOf(l.Target), Engine: l.Engine})
 	}
 	if j.Status == job.Completed && j.ExpiredAt == nil {
 		out.DownloadURL = strp(Prefix + "/jobs/" + j.ID + "/download")
