@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // jobColumns are the jobs columns in the order of jobArgs.
@@ -18,7 +19,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
-	"glossary_id", "revision",
+	"glossary_id", "revision", "route",
 }
 
 var (
@@ -54,13 +55,14 @@ type jobRow struct {
 	PDF          string         `db:"pdf"`
 	GlossaryID   string         `db:"glossary_id"`
 	Revision     int            `db:"revision"`
+	Route        string         `db:"route"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
 	j := &job.Job{
 		ID: r.ID, AccountID: r.AccountID, Status: job.Status(r.Status), Stage: job.Stage(r.Stage),
 		SourceLang: r.SourceLang, DetectedLang: r.DetectedLang, TargetLang: r.TargetLang,
-		Mode: job.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
+		Mode: translation.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
 		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, PDF: job.PDFState(r.PDF),
@@ -71,6 +73,12 @@ func (r *jobRow) job() (*job.Job, error) {
 	}
 	if len(j.Warnings) == 0 {
 		j.Warnings = nil
+	}
+	if err := json.Unmarshal([]byte(r.Route), &j.Route); err != nil {
+		return nil, fmt.Errorf("job %s route: %w", r.ID, err)
+	}
+	if len(j.Route) == 0 {
+		j.Route = nil
 	}
 	if err := json.Unmarshal([]byte(r.Metrics), &j.Metrics); err != nil {
 		return nil, fmt.Errorf("job %s metrics: %w", r.ID, err)
@@ -101,6 +109,14 @@ func jobArgs(j *job.Job) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	route := j.Route
+	if route == nil {
+		route = []job.Leg{}
+	}
+	rt, err := json.Marshal(route)
+	if err != nil {
+		return nil, err
+	}
 	m, err := json.Marshal(j.Metrics)
 	if err != nil {
 		return nil, err
@@ -117,7 +133,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
-		j.GlossaryID, j.Revision,
+		j.GlossaryID, j.Revision, string(rt),
 	}, nil
 }
 

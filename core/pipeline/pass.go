@@ -107,7 +107,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	res := r.result()
 	return func(j *job.Job) {
 		r.readFacts(j)
-		j.Engine = res.Engine
+		j.Engine, j.Route = res.Engine, res.Route
 		j.Metrics = res.Metrics
 		for _, w := range res.Warnings {
 			j.Warn(w)

@@ -103,7 +103,7 @@ func (r *run) translateFrom(ctx context.Context) {
 		}
 		res := r.result()
 		err := r.progress(ctx, job.StageTranslated, ports.TopicTranslated, func(j *job.Job) {
-			j.Engine, j.Metrics = res.Engine, res.Metrics
+			j.Engine, j.Route, j.Metrics = res.Engine, res.Route, res.Metrics
 		})
 		if err != nil {
 			r.fail(err)
