@@ -16,6 +16,56 @@ import (
 // text; missing isolated codes at their proportional position. Each repair
 // is reported.
 func Repair(source, target string) (string, []string) {
+	out, fixes := RepairFixes(source, target)
+	var warns []string
+	for _, f := range fixes {
+		warns = append(warns, f.String())
+	}
+	return out, warns
+}
+
+// Problems a Fix repaired.
+const (
+	Missing    = "missing"    // the code was not in the target
+	Emptied    = "emptied"    // a paired code wrapped no text where its source did
+	Duplicated = "duplicated" // the code came back more than once: extra copies dropped
+	Unknown    = "unknown"    // the source has no such code: dropped
+)
+
+// Where a Fix put a missing or emptied code back.
+const (
+	SameText   = "same text" // around the text it wrapped in the source, found in the target
+	ByPosition = "position"  // at the proportional position: a guess
+)
+
+// Fix is one repair Repair made to a code of the target.
+type Fix struct {
+	Code    int    // the code's id
+	Problem string // Missing, Emptied, Duplicated or Unknown
+	Placed  string // SameText or ByPosition for a code put back; "" for one dropped
+}
+
+// String is the repair in words, as Repair reports it.
+func (f Fix) String() string {
+	switch f.Problem {
+	case Duplicated:
+		return fmt.Sprintf("code %d duplicated: extra copy dropped", f.Code)
+	case Unknown:
+		return fmt.Sprintf("unknown code %d dropped", f.Code)
+	}
+	lost := "missing"
+	if f.Problem == Emptied {
+		lost = "emptied of its text"
+	}
+	how := "by position"
+	if f.Placed == SameText {
+		how = "around the same text"
+	}
+	return fmt.Sprintf("code %d %s: restored %s", f.Code, lost, how)
+}
+
+// RepairFixes is Repair reporting each repair as a Fix.
+func RepairFixes(source, target string) (string, []Fix) {
 	if target == source {
 		return target, nil // an untouched segment is valid by construction
 	}
@@ -53,8 +103,10 @@ func Repair(source, target string) (string, []string) {
 			order = append(order, t.ID)
 		}
 	}
-	var warns []string
-	warn := func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) }
+	var fixes []Fix
+	fix := func(id int, problem, placed string) {
+		fixes = append(fixes, Fix{Code: id, Problem: problem, Placed: placed})
+	}
 
 	// keep the first valid use of every code, drop the rest
 	seen := map[int]bool{}
@@ -70,9 +122,9 @@ func Repair(source, target string) (string, []string) {
 				seen[t.ID] = true
 				toks = append(toks, t)
 			} else if kinds[t.ID] == Open {
-				warn("code %d duplicated: extra copy dropped", t.ID)
+				fix(t.ID, Duplicated, "")
 			} else {
-				warn("unknown code %d dropped", t.ID)
+				fix(t.ID, Unknown, "")
 			}
 			keep = append(keep, ok)
 		case Close:
@@ -87,9 +139,9 @@ func Repair(source, target string) (string, []string) {
 				seen[t.ID] = true
 				toks = append(toks, t)
 			case kinds[t.ID] == Place:
-				warn("code %d duplicated: extra copy dropped", t.ID)
+				fix(t.ID, Duplicated, "")
 			default:
-				warn("unknown code %d dropped", t.ID)
+				fix(t.ID, Unknown, "")
 			}
 		}
 	}
@@ -118,7 +170,7 @@ func Repair(source, target string) (string, []string) {
 			}
 			i := beforeText(&toks, p)
 			toks = insert(toks, i, Token{Kind: Place, ID: id})
-			warn("code %d missing: restored by position", id)
+			fix(id, Missing, ByPosition)
 			continue
 		}
 		a, b := -1, -1
@@ -133,9 +185,9 @@ func Repair(source, target string) (string, []string) {
 				}
 			}
 		}
-		how := "around the same text"
+		how := SameText
 		if a < 0 {
-			how = "by position"
+			how = ByPosition
 			srcText := plainOf(src)
 			if ws, wt := wordStarts(srcText), wordStarts(text); len(ws) > 1 && len(wt) > 1 {
 				// map word indexes: spaces make better anchors than bytes
@@ -168,13 +220,13 @@ func Repair(source, target string) (string, []string) {
 		ia, ib = balance(toks, ia, ib)
 		toks = insert(toks, ib, Token{Kind: Close, ID: id})
 		toks = insert(toks, ia, Token{Kind: Open, ID: id})
-		lost := "missing"
+		lost := Missing
 		if wasEmptied[id] {
-			lost = "emptied of its text"
+			lost = Emptied
 		}
-		warn("code %d %s: restored %s", id, lost, how)
+		fix(id, lost, how)
 	}
-	return Render(toks), warns
+	return Render(toks), fixes
 }
 
 // distinctive text is worth searching for in a translation: a single
