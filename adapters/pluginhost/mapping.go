@@ -38,7 +38,7 @@ func requestToSDK(r ports.TranslateRequest) sdk.TranslateRequest {
 }
 
 func resultFromSDK(r sdk.TranslateResult) ports.TranslateResult {
-	return ports.TranslateResult{Segments: r.Segments, Warnings: r.Warnings}
+	return ports.TranslateResult{Segments: r.Segments, Warnings: r.Warnings, Notes: r.Notes}
 }
 
 // badDocument is a plugin failure that retrying cannot help (the SDK's

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
@@ -79,6 +80,9 @@ type Glossary struct {
 type TranslateResult struct {
 	Segments []string
 	Warnings []string
+	// Notes are what the engine noted about some segments (words it did
+	// not know, repairs to its codes), for the review of the translation.
+	Notes []tagged.Note
 }
 
 // Provider is a translation engine.

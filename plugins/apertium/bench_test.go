@@ -3,11 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/dragoman-translate/dragoman/plugins/sdk"
 	"math/rand/v2"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // benchSentences are n random English sentences of about ten words; every

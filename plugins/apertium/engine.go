@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
-	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // engine runs apertium pipelines: one per batch, or a large batch split
@@ -76,12 +75,12 @@ func (e *engine) pieces(segs []string) [][]string {
 
 // runSplit translates segs in pieces, each in its own apertium pipeline
 // once a slot is free, and puts the results back in order.
-func (e *engine) runSplit(ctx context.Context, mode string, segs []string) ([][]tagged.Token, error) {
+func (e *engine) runSplit(ctx context.Context, mode string, segs []string) ([]decoded, error) {
 	parts := e.pieces(segs)
 	if len(parts) == 1 {
 		return e.runInSlot(ctx, mode, segs)
 	}
-	results := make([][][]tagged.Token, len(parts))
+	results := make([][]decoded, len(parts))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -109,7 +108,7 @@ func (e *engine) runSplit(ctx context.Context, mode string, segs []string) ([][]
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	var out [][]tagged.Token
+	var out []decoded
 	for _, r := range results {
 		out = append(out, r...)
 	}
@@ -117,7 +116,7 @@ func (e *engine) runSplit(ctx context.Context, mode string, segs []string) ([][]
 }
 
 // runInSlot runs one pipeline once fewer than procs run.
-func (e *engine) runInSlot(ctx context.Context, mode string, segs []string) ([][]tagged.Token, error) {
+func (e *engine) runInSlot(ctx context.Context, mode string, segs []string) ([]decoded, error) {
 	select {
 	case e.slots <- struct{}{}:
 	case <-ctx.Done():
@@ -185,29 +184,32 @@ func (e *engine) Translate(ctx context.Context, req sdk.TranslateRequest) (sdk.T
 			segs[i] = serbianToLatin(s)
 		}
 	}
-	toks, err := e.runSplit(ctx, mode, segs)
+	dec, err := e.runSplit(ctx, mode, segs)
 	if err != nil {
 		return res, err
 	}
 	for i, src := range segs {
-		out, warns := repair(src, toks[i])
+		out, fixes := repair(src, dec[i].toks)
 		if req.Target == "sr" {
 			out = serbianToCyrillic(out)
 		}
 		res.Segments = append(res.Segments, out)
-		for _, w := range warns {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("segment %d: %s", i, w))
+		// What concerns one segment is a note for the review, not a
+		// warning about the document.
+		if len(fixes) > 0 || len(dec[i].unknown) > 0 {
+			res.Notes = append(res.Notes, sdk.SegmentNote{Segment: i, Unknown: dec[i].unknown, Fixes: fixes})
 		}
 	}
 	return res, nil
 }
 
 // run translates a batch in one `apertium -f none` call on the stream
-// format (stream.go). Should the output not split into as many segments as
+// format (stream.go), without -u: the words Apertium does not know come
+// marked, and the decoder takes the marks out and notes the words. Should the output not split into as many segments as
 // went in, the batch is halved and retried, so a segment that confuses
 // Apertium cannot sink its neighbours.
-func (e *engine) run(ctx context.Context, mode string, segs []string) ([][]tagged.Token, error) {
-	cmd := exec.CommandContext(ctx, e.bin, e.args("-u", "-f", "none", mode)...)
+func (e *engine) run(ctx context.Context, mode string, segs []string) ([]decoded, error) {
+	cmd := exec.CommandContext(ctx, e.bin, e.args("-f", "none", mode)...)
 	// os/exec feeds stdin and drains stdout in their own goroutines, so a
 	// large batch cannot deadlock on full pipes.
 	cmd.Stdin = strings.NewReader(encodeStream(segs))
@@ -216,7 +218,7 @@ func (e *engine) run(ctx context.Context, mode string, segs []string) ([][]tagge
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("apertium %s: %w: %s", mode, err, strings.TrimSpace(stderr.String()))
 	}
-	out := decodeStream(stdout.String())
+	out := decodeStream(stdout.String(), func(i int) bool { return i < len(segs) && strings.Contains(segs[i], "@") })
 	if len(out) == len(segs) {
 		return out, nil
 	}

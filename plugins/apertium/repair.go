@@ -14,9 +14,9 @@ import (
 // Apertium dropped or emptied (it drops those over punctuation alone, such
 // as "<" or "®") around the same text, so the format adapter never loses
 // markup or formatting.
-func repair(source string, toks []tagged.Token) (string, []string) {
-	out, warns := tagged.Repair(source, tagged.Render(fitSubwordSpans(source, splitSiblings(source, toks))))
-	return tidySpace(source, out), warns
+func repair(source string, toks []tagged.Token) (string, []tagged.Fix) {
+	out, fixes := tagged.RepairFixes(source, tagged.Render(fitSubwordSpans(source, splitSiblings(source, toks))))
+	return tidySpace(source, out), fixes
 }
 
 var spaceRun = regexp.MustCompile(`  +`)

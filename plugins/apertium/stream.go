@@ -61,8 +61,9 @@ var streamEscaper = strings.NewReplacer(
 )
 
 // superblankRune are characters Apertium must not see as text: the
-// transfer drops "~" from words, and tabs and newlines are formatting.
-func superblankRune(r rune) bool { return r == '~' || r == '\t' || r == '\n' || r == '\r' }
+// transfer drops "~" from words, tabs and newlines are formatting, and a
+// "#" in the output marks a word Apertium could not generate.
+func superblankRune(r rune) bool { return r == '~' || r == '\t' || r == '\n' || r == '\r' || r == '#' }
 
 // encodeStream writes segments as one stream for one apertium call.
 func encodeStream(segments []string) string {
@@ -185,16 +186,22 @@ func widenToWords(runes []rune, stacks [][]int, places map[int][]int) {
 // none on words its transfer rules insert ("de") or on some punctuation,
 // so the pieces of one code become one span again with whatever came
 // between them.
-func decodeStream(out string) [][]tagged.Token {
-	var segs [][]tagged.Token
+//
+// atIsText(i) says whether segment i's source has an "@" of its own (nil:
+// every one may).
+func decodeStream(out string, atIsText func(int) bool) []decoded {
+	var segs []decoded
 	d := &decoder{}
 	var piece []int // codes of the word-bound blank being read, nil outside
 	for len(out) > 0 {
 		c := out[0]
 		switch {
 		case c == '\\' && len(out) > 1:
-			_, n := utf8.DecodeRuneInString(out[1:])
-			d.text(out[1:1+n], piece)
+			r, n := utf8.DecodeRuneInString(out[1:])
+			// Some pairs escape their "@" marks: one is text only where
+			// the source has an "@" of its own.
+			literal := r != '@' || atIsText == nil || atIsText(len(segs))
+			d.text(d.unmark(out[1:1+n], literal), piece)
 			out = out[1+n:]
 		case strings.HasPrefix(out, "[["):
 			end := blankEnd(out, 2, "]]")
@@ -231,7 +238,7 @@ func decodeStream(out string) [][]tagged.Token {
 			if k == 0 { // a lone trailing backslash
 				k = 1
 			}
-			d.text(out[:k], piece)
+			d.text(d.unmark(out[:k], false), piece)
 			out = out[k:]
 		}
 	}
@@ -290,6 +297,71 @@ type decoder struct {
 	open        []int
 	pending     []tagged.Token
 	skipNewline bool
+
+	unknown []string // words Apertium marked as unknown to it
+	marked  bool     // reading a marked word
+	word    []rune
+	held    rune // a possible mark, until the next character tells
+	prev    rune // the last character of text read
+}
+
+// decoded is one segment of Apertium's output.
+type decoded struct {
+	toks    []tagged.Token
+	unknown []string // the words it marked: unknown to its analyser (*), or to its bilingual dictionary (@)
+}
+
+// unmark takes the marks out of a piece of Apertium's output (escaped:
+// one escaped character), noting the words they mark: run without -u,
+// Apertium writes "*word" for a word its analyser does not know, "@word"
+// for one its bilingual dictionary lacks and "#word" for one it could not
+// generate. A mark stands before a word; the text's own "*", "@" and "#"
+// go in escaped or as superblanks (encodeStream) and come out escaped, or
+// unescaped but apart from a word (" * ").
+func (d *decoder) unmark(s string, escaped bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		if d.held != 0 {
+			if markedRune(r) {
+				d.marked, d.word = true, d.word[:0]
+			} else {
+				b.WriteRune(d.held)
+			}
+			d.held = 0
+		}
+		switch {
+		case !escaped && !d.marked && (r == '*' || r == '@' || r == '#') && !wordRune(d.prev):
+			d.held, d.prev = r, r
+			continue
+		case d.marked && markedRune(r):
+			d.word = append(d.word, r)
+		case d.marked:
+			d.endWord()
+		}
+		b.WriteRune(r)
+		d.prev = r
+	}
+	return b.String()
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
+
+// markedRune is a character of a marked word.
+func markedRune(r rune) bool { return wordRune(r) || strings.ContainsRune("-'’*@#_", r) }
+
+// endWord notes the marked word read.
+func (d *decoder) endWord() {
+	if d.held != 0 { // a mark at the very end is the text's own
+		d.pending = appendText(d.pending, string(d.held))
+		d.held = 0
+	}
+	if !d.marked {
+		return
+	}
+	d.marked = false
+	if w := strings.TrimRight(string(d.word), "-'’"); w != "" && !slices.Contains(d.unknown, w) {
+		d.unknown = append(d.unknown, w)
+	}
 }
 
 func (d *decoder) text(s string, piece []int) {
@@ -358,13 +430,14 @@ func (d *decoder) flushPending() {
 	d.pending = nil
 }
 
-func (d *decoder) finish() []tagged.Token {
+func (d *decoder) finish() decoded {
 	for len(d.open) > 0 {
 		d.out = append(d.out, tagged.Token{Kind: tagged.Close, ID: d.open[len(d.open)-1]})
 		d.open = d.open[:len(d.open)-1]
 	}
 	d.flushPending()
-	return d.out
+	d.endWord()
+	return decoded{toks: d.out, unknown: d.unknown}
 }
 
 func appendText(toks []tagged.Token, s string) []tagged.Token {

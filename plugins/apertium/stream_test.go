@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,12 +50,12 @@ func TestStreamRoundTrip(t *testing.T) {
 		`a marker [&lt;s&gt;] in text, and .[] too`,
 		"\nleading newline",
 	}
-	out := decodeStream(encodeStream(segs))
+	out := decodeStream(encodeStream(segs), nil)
 	if len(out) != len(segs) {
 		t.Fatalf("%d segments back for %d", len(out), len(segs))
 	}
-	for i, toks := range out {
-		if got := tagged.Render(toks); got != segs[i] {
+	for i, d := range out {
+		if got := tagged.Render(d.toks); got != segs[i] {
 			t.Errorf("segment %d\n got %q\nwant %q", i, got, segs[i])
 		}
 	}
@@ -69,7 +70,7 @@ func TestDecodeStreamMergesPieces(t *testing.T) {
 	out := decodeStream("El coche [[t:g:1]]rojo[[/]] es [[t:g:2]]muy[[/]] [[t:g:2]]rápidamente[[/]] hoy..[][<s>]\n" +
 		"[[t:g:3]]a[[/]][<x 5>][[t:g:3]]b[[/]] [[t:g:3; t:g:4]]c[[/]][[t:g:3]]d[[/]] e.[][<s>]\n" +
 		"\\[x\\] y\\/z.[][<s>]\n" +
-		"[[t:g:1]]Lucene[[/]]\\/[[t:g:1]]Solr[[/]] [[t:g:1]]Estudios[[/]] de [[t:g:1]]caso[[/]][<x 3>] x.[][<s>]\n")
+		"[[t:g:1]]Lucene[[/]]\\/[[t:g:1]]Solr[[/]] [[t:g:1]]Estudios[[/]] de [[t:g:1]]caso[[/]][<x 3>] x.[][<s>]\n", nil)
 	want := []string{
 		`El coche <g id="1">rojo</g> es <g id="2">muy rápidamente</g> hoy.`,
 		`<g id="3">a<x id="5"/>b <g id="4">c</g>d</g> e`,
@@ -80,7 +81,7 @@ func TestDecodeStreamMergesPieces(t *testing.T) {
 		t.Fatalf("%d segments, want %d", len(out), len(want))
 	}
 	for i := range want {
-		if got := tagged.Render(out[i]); got != want[i] {
+		if got := tagged.Render(out[i].toks); got != want[i] {
 			t.Errorf("segment %d = %q, want %q", i, got, want[i])
 		}
 	}
@@ -101,5 +102,47 @@ func TestReservedCharactersThroughApertium(t *testing.T) {
 	}
 	if res.Segments[1] != "El perro." {
 		t.Errorf("second segment %q", res.Segments[1])
+	}
+}
+
+// Run without -u, Apertium marks the words it does not know; the decoder
+// takes the marks out and notes the words, and leaves the text's own
+// escaped "*" and "@" as they are.
+func TestDecodeStreamNotesUnknownWords(t *testing.T) {
+	out := decodeStream("El *frobnicator [[t:g:1]]*zorbles[[/]] con **i y \\@*e de @Qwerty-uiop #bla.[][<s>]\n\\@El perro.[][<s>]\n",
+		func(i int) bool { return i == 0 })
+	if len(out) != 2 {
+		t.Fatalf("%d segments", len(out))
+	}
+	if got, want := tagged.Render(out[0].toks), `El frobnicator <g id="1">zorbles</g> con *i y @e de Qwerty-uiop bla`; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if got := tagged.Render(out[1].toks); got != "El perro" {
+		t.Errorf("text %q: an escaped @ mark where the source has none is a mark", got)
+	}
+	if !slices.Equal(out[0].unknown, []string{"frobnicator", "zorbles", "*i", "e", "Qwerty-uiop", "bla"}) || !slices.Equal(out[1].unknown, []string{"El"}) {
+		t.Errorf("unknown words %q, %q", out[0].unknown, out[1].unknown)
+	}
+}
+
+// Through real Apertium: the unknown words come back as notes, without
+// marks in the text, and the segment's repairs as notes too (never as
+// warnings naming a segment of the batch).
+func TestUnknownWordsThroughApertium(t *testing.T) {
+	res, err := newEngine("", "").Translate(context.Background(), sdk.TranslateRequest{Source: "en", Target: "es",
+		Segments: []string{"The dog sleeps.", "The frobnicator zorbles quickly."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(res.Segments[1], "*@") || !strings.Contains(res.Segments[1], "frobnicator") {
+		t.Errorf("segment %q", res.Segments[1])
+	}
+	if len(res.Notes) != 1 || res.Notes[0].Segment != 1 || !slices.Equal(res.Notes[0].Unknown, []string{"frobnicator", "zorbles"}) {
+		t.Errorf("notes %+v", res.Notes)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "segment") {
+			t.Errorf("warning %q names a segment", w)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -72,7 +74,7 @@ func (s *providerServer) Translate(ctx context.Context, req *pb.TranslateRequest
 	if len(res.Segments) != len(req.Segments) {
 		return nil, fmt.Errorf("engine returned %d segments for %d", len(res.Segments), len(req.Segments))
 	}
-	return &pb.TranslateResponse{Segments: res.Segments, Warnings: res.Warnings}, nil
+	return &pb.TranslateResponse{Segments: res.Segments, Warnings: res.Warnings, Notes: notesToPB(res.Notes, len(req.Segments))}, nil
 }
 
 func (s *providerServer) Health(ctx context.Context, _ *pb.HealthRequest) (*pb.HealthResponse, error) {
@@ -145,7 +147,7 @@ func (c *ProviderClient) Translate(ctx context.Context, req TranslateRequest) (T
 	if len(resp.Segments) != len(req.Segments) {
 		return TranslateResult{}, fmt.Errorf("plugin returned %d segments for %d", len(resp.Segments), len(req.Segments))
 	}
-	return TranslateResult{Segments: resp.Segments, Warnings: resp.Warnings}, nil
+	return TranslateResult{Segments: resp.Segments, Warnings: resp.Warnings, Notes: notesFromPB(resp.Notes, len(req.Segments))}, nil
 }
 
 func glossaryToPB(g *Glossary) *pb.Glossary {
@@ -191,4 +193,37 @@ type VersionError struct {
 func (e *VersionError) Error() string {
 	return fmt.Sprintf("plugin %s speaks Dragoman plugin protocol v%d but this host speaks v%d: rebuild the plugin against the matching plugins/sdk",
 		e.Plugin, e.PluginVersion, ProtocolVersion)
+}
+
+// notesToPB sends the notes of a batch of n segments (a note about no
+// segment of it is dropped).
+func notesToPB(notes []SegmentNote, n int) []*pb.SegmentNote {
+	var out []*pb.SegmentNote
+	for _, nt := range notes {
+		if nt.Segment < 0 || nt.Segment >= n {
+			continue
+		}
+		p := &pb.SegmentNote{Segment: uint32(nt.Segment), UnknownWords: nt.Unknown}
+		for _, f := range nt.Fixes {
+			p.Fixes = append(p.Fixes, &pb.CodeFix{Code: uint32(f.Code), Problem: f.Problem, Placed: f.Placed})
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// notesFromPB reads the notes of a batch of n segments.
+func notesFromPB(notes []*pb.SegmentNote, n int) []SegmentNote {
+	var out []SegmentNote
+	for _, p := range notes {
+		if int(p.GetSegment()) >= n {
+			continue
+		}
+		nt := SegmentNote{Segment: int(p.GetSegment()), Unknown: p.GetUnknownWords()}
+		for _, f := range p.GetFixes() {
+			nt.Fixes = append(nt.Fixes, tagged.Fix{Code: int(f.GetCode()), Problem: f.GetProblem(), Placed: f.GetPlaced()})
+		}
+		out = append(out, nt)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/terms"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
@@ -85,8 +86,19 @@ type TranslateRequest struct {
 // one translation per segment, in order.
 type TranslateResult struct {
 	Segments []string
-	Warnings []string // shown to the user with the job
+	// Warnings are shown to the user with the job: sentences about the
+	// document, never about "segment 3" of a batch; what concerns one
+	// segment goes in Notes.
+	Warnings []string
+	// Notes say, for some segments, which words the engine did not know
+	// and which codes of its output were repaired; the host shows them to
+	// the person reviewing the translation. Optional: hosts before the
+	// field ignore them.
+	Notes []SegmentNote
 }
+
+// SegmentNote is what an engine noted about one segment of a batch.
+type SegmentNote = tagged.Note
 
 // Provider is a translation engine, served with ServeProvider.
 type Provider interface {

@@ -331,3 +331,13 @@ func removeSpan(toks []Token, id int) []Token {
 	}
 	return out
 }
+
+// Note is what an engine noted about one segment of a batch it
+// translated, for the host's review of the translation: the words it did
+// not know (left as they were, unmarked in the text) and the repairs made
+// to the codes of its output.
+type Note struct {
+	Segment int // index into the batch
+	Unknown []string
+	Fixes   []Fix
+}

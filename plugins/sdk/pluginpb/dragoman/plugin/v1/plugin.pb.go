@@ -433,9 +433,13 @@ func (x *GlossaryEntry) GetTarget() string {
 }
 
 type TranslateResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Segments      []string               `protobuf:"bytes,1,rep,name=segments,proto3" json:"segments,omitempty"`
-	Warnings      []string               `protobuf:"bytes,2,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Segments []string               `protobuf:"bytes,1,rep,name=segments,proto3" json:"segments,omitempty"`
+	Warnings []string               `protobuf:"bytes,2,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	// What the engine noted about some segments, for the host's review of
+	// the translation; hosts older than this field ignore it, and plugins
+	// older than it send none.
+	Notes         []*SegmentNote `protobuf:"bytes,3,rep,name=notes,proto3" json:"notes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -484,6 +488,141 @@ func (x *TranslateResponse) GetWarnings() []string {
 	return nil
 }
 
+func (x *TranslateResponse) GetNotes() []*SegmentNote {
+	if x != nil {
+		return x.Notes
+	}
+	return nil
+}
+
+// SegmentNote is what an engine noted about one segment of its answer.
+type SegmentNote struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// segment is the index into TranslateRequest.segments.
+	Segment uint32 `protobuf:"varint,1,opt,name=segment,proto3" json:"segment,omitempty"`
+	// Words the engine did not know and left as they were (Apertium marks
+	// them when run without -u); the segment's text carries no mark.
+	UnknownWords []string `protobuf:"bytes,2,rep,name=unknown_words,json=unknownWords,proto3" json:"unknown_words,omitempty"`
+	// Repairs made to the inline codes of the engine's output.
+	Fixes         []*CodeFix `protobuf:"bytes,3,rep,name=fixes,proto3" json:"fixes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SegmentNote) Reset() {
+	*x = SegmentNote{}
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SegmentNote) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SegmentNote) ProtoMessage() {}
+
+func (x *SegmentNote) ProtoReflect() protoreflect.Message {
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SegmentNote.ProtoReflect.Descriptor instead.
+func (*SegmentNote) Descriptor() ([]byte, []int) {
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *SegmentNote) GetSegment() uint32 {
+	if x != nil {
+		return x.Segment
+	}
+	return 0
+}
+
+func (x *SegmentNote) GetUnknownWords() []string {
+	if x != nil {
+		return x.UnknownWords
+	}
+	return nil
+}
+
+func (x *SegmentNote) GetFixes() []*CodeFix {
+	if x != nil {
+		return x.Fixes
+	}
+	return nil
+}
+
+// CodeFix is one repair of an inline code (plugins/sdk/tagged.Fix).
+type CodeFix struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Code  uint32                 `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	// "missing", "emptied", "duplicated" or "unknown".
+	Problem string `protobuf:"bytes,2,opt,name=problem,proto3" json:"problem,omitempty"`
+	// "same text" or "position" for a code put back; "" for one dropped.
+	Placed        string `protobuf:"bytes,3,opt,name=placed,proto3" json:"placed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CodeFix) Reset() {
+	*x = CodeFix{}
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CodeFix) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CodeFix) ProtoMessage() {}
+
+func (x *CodeFix) ProtoReflect() protoreflect.Message {
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CodeFix.ProtoReflect.Descriptor instead.
+func (*CodeFix) Descriptor() ([]byte, []int) {
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *CodeFix) GetCode() uint32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *CodeFix) GetProblem() string {
+	if x != nil {
+		return x.Problem
+	}
+	return ""
+}
+
+func (x *CodeFix) GetPlaced() string {
+	if x != nil {
+		return x.Placed
+	}
+	return ""
+}
+
 type HealthRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -492,7 +631,7 @@ type HealthRequest struct {
 
 func (x *HealthRequest) Reset() {
 	*x = HealthRequest{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -504,7 +643,7 @@ func (x *HealthRequest) String() string {
 func (*HealthRequest) ProtoMessage() {}
 
 func (x *HealthRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -517,7 +656,7 @@ func (x *HealthRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HealthRequest.ProtoReflect.Descriptor instead.
 func (*HealthRequest) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 type HealthResponse struct {
@@ -530,7 +669,7 @@ type HealthResponse struct {
 
 func (x *HealthResponse) Reset() {
 	*x = HealthResponse{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -542,7 +681,7 @@ func (x *HealthResponse) String() string {
 func (*HealthResponse) ProtoMessage() {}
 
 func (x *HealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -555,7 +694,7 @@ func (x *HealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HealthResponse.ProtoReflect.Descriptor instead.
 func (*HealthResponse) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *HealthResponse) GetOk() bool {
@@ -580,7 +719,7 @@ type FormatsRequest struct {
 
 func (x *FormatsRequest) Reset() {
 	*x = FormatsRequest{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -592,7 +731,7 @@ func (x *FormatsRequest) String() string {
 func (*FormatsRequest) ProtoMessage() {}
 
 func (x *FormatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -605,7 +744,7 @@ func (x *FormatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FormatsRequest.ProtoReflect.Descriptor instead.
 func (*FormatsRequest) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 type FormatsResponse struct {
@@ -625,7 +764,7 @@ type FormatsResponse struct {
 
 func (x *FormatsResponse) Reset() {
 	*x = FormatsResponse{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -637,7 +776,7 @@ func (x *FormatsResponse) String() string {
 func (*FormatsResponse) ProtoMessage() {}
 
 func (x *FormatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -650,7 +789,7 @@ func (x *FormatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FormatsResponse.ProtoReflect.Descriptor instead.
 func (*FormatsResponse) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *FormatsResponse) GetFormats() []string {
@@ -693,7 +832,7 @@ type Chunk struct {
 
 func (x *Chunk) Reset() {
 	*x = Chunk{}
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -705,7 +844,7 @@ func (x *Chunk) String() string {
 func (*Chunk) ProtoMessage() {}
 
 func (x *Chunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_dragoman_plugin_v1_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -718,7 +857,7 @@ func (x *Chunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Chunk.ProtoReflect.Descriptor instead.
 func (*Chunk) Descriptor() ([]byte, []int) {
-	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
+	return file_dragoman_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Chunk) GetFormat() string {
@@ -774,10 +913,19 @@ const file_dragoman_plugin_v1_plugin_proto_rawDesc = "" +
 	"\aentries\x18\x02 \x03(\v2!.dragoman.plugin.v1.GlossaryEntryR\aentries\"?\n" +
 	"\rGlossaryEntry\x12\x16\n" +
 	"\x06source\x18\x01 \x01(\tR\x06source\x12\x16\n" +
-	"\x06target\x18\x02 \x01(\tR\x06target\"K\n" +
+	"\x06target\x18\x02 \x01(\tR\x06target\"\x82\x01\n" +
 	"\x11TranslateResponse\x12\x1a\n" +
 	"\bsegments\x18\x01 \x03(\tR\bsegments\x12\x1a\n" +
-	"\bwarnings\x18\x02 \x03(\tR\bwarnings\"\x0f\n" +
+	"\bwarnings\x18\x02 \x03(\tR\bwarnings\x125\n" +
+	"\x05notes\x18\x03 \x03(\v2\x1f.dragoman.plugin.v1.SegmentNoteR\x05notes\"\x7f\n" +
+	"\vSegmentNote\x12\x18\n" +
+	"\asegment\x18\x01 \x01(\rR\asegment\x12#\n" +
+	"\runknown_words\x18\x02 \x03(\tR\funknownWords\x121\n" +
+	"\x05fixes\x18\x03 \x03(\v2\x1b.dragoman.plugin.v1.CodeFixR\x05fixes\"O\n" +
+	"\aCodeFix\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\rR\x04code\x12\x18\n" +
+	"\aproblem\x18\x02 \x01(\tR\aproblem\x12\x16\n" +
+	"\x06placed\x18\x03 \x01(\tR\x06placed\"\x0f\n" +
 	"\rHealthRequest\"8\n" +
 	"\x0eHealthResponse\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x16\n" +
@@ -813,7 +961,7 @@ func file_dragoman_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_dragoman_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_dragoman_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_dragoman_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_dragoman_plugin_v1_plugin_proto_goTypes = []any{
 	(*CapabilitiesRequest)(nil),  // 0: dragoman.plugin.v1.CapabilitiesRequest
 	(*Pair)(nil),                 // 1: dragoman.plugin.v1.Pair
@@ -822,34 +970,38 @@ var file_dragoman_plugin_v1_plugin_proto_goTypes = []any{
 	(*Glossary)(nil),             // 4: dragoman.plugin.v1.Glossary
 	(*GlossaryEntry)(nil),        // 5: dragoman.plugin.v1.GlossaryEntry
 	(*TranslateResponse)(nil),    // 6: dragoman.plugin.v1.TranslateResponse
-	(*HealthRequest)(nil),        // 7: dragoman.plugin.v1.HealthRequest
-	(*HealthResponse)(nil),       // 8: dragoman.plugin.v1.HealthResponse
-	(*FormatsRequest)(nil),       // 9: dragoman.plugin.v1.FormatsRequest
-	(*FormatsResponse)(nil),      // 10: dragoman.plugin.v1.FormatsResponse
-	(*Chunk)(nil),                // 11: dragoman.plugin.v1.Chunk
+	(*SegmentNote)(nil),          // 7: dragoman.plugin.v1.SegmentNote
+	(*CodeFix)(nil),              // 8: dragoman.plugin.v1.CodeFix
+	(*HealthRequest)(nil),        // 9: dragoman.plugin.v1.HealthRequest
+	(*HealthResponse)(nil),       // 10: dragoman.plugin.v1.HealthResponse
+	(*FormatsRequest)(nil),       // 11: dragoman.plugin.v1.FormatsRequest
+	(*FormatsResponse)(nil),      // 12: dragoman.plugin.v1.FormatsResponse
+	(*Chunk)(nil),                // 13: dragoman.plugin.v1.Chunk
 }
 var file_dragoman_plugin_v1_plugin_proto_depIdxs = []int32{
 	1,  // 0: dragoman.plugin.v1.CapabilitiesResponse.pairs:type_name -> dragoman.plugin.v1.Pair
 	1,  // 1: dragoman.plugin.v1.CapabilitiesResponse.glossary_pairs:type_name -> dragoman.plugin.v1.Pair
 	4,  // 2: dragoman.plugin.v1.TranslateRequest.glossary:type_name -> dragoman.plugin.v1.Glossary
 	5,  // 3: dragoman.plugin.v1.Glossary.entries:type_name -> dragoman.plugin.v1.GlossaryEntry
-	0,  // 4: dragoman.plugin.v1.Provider.Capabilities:input_type -> dragoman.plugin.v1.CapabilitiesRequest
-	3,  // 5: dragoman.plugin.v1.Provider.Translate:input_type -> dragoman.plugin.v1.TranslateRequest
-	7,  // 6: dragoman.plugin.v1.Provider.Health:input_type -> dragoman.plugin.v1.HealthRequest
-	9,  // 7: dragoman.plugin.v1.Converter.Formats:input_type -> dragoman.plugin.v1.FormatsRequest
-	11, // 8: dragoman.plugin.v1.Converter.Convert:input_type -> dragoman.plugin.v1.Chunk
-	7,  // 9: dragoman.plugin.v1.Converter.Health:input_type -> dragoman.plugin.v1.HealthRequest
-	2,  // 10: dragoman.plugin.v1.Provider.Capabilities:output_type -> dragoman.plugin.v1.CapabilitiesResponse
-	6,  // 11: dragoman.plugin.v1.Provider.Translate:output_type -> dragoman.plugin.v1.TranslateResponse
-	8,  // 12: dragoman.plugin.v1.Provider.Health:output_type -> dragoman.plugin.v1.HealthResponse
-	10, // 13: dragoman.plugin.v1.Converter.Formats:output_type -> dragoman.plugin.v1.FormatsResponse
-	11, // 14: dragoman.plugin.v1.Converter.Convert:output_type -> dragoman.plugin.v1.Chunk
-	8,  // 15: dragoman.plugin.v1.Converter.Health:output_type -> dragoman.plugin.v1.HealthResponse
-	10, // [10:16] is the sub-list for method output_type
-	4,  // [4:10] is the sub-list for method input_type
-	4,  // [4:4] is the sub-list for extension type_name
-	4,  // [4:4] is the sub-list for extension extendee
-	0,  // [0:4] is the sub-list for field type_name
+	7,  // 4: dragoman.plugin.v1.TranslateResponse.notes:type_name -> dragoman.plugin.v1.SegmentNote
+	8,  // 5: dragoman.plugin.v1.SegmentNote.fixes:type_name -> dragoman.plugin.v1.CodeFix
+	0,  // 6: dragoman.plugin.v1.Provider.Capabilities:input_type -> dragoman.plugin.v1.CapabilitiesRequest
+	3,  // 7: dragoman.plugin.v1.Provider.Translate:input_type -> dragoman.plugin.v1.TranslateRequest
+	9,  // 8: dragoman.plugin.v1.Provider.Health:input_type -> dragoman.plugin.v1.HealthRequest
+	11, // 9: dragoman.plugin.v1.Converter.Formats:input_type -> dragoman.plugin.v1.FormatsRequest
+	13, // 10: dragoman.plugin.v1.Converter.Convert:input_type -> dragoman.plugin.v1.Chunk
+	9,  // 11: dragoman.plugin.v1.Converter.Health:input_type -> dragoman.plugin.v1.HealthRequest
+	2,  // 12: dragoman.plugin.v1.Provider.Capabilities:output_type -> dragoman.plugin.v1.CapabilitiesResponse
+	6,  // 13: dragoman.plugin.v1.Provider.Translate:output_type -> dragoman.plugin.v1.TranslateResponse
+	10, // 14: dragoman.plugin.v1.Provider.Health:output_type -> dragoman.plugin.v1.HealthResponse
+	12, // 15: dragoman.plugin.v1.Converter.Formats:output_type -> dragoman.plugin.v1.FormatsResponse
+	13, // 16: dragoman.plugin.v1.Converter.Convert:output_type -> dragoman.plugin.v1.Chunk
+	10, // 17: dragoman.plugin.v1.Converter.Health:output_type -> dragoman.plugin.v1.HealthResponse
+	12, // [12:18] is the sub-list for method output_type
+	6,  // [6:12] is the sub-list for method input_type
+	6,  // [6:6] is the sub-list for extension type_name
+	6,  // [6:6] is the sub-list for extension extendee
+	0,  // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_dragoman_plugin_v1_plugin_proto_init() }
@@ -863,7 +1015,7 @@ func file_dragoman_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dragoman_plugin_v1_plugin_proto_rawDesc), len(file_dragoman_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
