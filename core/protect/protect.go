@@ -151,10 +151,19 @@ func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r
 // lost is appended at the end of the segment, so no protected text is ever
 // missing from the output; lost counts them.
 func Restore(tagged string, spans []Span) (out string, lost int) {
+	out, gone := RestoreLost(tagged, spans)
+	return out, len(gone)
+}
+
+// RestoreLost is Restore naming the spans whose code the engine lost.
+func RestoreLost(tagged string, spans []Span) (out string, lost []Span) {
 	ids := make([]int, len(spans))
 	for i, s := range spans {
 		ids[i] = s.ID
 	}
 	out, gone := Reveal(tagged, ids, func(i int) string { return spans[i].Text })
-	return out, len(gone)
+	for _, i := range gone {
+		lost = append(lost, spans[i])
+	}
+	return out, lost
 }

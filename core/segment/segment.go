@@ -14,7 +14,10 @@
 // holds what only the host needs: the document model and sentence splitting.
 package segment
 
-import "github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+import (
+	"github.com/dragoman-translate/dragoman/core/review"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+)
 
 // CodeKind says whether an inline code wraps text or stands alone.
 type CodeKind string
@@ -38,6 +41,24 @@ type Segment struct {
 	ID     string `json:"id"`
 	Source string `json:"source"`           // tagged text
 	Target string `json:"target,omitempty"` // tagged text, filled by translation
+	// Flags are the review's reasons to check the target (package review).
+	Flags []review.Flag `json:"flags,omitempty"`
+	// Edited is set once a person changed the target (a revision);
+	// Revised is the revision that changed it last.
+	Edited  bool `json:"edited,omitempty"`
+	Revised int  `json:"revised,omitempty"`
+	// Notes are what the translation noted for the review; not stored.
+	Notes Notes `json:"-"`
+}
+
+// Notes are what translating a segment noted for its review: the words
+// the engine did not know, the repairs made to the codes of its output,
+// and the glossary or do-not-translate terms whose placeholder it dropped
+// (put back at the end of the sentence).
+type Notes struct {
+	Unknown   []string
+	Fixes     []tagged.Fix
+	LostTerms []string
 }
 
 // Unit is a paragraph-like container: a paragraph, a table cell paragraph,
@@ -47,6 +68,28 @@ type Unit struct {
 	Part     string    `json:"part,omitempty"` // where it lives, e.g. "word/document.xml"
 	Codes    []Code    `json:"codes,omitempty"`
 	Segments []Segment `json:"segments"`
+	// Where says where a person finds it (one of Places).
+	Where string `json:"where,omitempty"`
+	// Fixed names the container of fixed size its text must fit
+	// (review.TextBox, review.TableRow, review.Frame); "" when it grows.
+	Fixed string `json:"fixed,omitempty"`
+}
+
+// Places a unit can be: the story it belongs to, or the container that
+// holds it within one.
+var Places = []string{"body", "table", "text box", "frame", "header", "footer", "footnote", "endnote",
+	"comment", "chart", "diagram", "image description", "document properties"}
+
+// CodeTypes are the types of u's codes by id.
+func (u *Unit) CodeTypes() map[int]string {
+	if len(u.Codes) == 0 {
+		return nil
+	}
+	m := make(map[int]string, len(u.Codes))
+	for _, c := range u.Codes {
+		m[c.ID] = c.Type
+	}
+	return m
 }
 
 // Document is everything translatable in one file, in document order.

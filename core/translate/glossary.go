@@ -84,14 +84,15 @@ func (t *terms) protect(src string, spans []protect.Span) (out string, kept []pr
 // restore puts the target terms in place of their codes and counts what
 // the engine kept; for a native engine it counts the expected terms whose
 // target the output holds.
-func (t *terms) restore(src string, placed, expected []glossary.Placed) string {
+// lost are the placed terms whose code the engine dropped (put at the end).
+func (t *terms) restore(src string, placed, expected []glossary.Placed) (string, []glossary.Placed) {
 	if t == nil {
-		return src
+		return src, nil
 	}
 	t.tally.Check(expected, src) // the engine's own words, before any code becomes a term
 	out, lost := glossary.Restore(src, placed)
 	t.tally.Add(placed, lost)
-	return out
+	return out, lost
 }
 
 func (t *terms) warnings() []string {

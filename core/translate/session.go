@@ -28,7 +28,7 @@ type Session struct {
 	mu      sync.Mutex
 	res     Result
 	lost    int
-	known   map[string]string  // distinct protected texts answered in this job
+	known   map[string]answer  // distinct protected texts answered in this job
 	size    int                // bytes held by known
 	flights map[string]*flight // texts a batch is translating now
 }
@@ -36,8 +36,15 @@ type Session struct {
 // flight is a text being translated by one batch, which others wait for.
 type flight struct {
 	done chan struct{}
-	out  string
+	out  answer
 	err  error
+}
+
+// answer is a text's translation and what the engines noted about it.
+type answer struct {
+	text    string
+	unknown []string
+	fixes   []tagged.Fix
 }
 
 // sessionMemory bounds the texts a session keeps to send each once; past
@@ -56,7 +63,7 @@ func (t *Translator) Begin(ctx context.Context, src, tgt string, mode translatio
 	if !ok {
 		return nil, ErrNoRoute
 	}
-	s := &Session{t: t, legs: legs, mode: mode, account: o.Account, known: map[string]string{}, flights: map[string]*flight{}}
+	s := &Session{t: t, legs: legs, mode: mode, account: o.Account, known: map[string]answer{}, flights: map[string]*flight{}}
 	s.res.Engine, s.res.Route = engineNames(legs), route(legs)
 	if len(legs) > 1 {
 		s.res.Warnings = append(s.res.Warnings, chainWarning(legs))
@@ -129,13 +136,25 @@ func (s *Session) Translate(ctx context.Context, units []segment.Unit) error {
 		for j := range units[i].Segments {
 			p := plan[k]
 			k++
-			t := p.text // not sent: no letters outside the protected spans
+			a := answer{text: p.text} // not sent: no letters outside the protected spans
 			if p.unique >= 0 {
-				t = out[p.unique]
+				a = out[p.unique]
 			}
-			var n int
-			units[i].Segments[j].Target, n = protect.Restore(s.terms.restore(t, p.terms, p.found), p.spans)
-			s.lost += n
+			sg := &units[i].Segments[j]
+			restored, lostTerms := s.terms.restore(a.text, p.terms, p.found)
+			var lost []protect.Span
+			sg.Target, lost = protect.RestoreLost(restored, p.spans)
+			s.lost += len(lost)
+			sg.Notes = segment.Notes{Unknown: a.unknown}
+			sg.Notes.Fixes, sg.Notes.LostTerms = ownFixes(a.fixes, p)
+			for _, l := range lostTerms {
+				sg.Notes.LostTerms = append(sg.Notes.LostTerms, l.Target)
+			}
+			for _, l := range lost {
+				if l.Kind == protect.Term {
+					sg.Notes.LostTerms = append(sg.Notes.LostTerms, l.Text)
+				}
+			}
 		}
 	}
 	return nil
@@ -143,8 +162,8 @@ func (s *Session) Translate(ctx context.Context, units []segment.Unit) error {
 
 // answer translates distinct texts: those this job answered already, those
 // another batch is translating (waited for), the rest sent here.
-func (s *Session) answer(ctx context.Context, texts []string) ([]string, error) {
-	out := make([]string, len(texts))
+func (s *Session) answer(ctx context.Context, texts []string) ([]answer, error) {
+	out := make([]answer, len(texts))
 	var mine []int
 	waits := map[int]*flight{}
 	s.mu.Lock()
@@ -175,7 +194,7 @@ func (s *Session) answer(ctx context.Context, texts []string) ([]string, error) 
 			f.out, out[i] = got[j], got[j]
 			if s.size < sessionMemory {
 				s.known[texts[i]] = got[j]
-				s.size += len(texts[i]) + len(got[j])
+				s.size += len(texts[i]) + len(got[j].text)
 			}
 		}
 		close(f.done)
@@ -198,16 +217,23 @@ func (s *Session) answer(ctx context.Context, texts []string) ([]string, error) 
 	return out, nil
 }
 
-// send translates texts with the job's engines, leg after leg.
-func (s *Session) send(ctx context.Context, texts []string) ([]string, error) {
+// send translates texts with the job's engines, leg after leg; what each
+// engine noted about a text is kept with its answer.
+func (s *Session) send(ctx context.Context, texts []string) ([]answer, error) {
 	if len(texts) == 0 {
 		return nil, nil
 	}
+	out := make([]answer, len(texts))
 	var err error
 	for _, l := range s.legs {
 		var m Result
+		var notes map[int]tagged.Note
 		g := s.terms.glossary()
-		texts, err = s.t.translateLeg(ctx, memoryKey(s.account, l, g), l, s.mode, g, texts, &m)
+		texts, notes, err = s.t.translateLeg(ctx, memoryKey(s.account, l, g), l, s.mode, g, texts, &m)
+		for i, n := range notes {
+			out[i].unknown = append(out[i].unknown, n.Unknown...)
+			out[i].fixes = append(out[i].fixes, n.Fixes...)
+		}
 		s.mu.Lock()
 		s.res.Metrics.EngineCalls += m.Metrics.EngineCalls
 		s.res.Metrics.CharsSent += m.Metrics.CharsSent
@@ -221,7 +247,10 @@ func (s *Session) send(ctx context.Context, texts []string) ([]string, error) {
 			return nil, &EngineError{Engine: l.Engine.Name, Err: err}
 		}
 	}
-	return texts, nil
+	for i := range out {
+		out[i].text = texts[i]
+	}
+	return out, nil
 }
 
 // Result is what the session did so far.
@@ -234,4 +263,34 @@ func (s *Session) Result() Result {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("the engine dropped %d protected term(s); they were appended to the end of their sentences", s.lost))
 	}
 	return r
+}
+
+// ownFixes splits the repairs an engine made to the codes of a text: those
+// of the segment's own codes, and the glossary and do-not-translate terms
+// whose placeholder it dropped and put back by guess (the placeholders of
+// other protected spans, such as addresses, are checked by their text).
+func ownFixes(fixes []tagged.Fix, p pending) (own []tagged.Fix, terms []string) {
+	for _, f := range fixes {
+		placeholder := false
+		for _, t := range p.terms {
+			if t.ID == f.Code {
+				placeholder = true
+				if f.Placed != "" {
+					terms = append(terms, t.Target)
+				}
+			}
+		}
+		for _, sp := range p.spans {
+			if sp.ID == f.Code {
+				placeholder = true
+				if sp.Kind == protect.Term && f.Placed != "" {
+					terms = append(terms, sp.Text)
+				}
+			}
+		}
+		if !placeholder {
+			own = append(own, f)
+		}
+	}
+	return own, terms
 }

@@ -125,9 +125,10 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 
 // translateLeg translates texts with one engine: memory hits first, the
 // rest in batches, fresh output stored back under key. g is the glossary
-// the engine applies itself, or nil.
-func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode translation.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
-	out := make([]string, len(texts))
+// the engine applies itself, or nil. notes are what the engine noted about
+// some texts, by index (a text from the memory has none).
+func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode translation.Mode, g *ports.Glossary, texts []string, res *Result) (out []string, notes map[int]tagged.Note, err error) {
+	out = make([]string, len(texts))
 	hits, foreign := t.recall(ctx, key, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
 	for i := range texts {
@@ -166,7 +167,8 @@ func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode tr
 		go func() {
 			defer wg.Done()
 			req := ports.TranslateRequest{Source: l.Source, Target: l.Target, Mode: mode, Segments: send[b.from:b.to], Glossary: g}
-			got, warns, calls, err := t.call(ctx, l.Engine, req)
+			r, calls, err := t.call(ctx, l.Engine, req)
+			got, warns := r.Segments, r.Warnings
 			<-slots
 			// An engine that applies the glossary warns when it could not
 			// (its vendor refused it): that output, made without the
@@ -191,16 +193,22 @@ func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode tr
 			for j, s := range got {
 				out[todo[b.from+j]] = s
 			}
+			for _, n := range r.Notes {
+				if notes == nil {
+					notes = map[int]tagged.Note{}
+				}
+				notes[todo[b.from+n.Segment]] = n
+			}
 		}()
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return nil, nil, firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 // slotsFor is the engine's semaphore, shared by all jobs.
@@ -224,7 +232,7 @@ func (t *Translator) slotsFor(engine string) chan struct{} {
 
 // call sends one batch, retrying what Retryable allows; calls counts the
 // requests the engine received.
-func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.TranslateRequest) (out, warns []string, calls int, err error) {
+func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.TranslateRequest) (res ports.TranslateResult, calls int, err error) {
 	attempts, wait := t.Attempts, t.Backoff
 	if attempts <= 0 {
 		attempts = 3
@@ -239,7 +247,7 @@ func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.Transla
 			}
 			select {
 			case <-ctx.Done():
-				return nil, nil, calls, ctx.Err()
+				return res, calls, ctx.Err()
 			case <-time.After(wait):
 			}
 			wait *= 2
@@ -251,10 +259,10 @@ func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.Transla
 			err = fmt.Errorf("engine returned %d segments for %d", len(r.Segments), len(req.Segments))
 		}
 		if err == nil {
-			return r.Segments, r.Warnings, calls, nil
+			return r, calls, nil
 		}
 	}
-	return nil, nil, calls, err
+	return res, calls, err
 }
 
 type span struct{ from, to int }
