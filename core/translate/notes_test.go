@@ -13,8 +13,8 @@ import (
 )
 
 // noting answers like upper and notes, for each text with "zork" in it,
-// that word as unknown; it drops the isolated code 1 (a placeholder) and
-// reports putting it back by guess, as the Apertium plugin does.
+// that word as unknown, and reports every code as dropped and put back by
+// guess, as the Apertium plugin reports its repairs.
 type noting struct{ upper }
 
 func (n *noting) Translate(ctx context.Context, r ports.TranslateRequest) (ports.TranslateResult, error) {
@@ -24,11 +24,10 @@ func (n *noting) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 		if strings.Contains(s, "zork") {
 			note.Unknown = []string{"zork"}
 		}
-		if strings.Contains(s, `<x id="1"/>`) {
-			note.Fixes = []tagged.Fix{{Code: 1, Problem: tagged.Missing, Placed: tagged.ByPosition}}
-		}
-		if strings.Contains(s, `<g id="1">`) {
-			note.Fixes = append(note.Fixes, tagged.Fix{Code: 1, Problem: tagged.Missing, Placed: tagged.ByPosition})
+		for _, tk := range tagged.Tokenize(s) {
+			if tk.Kind == tagged.Open || tk.Kind == tagged.Place {
+				note.Fixes = append(note.Fixes, tagged.Fix{Code: tk.ID, Problem: tagged.Missing, Placed: tagged.ByPosition})
+			}
 		}
 		if note.Unknown != nil || note.Fixes != nil {
 			note.Segment = i
