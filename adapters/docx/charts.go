@@ -56,7 +56,7 @@ func (p *proc) cache(t *node) {
 			id = fmt.Sprintf("%s#c%d", p.part, len(p.cacheID))
 			p.cacheID[text] = id
 			if p.r == nil {
-				p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(text)}}})
+				p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Where: storyOf(p.part), Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(text)}}})
 			}
 		}
 		if p.r != nil {

@@ -2,7 +2,6 @@ package docx
 
 import (
 	"encoding/xml"
-	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -24,7 +23,7 @@ func (p *proc) assemble(pa *para, u *segment.Unit) {
 		src.WriteString(s.Source)
 	}
 	if src.String() != pa.tagged {
-		p.r.warn(fmt.Sprintf("%s: the unit does not match the source document; paragraph kept untranslated", p.paraID(pa.id)))
+		p.r.mismatched++
 		return
 	}
 	var tgt strings.Builder
@@ -36,7 +35,7 @@ func (p *proc) assemble(pa *para, u *segment.Unit) {
 		}
 		fixed, w := tagged.Repair(s.Source, t)
 		if len(w) > 0 {
-			p.r.warn(fmt.Sprintf("segment %s: %s", s.ID, strings.Join(w, "; ")))
+			p.r.repaired++
 		}
 		tgt.WriteString(keepEdgeSpace(s.Source, fixed))
 	}
@@ -53,7 +52,7 @@ func (p *proc) assemble(pa *para, u *segment.Unit) {
 	}
 	toks := tagged.Tokenize(tgt.String())
 	if p.restoreFieldOrder(pa, toks) {
-		p.r.warn(fmt.Sprintf("%s: the engine reordered the parts of a field; their order was restored", p.paraID(pa.id)))
+		p.r.reordered++
 	}
 	var stack []int
 	for _, t := range toks {

@@ -23,6 +23,8 @@ type proc struct {
 
 	cacheID map[string]string // charts: the unit id of each cached string
 
+	exactRows map[*node]bool // table rows of exact height, by their w:tr
+
 	// read
 	units []segment.Unit
 	emit  func([]segment.Unit) error
@@ -60,6 +62,12 @@ func isProperty(n *node) bool {
 // block handles one block of the part.
 func (p *proc) block(t *node) error {
 	clear(p.f.keys) // the run properties seen are the last block's: hold none of them
+	if p.d.is(t, "trPr") && exactRow(p.d, t) { // streamed before the row's cells
+		if p.exactRows == nil {
+			p.exactRows = map[*node]bool{}
+		}
+		p.exactRows[t.Parent] = true
+	}
 	switch {
 	case p.kind == ooxml.CoreProp:
 		if isProperty(t) {
@@ -207,6 +215,7 @@ func (p *proc) descrID(n int) string { return fmt.Sprintf("%s#d%d", p.part, n) }
 func (p *proc) unit(pa *para) segment.Unit {
 	id := p.paraID(pa.id)
 	u := segment.Unit{ID: id, Part: p.part, Codes: make([]segment.Code, len(pa.codes))}
+	u.Where, u.Fixed = p.place(pa.n)
 	for i, c := range pa.codes {
 		u.Codes[i] = segment.Code{ID: i + 1, Kind: c.kind, Type: c.typ}
 	}
@@ -234,7 +243,7 @@ func (p *proc) extractDescr(n *node, k int) {
 		return
 	}
 	id := p.descrID(k)
-	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
+	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Where: "image description", Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
 }
 
 // property handles a docProps/core.xml element (title, subject, description).
@@ -242,7 +251,7 @@ func (p *proc) property(t *node) {
 	id := p.part + "#" + t.Local
 	if p.r == nil {
 		if v := t.TextOf(); strings.TrimSpace(v) != "" {
-			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
+			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Where: storyOf(p.part), Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
 		}
 		return
 	}

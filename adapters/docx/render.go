@@ -55,8 +55,21 @@ func (s *source) Render(ctx context.Context, next func() (*segment.Unit, error),
 		return nil, partError("the document", err)
 	}
 	rep := &ports.Rendered{Warnings: r.warns}
-	if r.untranslated > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d segments had no translation; their source text was kept", r.untranslated))
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{
+		{r.untranslated, "1 sentence had no translation; its original text was kept", "%d sentences had no translation; their original text was kept"},
+		{r.repaired, "1 sentence lost formatting, which was put back where it most likely belongs", "%d sentences lost formatting, which was put back where it most likely belongs"},
+		{r.mismatched, "1 paragraph no longer matched the original and was kept untranslated", "%d paragraphs no longer matched the original and were kept untranslated"},
+		{r.reordered, "In 1 paragraph the parts of a field were reordered; their order was restored", "In %d paragraphs the parts of a field were reordered; their order was restored"},
+	} {
+		switch {
+		case c.n == 1:
+			rep.Warnings = append(rep.Warnings, c.one)
+		case c.n > 1:
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf(c.many, c.n))
+		}
 	}
 	if s.signed {
 		rep.Warnings = append(rep.Warnings, "the document was digitally signed; the signature is no longer valid after translation")
@@ -168,8 +181,12 @@ type render struct {
 	collect bool                     // the part is SmartArt data
 	err     error
 
-	untranslated int
-	warns        []string
+	// What the render found, said as sentences about the document:
+	// segments without a translation, translations whose codes it
+	// repaired, units that did not match their paragraph, fields whose
+	// parts it put back in order.
+	untranslated, repaired, mismatched, reordered int
+	warns                                         []string
 }
 
 func (r *render) warn(w string) { r.warns = append(r.warns, w) }
