@@ -61,7 +61,7 @@ func isProperty(n *node) bool {
 
 // block handles one block of the part.
 func (p *proc) block(t *node) error {
-	clear(p.f.keys) // the run properties seen are the last block's: hold none of them
+	clear(p.f.keys)                            // the run properties seen are the last block's: hold none of them
 	if p.d.is(t, "trPr") && exactRow(p.d, t) { // streamed before the row's cells
 		if p.exactRows == nil {
 			p.exactRows = map[*node]bool{}

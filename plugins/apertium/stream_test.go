@@ -67,9 +67,9 @@ func TestStreamRoundTrip(t *testing.T) {
 // code and what came between them, and drops the period and empty
 // superblank of the segment end.
 func TestDecodeStreamMergesPieces(t *testing.T) {
-	out := decodeStream("El coche [[t:g:1]]rojo[[/]] es [[t:g:2]]muy[[/]] [[t:g:2]]rápidamente[[/]] hoy..[][<s>]\n" +
-		"[[t:g:3]]a[[/]][<x 5>][[t:g:3]]b[[/]] [[t:g:3; t:g:4]]c[[/]][[t:g:3]]d[[/]] e.[][<s>]\n" +
-		"\\[x\\] y\\/z.[][<s>]\n" +
+	out := decodeStream("El coche [[t:g:1]]rojo[[/]] es [[t:g:2]]muy[[/]] [[t:g:2]]rápidamente[[/]] hoy..[][<s>]\n"+
+		"[[t:g:3]]a[[/]][<x 5>][[t:g:3]]b[[/]] [[t:g:3; t:g:4]]c[[/]][[t:g:3]]d[[/]] e.[][<s>]\n"+
+		"\\[x\\] y\\/z.[][<s>]\n"+
 		"[[t:g:1]]Lucene[[/]]\\/[[t:g:1]]Solr[[/]] [[t:g:1]]Estudios[[/]] de [[t:g:1]]caso[[/]][<x 3>] x.[][<s>]\n", nil)
 	want := []string{
 		`El coche <g id="1">rojo</g> es <g id="2">muy rápidamente</g> hoy.`,

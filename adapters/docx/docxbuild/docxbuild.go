@@ -76,7 +76,9 @@ type row struct {
 
 // ExactRow is a one-row table of w × h points whose cells say cells, the
 // row's height exact.
-func ExactRow(w, h int, cells ...string) Block { return row{w: w * 20, h: h * 20, cells: cells, exact: true} }
+func ExactRow(w, h int, cells ...string) Block {
+	return row{w: w * 20, h: h * 20, cells: cells, exact: true}
+}
 
 // Row is a one-row table whose row grows with its text.
 func Row(w int, cells ...string) Block { return row{w: w * 20, cells: cells} }
