@@ -23,6 +23,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
+	"github.com/dragoman-translate/dragoman/adapters/pdftext"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
@@ -152,7 +153,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 	}
 	p := &pipeline.Pipeline{
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(layout), Detector: detector, SpoolDir: spool,
+		Docs: docx.New(layout), Detector: detector, SpoolDir: spool, PDFText: pdftext.Reader{},
 		Translator: &translate.Translator{
 			Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory,
 			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,

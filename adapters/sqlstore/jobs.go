@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/review"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
@@ -19,7 +20,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
-	"glossary_id", "revision", "route",
+	"glossary_id", "revision", "route", "review",
 }
 
 var (
@@ -56,6 +57,7 @@ type jobRow struct {
 	GlossaryID   string         `db:"glossary_id"`
 	Revision     int            `db:"revision"`
 	Route        string         `db:"route"`
+	Review       sql.NullString `db:"review"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
@@ -82,6 +84,12 @@ func (r *jobRow) job() (*job.Job, error) {
 	}
 	if err := json.Unmarshal([]byte(r.Metrics), &j.Metrics); err != nil {
 		return nil, fmt.Errorf("job %s metrics: %w", r.ID, err)
+	}
+	if r.Review.Valid {
+		j.Review = new(review.Summary)
+		if err := json.Unmarshal([]byte(r.Review.String), j.Review); err != nil {
+			return nil, fmt.Errorf("job %s review: %w", r.ID, err)
+		}
 	}
 	if r.RTL.Valid {
 		j.RTL = new(job.RTLReport)
@@ -129,11 +137,19 @@ func jobArgs(j *job.Job) ([]any, error) {
 		}
 		rtl = string(b)
 	}
+	var rev any
+	if j.Review != nil {
+		b, err := json.Marshal(j.Review)
+		if err != nil {
+			return nil, err
+		}
+		rev = string(b)
+	}
 	return []any{
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
-		j.GlossaryID, j.Revision, string(rt),
+		j.GlossaryID, j.Revision, string(rt), rev,
 	}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dragoman-translate/dragoman/core/review"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
@@ -105,10 +106,22 @@ type Job struct {
 	UpdatedAt    time.Time
 	CompletedAt  *time.Time
 	ExpiredAt    *time.Time // when the output was deleted after the download window
-	// Revision counts the outputs rebuilt from post-edited XLIFF: 0 is the
-	// machine translation; each revision completes the job again
-	// (CompletedAt moves, opening a fresh download window).
+	// Revision counts the outputs rebuilt from post-edited targets (an
+	// XLIFF import or a segment edited): 0 is the machine translation; each
+	// revision completes the job again (CompletedAt moves, opening a fresh
+	// download window).
 	Revision int
+	// Review is what the review of the translation found (package
+	// review): the sentences to check, by kind; nil before translation.
+	Review *review.Summary
+}
+
+// ShownWarnings are the warnings a person reads with the job: what was
+// noted while processing, then the review's sentences about the document
+// ("3 sentences lost a link…"), which follow the latest revision.
+func (j *Job) ShownWarnings() []string {
+	out := append([]string(nil), j.Warnings...)
+	return append(out, j.Review.Sentences()...)
 }
 
 // ErrTransition is returned for a transition the state machine forbids.

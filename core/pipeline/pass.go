@@ -59,6 +59,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		r.done.release()
 	}()
 
+	r.renderSource(ctx)
 	given := j.SourceLang != "" && j.SourceLang != "auto"
 	if given {
 		l, _, err := p.sourceLanguage(j, "")
@@ -100,7 +101,11 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		}
 		return nil, err
 	}
-	pdf, pdfWarning, err := p.renderPDF(ctx, j)
+	pdf, pdfWarning, rendition, err := p.renderPDF(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	summary, err := r.measure(ctx, rendition)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +121,8 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 			j.Warn(w)
 		}
 		j.RTL = rendered.RTL
-		j.Structure = rendered.Structure
+		j.Structure = agree(rendered.Structure, rendered.StructureLost, summary)
+		j.Review = summary
 		if pdf != "" {
 			j.PDF = pdf
 		}
@@ -145,6 +151,7 @@ type run struct {
 	mu  sync.Mutex
 	err error // the first failure of the translation
 	tr  translation
+	rv  reviewing
 }
 
 // extracted receives the units the read hands over: counted (the caps stop
@@ -262,6 +269,7 @@ func (r *run) render(ctx context.Context, doc ports.Source) (*ports.Rendered, er
 		if err := enc.unit(&u); err != nil {
 			return nil, err
 		}
+		r.rendered(&u)
 		return &u, nil
 	}
 	var rendered *ports.Rendered

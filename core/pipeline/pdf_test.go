@@ -53,8 +53,8 @@ func TestPDFRendition(t *testing.T) {
 		if tc.asked {
 			j.PDF = job.PDFRequested
 		}
-		state, warning, err := p.renderPDF(ctx, j)
-		if err != nil || state != tc.want || !strings.HasPrefix(warning, tc.warning) || (tc.warning == "") != (warning == "") {
+		state, warning, pdf, err := p.renderPDF(ctx, j)
+		if err != nil || (state == job.PDFReady) != (pdf != nil) || state != tc.want || !strings.HasPrefix(warning, tc.warning) || (tc.warning == "") != (warning == "") {
 			t.Errorf("%s: state %q, warning %q, err %v; want %q, %q", tc.name, state, warning, err, tc.want, tc.warning)
 		}
 		if tc.renderer != nil && tc.renderer.calls != tc.wantCalls {
@@ -67,7 +67,7 @@ func TestPDFRendition(t *testing.T) {
 	cancel()
 	j := job.New("j1", "a1", clock{}.Now())
 	j.PDF = job.PDFRequested
-	if _, _, err := p.renderPDF(cctx, j); !errors.Is(err, context.Canceled) {
+	if _, _, _, err := p.renderPDF(cctx, j); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled rendition: %v, want the stage to run again", err)
 	}
 }

@@ -33,14 +33,17 @@ import (
 
 // Pipeline holds what the stages need.
 type Pipeline struct {
-	Jobs       ports.JobStore
-	Accounts   ports.AccountStore
-	Quota      quota.Store
-	Blobs      ports.BlobStore
-	Bus        ports.EventBus
-	Docs       ports.DocumentEngine   // reads and renders documents, laid out for the target's direction
-	Converter  ports.Converter        // nil: .doc/.odt/.rtf jobs fail with a clear message
-	PDF        ports.PDFRenderer      // nil: jobs asking for a PDF complete without one, with a warning
+	Jobs      ports.JobStore
+	Accounts  ports.AccountStore
+	Quota     quota.Store
+	Blobs     ports.BlobStore
+	Bus       ports.EventBus
+	Docs      ports.DocumentEngine // reads and renders documents, laid out for the target's direction
+	Converter ports.Converter      // nil: .doc/.odt/.rtf jobs fail with a clear message
+	PDF       ports.PDFRenderer    // nil: jobs asking for a PDF complete without one, with a warning
+	// PDFText reads PDF renditions for the review (text cut off by a
+	// fixed-size box, pages added); nil: not measured.
+	PDFText    ports.PDFText
 	Detector   ports.LanguageDetector // nil: source_lang must be given
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry

@@ -144,6 +144,7 @@ func (r *run) begin(ctx context.Context) error {
 	src, tgt := r.source.Code, j.TargetLang
 	if src == tgt {
 		r.tr.engine = "none"
+		r.startReview(nil, nil)
 		return nil
 	}
 	g, err := p.glossary(ctx, j)
@@ -153,12 +154,14 @@ func (r *run) begin(ctx context.Context) error {
 	s, err := p.Translator.Begin(ctx, src, tgt, j.Mode, translate.Options{DoNotTranslate: r.dnt, Glossary: g, Account: j.AccountID})
 	if errors.Is(err, translate.ErrNoRoute) {
 		r.tr.engine = "none"
+		r.startReview(g, nil)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	r.tr.session = s
+	r.startReview(g, s.Result().Route)
 	return nil
 }
 
@@ -174,6 +177,7 @@ func (r *run) translateBatch(ctx context.Context, units []segment.Unit) error {
 				units[i].Segments[k].Target = units[i].Segments[k].Source
 			}
 		}
+		r.checkBatch(units)
 		return nil
 	}
 	var hits map[string]string
@@ -228,6 +232,7 @@ func (r *run) translateBatch(ctx context.Context, units []segment.Unit) error {
 			}
 		}
 	}
+	r.checkBatch(units)
 	r.mu.Lock()
 	r.tr.remembered += found
 	r.tr.segments += total

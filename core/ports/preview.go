@@ -21,3 +21,10 @@ type PDFRenderer interface {
 	// odt, rtf) from in and writes its PDF rendition to out.
 	RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error
 }
+
+// PDFText reads the text of a PDF as its renderer laid it out, pages
+// separated by form feeds: the review finds in it text a fixed-size box
+// cut off, and counts the pages. poppler's pdftotext does it.
+type PDFText interface {
+	PDFText(ctx context.Context, pdf io.Reader) (string, error)
+}
