@@ -156,8 +156,9 @@ type JobStatus struct {
 	Metrics         Metrics    `json:"metrics"`
 	Structure       *string    `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
 	PdfURL          *string    `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
-	Revision        int        `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
+	Revision        int        `json:"revision" doc:"Outputs rebuilt from post-edited targets (POST /jobs/{job_id}/xliff, PATCH /jobs/{job_id}/segments/{segment_id}): 0 is the machine translation. It is the ETag of the job's segments and the If-Match of an edit"`
 	Route           []RouteLeg `json:"route" doc:"The languages and engine of each leg the text was translated over: one leg for a pair an engine serves directly, up to three over a chain of served pairs (English → Spanish → French is two). Empty until the job is translated, and when no engine was needed (source and target the same, or every segment from the account's memory)"`
+	Review          *Review    `json:"review" nullable:"true" doc:"Which sentences to check and why, once the job is translated (null before): GET /jobs/{job_id}/segments lists them"`
 }
 
 func statusOf(j *job.Job) JobStatus {
@@ -171,8 +172,8 @@ func statusOf(j *job.Job) JobStatus {
 		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(language.NameOf(j.TargetLang)),
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
-		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
-		Revision: j.Revision,
+		Engine: strp(j.Engine), Warnings: j.ShownWarnings(), Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
+		Revision: j.Revision, Review: reviewOut(j),
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}

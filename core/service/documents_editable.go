@@ -48,5 +48,5 @@ func bilingualMeta(j *job.Job) ports.BilingualMeta {
 	if src == "" {
 		src = j.SourceLang
 	}
-	return ports.BilingualMeta{JobID: j.ID, SourceLang: src, TargetLang: j.TargetLang, Name: j.OriginalName, Warnings: j.Warnings}
+	return ports.BilingualMeta{JobID: j.ID, SourceLang: src, TargetLang: j.TargetLang, Name: j.OriginalName, Warnings: j.ShownWarnings()}
 }

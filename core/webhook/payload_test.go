@@ -2,11 +2,13 @@ package webhook
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/review"
 )
 
 // Event ids are stored with queued deliveries and stage events: they must
@@ -51,5 +53,28 @@ func TestPayloadPDFURL(t *testing.T) {
 		if !present || got != tc.want {
 			t.Errorf("pdf %q, %s: pdf_url %v (present %v), want %v", tc.pdf, tc.event, got, present, tc.want)
 		}
+	}
+}
+
+// job.completed carries the review's summary among its extension fields;
+// job.failed does not.
+func TestCompletedPayloadCarriesTheReview(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	j := &job.Job{ID: "7d1e0000-0000-4000-8000-000000000001", AccountID: "a1", Status: job.Completed, CompletedAt: &at, TargetLang: "es",
+		Review: &review.Summary{Segments: 412, ToCheck: 7, ByKind: map[review.Kind]int{review.Links: 3}}}
+	b, err := JobPayload(j, EventJobCompleted, "https://dragoman.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev JobEvent
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if r := ev.Data.Review; r == nil || r.Summary != "7 of 412 sentences to check" || r.ByKind["links"] != 3 {
+		t.Errorf("review %+v", ev.Data.Review)
+	}
+	j.Status = job.Failed
+	if b, _ := JobPayload(j, EventJobFailed, "https://dragoman.example"); strings.Contains(string(b), "review") {
+		t.Errorf("job.failed with a review: %s", b)
 	}
 }
