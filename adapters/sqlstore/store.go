@@ -49,6 +49,9 @@ type Store struct {
 	aead    atomic.Pointer[cipher.AEAD]
 	// lastPrune is the rate-limit window this process last pruned before.
 	lastPrune atomic.Int64
+	// journal holds translation-memory writes before they are merged
+	// (SQLite only, tmjournal.go).
+	journal *tmJournal
 }
 
 var (
@@ -106,6 +109,10 @@ func OpenSQLite(path string) (*Store, error) {
 	r.SetMaxOpenConns(sqliteReaders)
 	r.SetMaxIdleConns(sqliteReaders)
 	s.r = r
+	if s.journal, err = openJournal(s); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -175,9 +182,14 @@ func (s *Store) clock() time.Time {
 // connection: do not hold transactions on it for long.
 func (s *Store) DB() *sql.DB { return s.w.DB }
 
-// Close closes both pools.
+// Close merges the translation memory's journal and closes both pools.
 func (s *Store) Close() error {
-	err := s.w.Close()
+	var err error
+	if s.journal != nil {
+		err = s.journal.close()
+		s.journal = nil
+	}
+	err = errors.Join(err, s.w.Close())
 	if s.r != nil && s.r != s.w {
 		err = errors.Join(err, s.r.Close())
 	}

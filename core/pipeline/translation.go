@@ -97,6 +97,10 @@ func (r *run) translateFrom(ctx context.Context) {
 				return
 			}
 		}
+		select { // the phases are announced in order
+		case <-r.extractedOut:
+		case <-ctx.Done():
+		}
 		if err := ctx.Err(); err != nil {
 			r.done.close(err)
 			return
