@@ -23,7 +23,7 @@ import (
 
 // journalChunk is the most rows one merge transaction moves: a put waits
 // for one chunk at most.
-const journalChunk = 1000
+const journalChunk = 500
 
 // The merger waits for the writes to go quiet (a job's translation ends)
 // before it merges, unless the journal holds more than journalMax entries.
@@ -54,7 +54,7 @@ type journaled struct {
 // openJournal merges what a previous process left and starts the merger.
 func openJournal(s *Store) (*tmJournal, error) {
 	j := &tmJournal{s: s, pending: map[tmKey]journaled{}, shared: map[tmKey]journaled{}, wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	if err := j.mergeAll(context.Background()); err != nil {
+	if err := j.mergeAll(context.Background(), false); err != nil {
 		return nil, err
 	}
 	go j.run()
@@ -145,14 +145,31 @@ func (j *tmJournal) run() {
 				break quiet
 			}
 		}
-		_ = j.mergeAll(context.Background()) // left for the next merge, or the next open
+		j.mu.Lock()
+		full := len(j.pending) > journalMax
+		j.mu.Unlock()
+		// Left for the next merge, or the next open; a merge yields to new
+		// writes unless the journal is full.
+		_ = j.mergeAll(context.Background(), !full)
 	}
 }
 
 // mergeAll moves every journaled row into the memory, a chunk a
-// transaction.
-func (j *tmJournal) mergeAll(ctx context.Context) error {
+// transaction; yield stops it between chunks when writes come again (the
+// merger then waits for them to go quiet).
+func (j *tmJournal) mergeAll(ctx context.Context, yield bool) error {
 	for {
+		if yield {
+			select {
+			case <-j.wake:
+				select { // for run to see
+				case j.wake <- struct{}{}:
+				default:
+				}
+				return nil
+			default:
+			}
+		}
 		var upTo int64
 		err := j.s.inTx(ctx, func(tx *sqlx.Tx) error {
 			var first int64
@@ -194,5 +211,5 @@ func (j *tmJournal) mergeAll(ctx context.Context) error {
 func (j *tmJournal) close() error {
 	close(j.stop)
 	<-j.done
-	return j.mergeAll(context.Background())
+	return j.mergeAll(context.Background(), false)
 }
