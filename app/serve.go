@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -105,18 +104,6 @@ func secretKey(c *Config) ([]byte, error) {
 		return nil, err
 	}
 	return key, nil
-}
-
-// abandonedEvents forwards events the bus stopped retrying to the pipeline, which is
-// built after the bus.
-type abandonedEvents struct {
-	p atomic.Pointer[pipeline.Pipeline]
-}
-
-func (g *abandonedEvents) forward(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
-	if p := g.p.Load(); p != nil {
-		_ = p.GiveUp(ctx, e.JobID, err)
-	}
 }
 
 func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (*eventbus.Bus, error) {
@@ -232,81 +219,6 @@ func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.
 		lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
 	}
 	return w
-}
-
-// runPipeline registers the stages, starts the bus and republishes the
-// events of jobs that were in flight when the process last stopped. An
-// api process runs none of it: it only publishes the jobs it accepts.
-func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
-	if !c.runsStages() {
-		return
-	}
-	p.Register()
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	lc.Append(fx.Hook{
-		OnStart: func(ctx context.Context) error {
-			if err := bus.Start(ctx); err != nil {
-				return err
-			}
-			// Alone on its data dir, this process recovers every job in
-			// flight; beside others (an external NATS) only stale ones.
-			idle := time.Duration(0)
-			if c.NATSURL != "" {
-				idle = staleJob
-			}
-			if err := p.Recover(ctx, idle); err != nil {
-				return fmt.Errorf("recover jobs in flight: %w", err)
-			}
-			go sweep(svc, p, log, stop, done)
-			return nil
-		},
-		OnStop: func(ctx context.Context) error {
-			close(stop)
-			select {
-			case <-done:
-			case <-ctx.Done():
-			}
-			// Stop the stages before the plugins they call are killed (fx
-			// stops in reverse order, and the plugins started after the bus);
-			// interrupted events go back to the stream for the next start.
-			err := bus.Close()
-			// No stage translates any more: write the translation memory
-			// entries still queued behind the jobs before the store closes
-			// (its stop hook runs after this one).
-			if ferr := p.Translator.Close(ctx); ferr != nil {
-				log.Warn("translation memory entries not written before shutdown", "err", ferr)
-			}
-			return err
-		},
-	})
-}
-
-// staleJob is how long a job may go without a stage change before any
-// process republishes its event; longer than any stage should take.
-const staleJob = 30 * time.Minute
-
-// sweep deletes expired downloads and jobs past their retention, and
-// republishes the events of jobs that went stale.
-func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, done chan struct{}) {
-	defer close(done)
-	t := time.NewTicker(15 * time.Second)
-	defer t.Stop()
-	for i := 0; ; i++ {
-		if err := svc.Sweep(context.Background()); err != nil {
-			log.Warn("sweep failed", "err", err)
-		}
-		if i%4 == 3 { // every minute: pending jobs after a minute, others when stale
-			if err := p.Recover(context.Background(), staleJob); err != nil {
-				log.Warn("recovery failed", "err", err)
-			}
-		}
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-	}
 }
 
 // probePaths are what a worker serves on HTTP: the probes, nothing else.

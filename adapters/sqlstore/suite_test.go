@@ -365,7 +365,7 @@ func testJobQueries(t *testing.T, b backend) {
 	if len(cb) != 1 {
 		t.Fatalf("completed 1µs before: %v", ids(cb))
 	}
-	del, err := s.DeleteJobsBefore(ctx, at(4))
+	del, err := s.DeleteJobsBefore(ctx, at(4), func(string) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
