@@ -132,10 +132,10 @@ type Job struct {
 	// finishes what is due.
 	AnnounceDue bool
 	CleanupDue  bool
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	CompletedAt  *time.Time
-	ExpiredAt    *time.Time // when the output was deleted after the download window
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt *time.Time
+	ExpiredAt   *time.Time // when the output was deleted after the download window
 	// Revision counts the outputs rebuilt from post-edited XLIFF: 0 is the
 	// machine translation; each revision completes the job again
 	// (CompletedAt moves, opening a fresh download window).
