@@ -2,11 +2,15 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -72,15 +76,36 @@ var kindStatus = map[service.Kind]int{
 }
 
 // problemOf maps a core error to its HTTP problem; internal errors are
-// logged by the caller and shown without detail.
+// logged by the caller and shown without detail. A dependency that is
+// down, full or locked (ports.Unavailable) is a 503 naming it, with
+// Retry-After, never a 500.
 func problemOf(err error) *Problem {
 	var se *service.Error
-	if !errors.As(err, &se) {
-		return newProblem(500, "internal error")
+	var down *ports.Unavailable
+	switch {
+	case errors.As(err, &se):
+		p := newProblem(kindStatus[se.Kind], se.Message)
+		switch {
+		case se.Kind == service.KindRateLimited:
+			p.setRetryAfter(se.RetryAfter)
+		case se.Kind == service.KindUnavailable && errors.As(se.Err, &down):
+			p.setRetryAfter(down.RetryAfter)
+		case se.Kind == service.KindUnavailable && se.Err != nil: // a passing failure, not a missing feature
+			p.setRetryAfter(10 * time.Second)
+		}
+		return p
+	case errors.As(err, &down):
+		wait := max(down.RetryAfter, time.Second)
+		p := newProblem(http.StatusServiceUnavailable, fmt.Sprintf("%s; try again in %d s", down.Message(), retrySeconds(wait)))
+		p.setRetryAfter(wait)
+		return p
 	}
-	p := newProblem(kindStatus[se.Kind], se.Message)
-	if se.Kind == service.KindRateLimited {
-		p.headers = http.Header{"Retry-After": {strconv.Itoa(int(se.RetryAfter.Seconds()))}}
-	}
-	return p
+	return newProblem(500, "internal error")
 }
+
+// setRetryAfter sets the Retry-After header in whole seconds, at least 1.
+func (p *Problem) setRetryAfter(d time.Duration) {
+	p.headers = http.Header{"Retry-After": {strconv.Itoa(retrySeconds(d))}}
+}
+
+func retrySeconds(d time.Duration) int { return max(int(math.Ceil(d.Seconds())), 1) }

@@ -564,10 +564,10 @@ type ProblemField struct {
 
 // ReadyOutputBody defines model for ReadyOutputBody.
 type ReadyOutputBody struct {
-	// Checks Each dependency (database, bus, blobs, plugins) and "ok" or why it failed
+	// Checks Each dependency (database, bus, blobs, plugins) and "ok" or why it failed; a dependency an api process can do without (bus) is reported without making it unready
 	Checks map[string]string `json:"checks"`
 
-	// Ready true when every dependency answered
+	// Ready true when every dependency this process needs answered
 	Ready bool `json:"ready"`
 }
 
@@ -1159,7 +1159,7 @@ type ClientInterface interface {
 
 	// Ready Readiness check
 	//
-	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 	//
 	// Corresponds with GET /ready (the `Ready` operationId).
 	Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1768,7 +1768,7 @@ func (c *Client) ImportMemoryTmxWithBody(ctx context.Context, contentType string
 
 // Ready Readiness check
 //
-// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 //
 // Corresponds with GET /ready (the `Ready` operationId).
 func (c *Client) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3675,7 +3675,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReadyWithResponse Readiness check
 	//
-	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3805,6 +3805,11 @@ type GetDoNotTranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetDoNotTranslateResponse503Headers the declared response headers of an HTTP 503 response for GetDoNotTranslate
+type GetDoNotTranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetDoNotTranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3820,8 +3825,12 @@ type GetDoNotTranslateResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDoNotTranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetDoNotTranslateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3852,6 +3861,11 @@ func (r GetDoNotTranslateResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -3888,6 +3902,11 @@ type PutDoNotTranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// PutDoNotTranslateResponse503Headers the declared response headers of an HTTP 503 response for PutDoNotTranslate
+type PutDoNotTranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type PutDoNotTranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3903,8 +3922,12 @@ type PutDoNotTranslateResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutDoNotTranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutDoNotTranslateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3935,6 +3958,11 @@ func (r PutDoNotTranslateResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r PutDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -3971,6 +3999,11 @@ type ListWebhooksApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListWebhooksApiResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooksApi
+type ListWebhooksApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListWebhooksApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3986,8 +4019,12 @@ type ListWebhooksApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListWebhooksApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4018,6 +4055,11 @@ func (r ListWebhooksApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4059,6 +4101,11 @@ type RegisterWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// RegisterWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for RegisterWebhookApi
+type RegisterWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type RegisterWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4074,10 +4121,14 @@ type RegisterWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *RegisterWebhookApiResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RegisterWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterWebhookApiResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -4108,6 +4159,11 @@ func (r RegisterWebhookApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RegisterWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4144,6 +4200,11 @@ type DeleteWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhookApi
+type DeleteWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4159,8 +4220,12 @@ type DeleteWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookApiResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -4191,6 +4256,11 @@ func (r DeleteWebhookApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4227,6 +4297,11 @@ type GetWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for GetWebhookApi
+type GetWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4244,8 +4319,12 @@ type GetWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4283,6 +4362,11 @@ func (r GetWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -4317,6 +4401,11 @@ type UpdateWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UpdateWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhookApi
+type UpdateWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4334,8 +4423,12 @@ type UpdateWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4373,6 +4466,11 @@ func (r UpdateWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -4407,6 +4505,11 @@ type WebhookDeliveriesApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// WebhookDeliveriesApiResponse503Headers the declared response headers of an HTTP 503 response for WebhookDeliveriesApi
+type WebhookDeliveriesApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type WebhookDeliveriesApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4424,8 +4527,12 @@ type WebhookDeliveriesApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *WebhookDeliveriesApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WebhookDeliveriesApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4461,6 +4568,11 @@ func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4502,6 +4614,11 @@ type TestWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TestWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for TestWebhookApi
+type TestWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TestWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4519,10 +4636,14 @@ type TestWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *TestWebhookApiResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TestWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookApiResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -4560,6 +4681,11 @@ func (r TestWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TestWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -4594,6 +4720,11 @@ type ListGlossariesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListGlossariesResponse503Headers the declared response headers of an HTTP 503 response for ListGlossaries
+type ListGlossariesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListGlossariesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4613,6 +4744,8 @@ type ListGlossariesResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListGlossariesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListGlossariesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4689,6 +4822,11 @@ type CreateGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CreateGlossaryResponse503Headers the declared response headers of an HTTP 503 response for CreateGlossary
+type CreateGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4712,6 +4850,8 @@ type CreateGlossaryResponse struct {
 	Headers201 *CreateGlossaryResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateGlossaryResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -4788,6 +4928,11 @@ type DeleteGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteGlossaryResponse503Headers the declared response headers of an HTTP 503 response for DeleteGlossary
+type DeleteGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4807,6 +4952,8 @@ type DeleteGlossaryResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteGlossaryResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -4878,6 +5025,11 @@ type GetGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetGlossaryResponse503Headers the declared response headers of an HTTP 503 response for GetGlossary
+type GetGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4899,6 +5051,8 @@ type GetGlossaryResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGlossaryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5023,6 +5177,11 @@ type ListJobsResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListJobsResponse503Headers the declared response headers of an HTTP 503 response for ListJobs
+type ListJobsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListJobsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5038,8 +5197,12 @@ type ListJobsResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListJobsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListJobsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5070,6 +5233,11 @@ func (r ListJobsResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListJobsResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListJobsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5106,6 +5274,11 @@ type CancelJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CancelJobResponse503Headers the declared response headers of an HTTP 503 response for CancelJob
+type CancelJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CancelJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5123,8 +5296,12 @@ type CancelJobResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CancelJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelJobResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5162,6 +5339,11 @@ func (r CancelJobResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelJobResponse) GetBody() []byte {
 	return r.Body
@@ -5196,6 +5378,11 @@ type GetJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetJobResponse503Headers the declared response headers of an HTTP 503 response for GetJob
+type GetJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5213,8 +5400,12 @@ type GetJobResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetJobResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5250,6 +5441,11 @@ func (r GetJobResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetJobResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5291,6 +5487,11 @@ type DownloadJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DownloadJobResponse503Headers the declared response headers of an HTTP 503 response for DownloadJob
+type DownloadJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DownloadJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5314,6 +5515,8 @@ type DownloadJobResponse struct {
 	Headers200 *DownloadJobResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DownloadJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DownloadJobResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -5395,6 +5598,11 @@ type ExportJobXliffResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ExportJobXliffResponse503Headers the declared response headers of an HTTP 503 response for ExportJobXliff
+type ExportJobXliffResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ExportJobXliffResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5412,10 +5620,14 @@ type ExportJobXliffResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ExportJobXliffResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExportJobXliffResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportJobXliffResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -5453,6 +5665,11 @@ func (r ExportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ExportJobXliffResponse) GetBody() []byte {
 	return r.Body
@@ -5487,6 +5704,11 @@ type ImportJobXliffResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ImportJobXliffResponse503Headers the declared response headers of an HTTP 503 response for ImportJobXliff
+type ImportJobXliffResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ImportJobXliffResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5508,8 +5730,12 @@ type ImportJobXliffResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ImportJobXliffResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportJobXliffResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5557,6 +5783,11 @@ func (r ImportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ImportJobXliffResponse) GetBody() []byte {
 	return r.Body
@@ -5591,6 +5822,11 @@ type LanguagesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LanguagesResponse503Headers the declared response headers of an HTTP 503 response for Languages
+type LanguagesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LanguagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5610,6 +5846,8 @@ type LanguagesResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LanguagesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LanguagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5681,6 +5919,11 @@ type LanguagePairsResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LanguagePairsResponse503Headers the declared response headers of an HTTP 503 response for LanguagePairs
+type LanguagePairsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LanguagePairsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5700,6 +5943,8 @@ type LanguagePairsResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LanguagePairsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LanguagePairsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5771,6 +6016,11 @@ type ExportMemoryTmxResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ExportMemoryTmxResponse503Headers the declared response headers of an HTTP 503 response for ExportMemoryTmx
+type ExportMemoryTmxResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ExportMemoryTmxResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5784,8 +6034,12 @@ type ExportMemoryTmxResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExportMemoryTmxResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportMemoryTmxResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -5811,6 +6065,11 @@ func (r ExportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ExportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5847,6 +6106,11 @@ type ImportMemoryTmxResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ImportMemoryTmxResponse503Headers the declared response headers of an HTTP 503 response for ImportMemoryTmx
+type ImportMemoryTmxResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ImportMemoryTmxResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5864,8 +6128,12 @@ type ImportMemoryTmxResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ImportMemoryTmxResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportMemoryTmxResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5901,6 +6169,11 @@ func (r ImportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ImportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5997,6 +6270,11 @@ type TranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TranslateResponse503Headers the declared response headers of an HTTP 503 response for Translate
+type TranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6022,6 +6300,8 @@ type TranslateResponse struct {
 	Headers202 *TranslateResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TranslateResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -6108,6 +6388,11 @@ type TranslateUrlResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TranslateUrlResponse503Headers the declared response headers of an HTTP 503 response for TranslateUrl
+type TranslateUrlResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TranslateUrlResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6135,6 +6420,8 @@ type TranslateUrlResponse struct {
 	Headers202 *TranslateUrlResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TranslateUrlResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TranslateUrlResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -6221,6 +6508,11 @@ type UsageResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UsageResponse503Headers the declared response headers of an HTTP 503 response for Usage
+type UsageResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UsageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6236,8 +6528,12 @@ type UsageResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UsageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UsageResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6268,6 +6564,11 @@ func (r UsageResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r UsageResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UsageResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6304,6 +6605,11 @@ type ListWebhooksResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
+type ListWebhooksResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListWebhooksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6319,8 +6625,12 @@ type ListWebhooksResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListWebhooksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6351,6 +6661,11 @@ func (r ListWebhooksResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6392,6 +6707,11 @@ type RegisterWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// RegisterWebhookResponse503Headers the declared response headers of an HTTP 503 response for RegisterWebhook
+type RegisterWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type RegisterWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6407,10 +6727,14 @@ type RegisterWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *RegisterWebhookResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RegisterWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterWebhookResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -6441,6 +6765,11 @@ func (r RegisterWebhookResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RegisterWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6477,6 +6806,11 @@ type DeleteWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
+type DeleteWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6492,8 +6826,12 @@ type DeleteWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -6524,6 +6862,11 @@ func (r DeleteWebhookResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6560,6 +6903,11 @@ type GetWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetWebhookResponse503Headers the declared response headers of an HTTP 503 response for GetWebhook
+type GetWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6577,8 +6925,12 @@ type GetWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6616,6 +6968,11 @@ func (r GetWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -6650,6 +7007,11 @@ type UpdateWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UpdateWebhookResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhook
+type UpdateWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6667,8 +7029,12 @@ type UpdateWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6706,6 +7072,11 @@ func (r UpdateWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -6740,6 +7111,11 @@ type WebhookDeliveriesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// WebhookDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for WebhookDeliveries
+type WebhookDeliveriesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type WebhookDeliveriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6757,8 +7133,12 @@ type WebhookDeliveriesResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *WebhookDeliveriesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WebhookDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6794,6 +7174,11 @@ func (r WebhookDeliveriesResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WebhookDeliveriesResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WebhookDeliveriesResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6835,6 +7220,11 @@ type TestWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TestWebhookResponse503Headers the declared response headers of an HTTP 503 response for TestWebhook
+type TestWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TestWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6852,10 +7242,14 @@ type TestWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *TestWebhookResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TestWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -6891,6 +7285,11 @@ func (r TestWebhookResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r TestWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7344,7 +7743,7 @@ func (c *ClientWithResponses) ImportMemoryTmxWithBodyWithResponse(ctx context.Co
 
 // ReadyWithResponse Readiness check
 //
-// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7608,6 +8007,13 @@ func ParseGetDoNotTranslateResponse(rsp *http.Response) (*GetDoNotTranslateRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -7621,6 +8027,16 @@ func ParseGetDoNotTranslateResponse(rsp *http.Response) (*GetDoNotTranslateRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetDoNotTranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7682,6 +8098,13 @@ func ParsePutDoNotTranslateResponse(rsp *http.Response) (*PutDoNotTranslateRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -7695,6 +8118,16 @@ func ParsePutDoNotTranslateResponse(rsp *http.Response) (*PutDoNotTranslateRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutDoNotTranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7756,6 +8189,13 @@ func ParseListWebhooksApiResponse(rsp *http.Response) (*ListWebhooksApiResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -7769,6 +8209,16 @@ func ParseListWebhooksApiResponse(rsp *http.Response) (*ListWebhooksApiResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7830,6 +8280,13 @@ func ParseRegisterWebhookApiResponse(rsp *http.Response) (*RegisterWebhookApiRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -7853,6 +8310,16 @@ func ParseRegisterWebhookApiResponse(rsp *http.Response) (*RegisterWebhookApiRes
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7917,6 +8384,13 @@ func ParseDeleteWebhookApiResponse(rsp *http.Response) (*DeleteWebhookApiRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -7930,6 +8404,16 @@ func ParseDeleteWebhookApiResponse(rsp *http.Response) (*DeleteWebhookApiRespons
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7998,6 +8482,13 @@ func ParseGetWebhookApiResponse(rsp *http.Response) (*GetWebhookApiResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8011,6 +8502,16 @@ func ParseGetWebhookApiResponse(rsp *http.Response) (*GetWebhookApiResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8079,6 +8580,13 @@ func ParseUpdateWebhookApiResponse(rsp *http.Response) (*UpdateWebhookApiRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8092,6 +8600,16 @@ func ParseUpdateWebhookApiResponse(rsp *http.Response) (*UpdateWebhookApiRespons
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8160,6 +8678,13 @@ func ParseWebhookDeliveriesApiResponse(rsp *http.Response) (*WebhookDeliveriesAp
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8173,6 +8698,16 @@ func ParseWebhookDeliveriesApiResponse(rsp *http.Response) (*WebhookDeliveriesAp
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers WebhookDeliveriesApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8241,6 +8776,13 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8264,6 +8806,16 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8345,6 +8897,16 @@ func ParseListGlossariesResponse(rsp *http.Response) (*ListGlossariesResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListGlossariesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8443,6 +9005,16 @@ func ParseCreateGlossaryResponse(rsp *http.Response) (*CreateGlossaryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8527,6 +9099,16 @@ func ParseDeleteGlossaryResponse(rsp *http.Response) (*DeleteGlossaryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8615,6 +9197,16 @@ func ParseGetGlossaryResponse(rsp *http.Response) (*GetGlossaryResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8709,6 +9301,13 @@ func ParseListJobsResponse(rsp *http.Response) (*ListJobsResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8722,6 +9321,16 @@ func ParseListJobsResponse(rsp *http.Response) (*ListJobsResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListJobsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8793,6 +9402,13 @@ func ParseCancelJobResponse(rsp *http.Response) (*CancelJobResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8806,6 +9422,16 @@ func ParseCancelJobResponse(rsp *http.Response) (*CancelJobResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8874,6 +9500,13 @@ func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8887,6 +9520,16 @@ func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8985,6 +9628,16 @@ func ParseDownloadJobResponse(rsp *http.Response) (*DownloadJobResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DownloadJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9053,6 +9706,13 @@ func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9076,6 +9736,16 @@ func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportJobXliffResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9158,6 +9828,13 @@ func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9171,6 +9848,16 @@ func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ImportJobXliffResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9252,6 +9939,16 @@ func ParseLanguagesResponse(rsp *http.Response) (*LanguagesResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LanguagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9333,6 +10030,16 @@ func ParseLanguagePairsResponse(rsp *http.Response) (*LanguagePairsResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LanguagePairsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9387,6 +10094,13 @@ func ParseExportMemoryTmxResponse(rsp *http.Response) (*ExportMemoryTmxResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9400,6 +10114,16 @@ func ParseExportMemoryTmxResponse(rsp *http.Response) (*ExportMemoryTmxResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportMemoryTmxResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9468,6 +10192,13 @@ func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9481,6 +10212,16 @@ func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ImportMemoryTmxResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9626,6 +10367,16 @@ func ParseTranslateResponse(rsp *http.Response) (*TranslateResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9738,6 +10489,16 @@ func ParseTranslateUrlResponse(rsp *http.Response) (*TranslateUrlResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TranslateUrlResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9799,6 +10560,13 @@ func ParseUsageResponse(rsp *http.Response) (*UsageResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9812,6 +10580,16 @@ func ParseUsageResponse(rsp *http.Response) (*UsageResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UsageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9873,6 +10651,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9886,6 +10671,16 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9947,6 +10742,13 @@ func ParseRegisterWebhookResponse(rsp *http.Response) (*RegisterWebhookResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9970,6 +10772,16 @@ func ParseRegisterWebhookResponse(rsp *http.Response) (*RegisterWebhookResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10034,6 +10846,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10047,6 +10866,16 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10115,6 +10944,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10128,6 +10964,16 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10196,6 +11042,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10209,6 +11062,16 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10277,6 +11140,13 @@ func ParseWebhookDeliveriesResponse(rsp *http.Response) (*WebhookDeliveriesRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10290,6 +11160,16 @@ func ParseWebhookDeliveriesResponse(rsp *http.Response) (*WebhookDeliveriesRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers WebhookDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10358,6 +11238,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10381,6 +11268,16 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
