@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/core/pipeline"
 )
 
 // usageError is a wrong command line; it exits with status 2.
@@ -128,6 +130,7 @@ type Config struct {
 	// wait for the next byte, and for the whole body.
 	UploadIdleTimeout time.Duration
 	UploadTimeout     time.Duration
+	RetryFor          time.Duration // how long a stage may keep failing with passing errors
 	// Engine batches: the most segments in one engine call (0: the
 	// engine's own limit) and the batches in flight per engine across
 	// all jobs of this process.
@@ -184,6 +187,7 @@ func parseServe(args []string) (*Config, error) {
 	}
 	uploadIdle := f.dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
 	uploadWhole := f.dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
+	retryFor := f.dur("retry-for", pipeline.DefaultRetryFor, "how long a pipeline stage may keep failing with errors worth retrying (the database, the bucket or an engine unreachable) before its job fails; outages shorter than this cost no job")
 	if err := f.parse(args); err != nil {
 		return nil, err
 	}
@@ -207,9 +211,9 @@ func parseServe(args []string) (*Config, error) {
 	default:
 		return nil, usageError{fmt.Sprintf("--role: %q is not all, api or worker", c.Role)}
 	}
-	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
-	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
-		return nil, usageError{"--upload-idle-timeout and --upload-timeout must be positive"}
+	c.UploadIdleTimeout, c.UploadTimeout, c.RetryFor = *uploadIdle, *uploadWhole, *retryFor
+	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 || c.RetryFor <= 0 {
+		return nil, usageError{"--upload-idle-timeout, --upload-timeout and --retry-for must be positive"}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, usageError{"--tls-cert and --tls-key go together"}
