@@ -3,12 +3,8 @@ package main
 import (
 	"archive/zip"
 	"bytes"
-	"context"
-	"crypto/tls"
 	"encoding/json"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,9 +16,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"github.com/google/uuid"
-
-	"github.com/dragoman-translate/dragoman/openapi/client/gen"
 )
 
 // cli runs the client binary against s with key and returns stdout,
@@ -424,189 +417,5 @@ func TestSDKExampleRuns(t *testing.T) {
 	out, err := run.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "wrote "+filepath.Join(filepath.Dir(doc), "report.es.docx")) {
 		t.Fatalf("example: %v\n%s", err, out)
-	}
-}
-
-// Every operation of the contract, called exactly as the generated client
-// calls it (base address .../v1), reaches its handler: none answers with
-// the router's "no such endpoint" or 405.
-func TestGeneratedClientReachesEveryOperation(t *testing.T) {
-	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
-	_, key, _ := s.account("pro")
-	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-	c, err := gen.NewClient("https://"+s.https+"/v1", gen.WithHTTPClient(hc), gen.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
-		r.Header.Set("X-API-Key", key)
-		return nil
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	id := uuid.New()
-	wh := "no-such-webhook"
-	url := "https://example.com/hook"
-	events := []gen.WebhookRequestEvents{"job.completed"}
-	calls := map[string]func() (*http.Response, error){
-		"health":        func() (*http.Response, error) { return c.Health(ctx) },
-		"ready":         func() (*http.Response, error) { return c.Ready(ctx) },
-		"languages":     func() (*http.Response, error) { return c.Languages(ctx, nil) },
-		"languagePairs": func() (*http.Response, error) { return c.LanguagePairs(ctx) },
-		"usage":         func() (*http.Response, error) { return c.Usage(ctx) },
-		"listJobs":      func() (*http.Response, error) { return c.ListJobs(ctx, nil) },
-		"getJob":        func() (*http.Response, error) { return c.GetJob(ctx, id) },
-		"cancelJob":     func() (*http.Response, error) { return c.CancelJob(ctx, id) },
-		"downloadJob":   func() (*http.Response, error) { return c.DownloadJob(ctx, id, nil) },
-		"translate": func() (*http.Response, error) {
-			return c.TranslateWithBody(ctx, "multipart/form-data; boundary=x", strings.NewReader("--x--\r\n"))
-		},
-		"translateUrl": func() (*http.Response, error) {
-			return c.TranslateUrl(ctx, gen.TranslateUrlJSONRequestBody{Url: "https://127.0.0.1/x.docx"})
-		},
-		"registerWebhook": func() (*http.Response, error) {
-			return c.RegisterWebhook(ctx, gen.WebhookRequest{Url: url, Events: &events})
-		},
-		"listWebhooks":      func() (*http.Response, error) { return c.ListWebhooks(ctx) },
-		"getWebhook":        func() (*http.Response, error) { return c.GetWebhook(ctx, wh) },
-		"updateWebhook":     func() (*http.Response, error) { return c.UpdateWebhook(ctx, wh, gen.WebhookChange{}) },
-		"testWebhook":       func() (*http.Response, error) { return c.TestWebhook(ctx, wh) },
-		"webhookDeliveries": func() (*http.Response, error) { return c.WebhookDeliveries(ctx, wh, nil) },
-		"deleteWebhook":     func() (*http.Response, error) { return c.DeleteWebhook(ctx, wh) },
-		"registerWebhookApi": func() (*http.Response, error) {
-			return c.RegisterWebhookApi(ctx, gen.WebhookRequest{Url: url, Events: &events})
-		},
-		"listWebhooksApi":  func() (*http.Response, error) { return c.ListWebhooksApi(ctx) },
-		"getWebhookApi":    func() (*http.Response, error) { return c.GetWebhookApi(ctx, wh) },
-		"updateWebhookApi": func() (*http.Response, error) { return c.UpdateWebhookApi(ctx, wh, gen.WebhookChange{}) },
-		"testWebhookApi":   func() (*http.Response, error) { return c.TestWebhookApi(ctx, wh) },
-		"webhookDeliveriesApi": func() (*http.Response, error) {
-			return c.WebhookDeliveriesApi(ctx, wh, nil)
-		},
-		"deleteWebhookApi": func() (*http.Response, error) { return c.DeleteWebhookApi(ctx, wh) },
-		"exportJobXliff":   func() (*http.Response, error) { return c.ExportJobXliff(ctx, id, nil) },
-		"importJobXliff": func() (*http.Response, error) {
-			return c.ImportJobXliffWithBody(ctx, id, "application/xliff+xml", strings.NewReader("<xliff/>"))
-		},
-		"exportMemoryTmx": func() (*http.Response, error) { return c.ExportMemoryTmx(ctx) },
-		"createGlossary": func() (*http.Response, error) {
-			entries := []gen.GlossaryEntry{{Source: "file", Target: "fichero"}}
-			return c.CreateGlossary(ctx, gen.GlossaryJSON{Name: "g", SourceLang: "English", TargetLang: "Spanish", Entries: &entries})
-		},
-		"listGlossaries":    func() (*http.Response, error) { return c.ListGlossaries(ctx) },
-		"getGlossary":       func() (*http.Response, error) { return c.GetGlossary(ctx, "no-such-glossary") },
-		"deleteGlossary":    func() (*http.Response, error) { return c.DeleteGlossary(ctx, "no-such-glossary") },
-		"getDoNotTranslate": func() (*http.Response, error) { return c.GetDoNotTranslate(ctx) },
-		"putDoNotTranslate": func() (*http.Response, error) {
-			terms := []string{"Dragoman"}
-			return c.PutDoNotTranslate(ctx, gen.DoNotTranslate{Terms: &terms})
-		},
-		"importMemoryTmx": func() (*http.Response, error) {
-			return c.ImportMemoryTmxWithBody(ctx, "application/x-tmx+xml", strings.NewReader(`<tmx version="1.4"><body/></tmx>`))
-		},
-	}
-	// The contract's operations are exactly these.
-	var contract struct {
-		Paths map[string]map[string]struct {
-			OperationID string `json:"operationId"`
-		} `json:"paths"`
-	}
-	raw, _ := os.ReadFile("../openapi/openapi.json")
-	if err := json.Unmarshal(raw, &contract); err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, item := range contract.Paths {
-		for _, op := range item {
-			n++
-			if calls[op.OperationID] == nil {
-				t.Errorf("operation %s is not called by this test", op.OperationID)
-			}
-		}
-	}
-	if n != len(calls) {
-		t.Errorf("%d operations in the contract, %d called", n, len(calls))
-	}
-	for name, call := range calls {
-		resp, err := call()
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == 405 || bytes.Contains(body, []byte("no such endpoint")) || resp.StatusCode >= 500 {
-			t.Errorf("%s %s: %d %s", name, resp.Request.URL.Path, resp.StatusCode, body)
-		}
-	}
-}
-
-// serve names the flag and variable that pick another port when one is
-// taken; pairs lists what the installed engines serve and how to add a
-// right-to-left one.
-func TestServePortTakenAndPairs(t *testing.T) {
-	bin := binaries(t)
-	for _, tc := range []struct{ flag, env string }{{"--https-addr", "DRAGOMAN_HTTPS_ADDR"}, {"--http-addr", "DRAGOMAN_HTTP_ADDR"}} {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		args := []string{"serve", "--data-dir", t.TempDir(), "--plugin-dir", filepath.Join(bin, "plugins"),
-			"--https-addr", freePort(t), "--http-addr", freePort(t), tc.flag, ln.Addr().String()}
-		out, err := exec.Command(filepath.Join(bin, "dragoman"), args...).CombinedOutput()
-		ln.Close()
-		if err == nil || !strings.Contains(string(out), "is taken by another program: pick another with "+tc.flag+" or "+tc.env) {
-			t.Errorf("%s taken: %v\n%s", tc.flag, err, out)
-		}
-	}
-	out, err := exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "apertium").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "English → Spanish") || !strings.Contains(string(out), "DRAGOMAN_ENGINES=apertium,openai") {
-		t.Errorf("pairs (apertium): %v\n%s", err, out)
-	}
-	out, err = exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "pseudo").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "pseudo: every pair") || strings.Contains(string(out), "No enabled engine") {
-		t.Errorf("pairs (pseudo): %v\n%s", err, out)
-	}
-}
-
-// DELETE /v1/jobs/{id} on a real server while the job is in flight: it
-// ends failed with "cancelled", job.failed reaches the webhook, and its
-// words are given back (usage is only the other, completed job's).
-func TestCancelInFlightJobFiresJobFailedAndGivesWordsBack(t *testing.T) {
-	rcv := newReceiver(t, 0)
-	s := startServer(t, []string{"--allow-private-urls", "--workers", "1"}, "DRAGOMAN_ENGINES=pseudo")
-	acct, key, _ := s.account("pro")
-	reg := s.do("POST", "/v1/webhooks", key, strings.NewReader(`{"url":"`+rcv.srv.URL+`/hook","events":["job.failed"]}`), "application/json")
-	if reg.status != 201 {
-		t.Fatalf("register: %d %s", reg.status, reg.body)
-	}
-	secret := reg.json(t)["secret"].(string)
-	fields := map[string]string{"target_lang": "Arabic", "source_lang": "English"}
-	keep := s.uploadFile(key, corpusDocs(t, "aspose-Big_document.docx")[0], fields).json(t)["job_id"].(string)
-	gone := s.uploadFile(key, corpusDocs(t, "oxsdk-Complex01.docx")[0], fields).json(t)["job_id"].(string)
-	r := s.do("DELETE", "/v1/jobs/"+gone, key, nil, "")
-	if r.status != 200 {
-		t.Fatalf("cancel: %d %s", r.status, r.body)
-	}
-	if j := r.json(t); j["status"] != "failed" || j["error"] != "cancelled" {
-		t.Fatalf("cancelled job: %v", j)
-	}
-	d := rcv.wait(t, 1, 30*time.Second)[0]
-	data := checkPayload(t, d, secret, "job.failed", gone, acct)
-	if data["error"] != "cancelled" {
-		t.Errorf("job.failed payload error %v", data["error"])
-	}
-	done := s.waitJob(key, keep, 2*time.Minute)
-	if done["status"] != "completed" {
-		t.Fatalf("the other job: %v", done)
-	}
-	time.Sleep(time.Second) // a stage of the cancelled job still running settles it again
-	var u struct {
-		UsedWords int64 `json:"used_words"`
-	}
-	_ = json.Unmarshal(s.do("GET", "/v1/usage", key, nil, "").body, &u)
-	if want := int64(done["total_words"].(float64)); u.UsedWords != want {
-		t.Errorf("%d words used, want %d (only the completed job)", u.UsedWords, want)
-	}
-	if st := s.waitJob(key, gone, time.Minute); st["status"] != "failed" || st["error"] != "cancelled" {
-		t.Errorf("the cancelled job became %v", st)
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestLanguagesFollowTheEngines(t *testing.T) {
-	s := startServer(t, nil) // apertium only
+	s := startServer(t, nil, apertiumModes(t, makeDepsModes...)) // apertium only, no right-to-left target
 	_, key, _ := s.account("pro")
 	langs := s.do("GET", "/v1/languages", key, nil, "").json(t)["languages"].([]any)
 	have := map[string]bool{}

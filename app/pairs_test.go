@@ -11,7 +11,7 @@ import (
 // source-auto upload whose detected pair no engine serves is refused with
 // 422 before a job exists.
 func TestLanguagesAUserCanGet(t *testing.T) {
-	s := startServer(t, nil) // apertium: en↔es, en↔ca, en↔gl, es↔fr
+	s := startServer(t, nil, apertiumModes(t, makeDepsModes...)) // apertium: en↔es, en↔ca, en↔gl, es↔fr
 	_, key, _ := s.account("pro")
 	list := func(path string) map[string]bool {
 		t.Helper()

@@ -50,14 +50,14 @@ func newScaleOut(dbURL string, s3 *s3test.Server, natsURL string) *scaleOut {
 
 // process starts one `dragoman serve` of the deployment in role (all,
 // api or worker), with its own (otherwise unused) data dir.
-func (so *scaleOut) process(t *testing.T, role string) *server {
+func (so *scaleOut) process(t testing.TB, role string) *server {
 	t.Helper()
 	return startServer(t, append(append([]string(nil), so.args...), "--role", role), so.env...)
 }
 
 // admin runs the admin CLI on the deployment's database from an empty
 // data dir, as an operator's machine would.
-func (so *scaleOut) admin(t *testing.T, args ...string) map[string]any {
+func (so *scaleOut) admin(t testing.TB, args ...string) map[string]any {
 	t.Helper()
 	args = append(append([]string{"admin"}, args...), "--database-url", so.dbURL, "--data-dir", t.TempDir())
 	out, err := exec.Command(filepath.Join(binaries(t), "dragoman"), args...).Output()

@@ -98,8 +98,16 @@ type Server struct {
 }
 
 // Start initialises and starts a server of its own, whatever
-// DRAGOMAN_TEST_POSTGRES_DSN says: tests that stop it need it private.
-func Start() (*Server, error) {
+// DRAGOMAN_TEST_POSTGRES_DSN says: tests that stop it need it private. It
+// skips durability (no fsync, asynchronous commits), as tests may.
+func Start() (*Server, error) { return start(false) }
+
+// StartDurable is Start with PostgreSQL's default durability (fsync,
+// synchronous commits, full-page writes): what production pays, for
+// benchmarks.
+func StartDurable() (*Server, error) { return start(true) }
+
+func start(durable bool) (*Server, error) {
 	bin, err := binDir()
 	if err != nil {
 		return nil, err
@@ -137,7 +145,10 @@ func Start() (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	s.opts = fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off", port, dir)
+	s.opts = fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=300", port, dir)
+	if !durable {
+		s.opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+	}
 	s.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 	if err := s.Restart(); err != nil {
 		os.RemoveAll(dir)
