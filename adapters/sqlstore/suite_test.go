@@ -43,6 +43,7 @@ func runSuite(t *testing.T, b backend) {
 		{"RateLimit", testRateLimit},
 		{"RateLimitConcurrent", testRateLimitConcurrent},
 		{"RateLimitMinuteBoundary", testRateLimitMinuteBoundary},
+		{"RateLimitNewLimit", testRateLimitNewLimit},
 		{"TranslationMemory", testTranslationMemory},
 	}
 	for _, tc := range tests {
