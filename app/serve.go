@@ -201,7 +201,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Glossaries: st,
 		Memory:     st,
 		Clock:      systemClock{}, NewID: newID, Log: log,
-		RetryFor:   c.RetryFor,
+		RetryFor: c.RetryFor,
 	}
 	if conv := plugins.Converter(); conv != nil {
 		p.Converter = conv
