@@ -11,17 +11,22 @@ DATA_DIR  ?= .dragoman
 # scale-out store tests, Python and Node for the webhook verification examples,
 # Chromium for the dashboard's browser tests, translate-toolkit to check the
 # XLIFF and TMX files against a reader nobody here wrote, lxml for the brief's RTL
-# checker (testdata/rtl/checker) that app/corpusrender runs. LibreOffice is
+# checker (testdata/rtl/checker) that app/corpusrender runs, prometheus for
+# promtool, which checks the live /metrics, and bash-completion, zsh and fish,
+# whose own completion machinery runs `dragoman completion`'s scripts in
+# app/e2e. LibreOffice is
 # the full Writer, not the -nogui variant: that one ships no Writer .ui files,
 # and the warm converter's headless view aborts on documents whose view
 # builds one (comments: annotation.ui). No X server or toolkit comes with it.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
 	libreoffice-writer libreoffice-math python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3 chromium python3-translate python3-lxml
+	postgresql python3 chromium python3-translate python3-lxml prometheus bash-completion zsh fish
 # npm packages the tests run (installed globally; tests find them through
-# NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export.
-NPM_PACKAGES := xliff@6.4.0
+# NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export;
+# Redocly's and Spectral's linters check the OpenAPI contract; axe-core checks
+# every dashboard page's accessibility in Chromium.
+NPM_PACKAGES := xliff@6.4.0 @redocly/cli@2.77.0 @stoplight/spectral-cli@6.16.3 axe-core@4.14.1
 # Plugin binaries as <file name>:<package dir under plugins/>. The host finds
 # them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
 PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \
@@ -53,9 +58,15 @@ tools:
 	@command -v versitygw >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/versitygw" ] || $(GO) install github.com/versity/versitygw/cmd/versitygw@v1.8.0
 	@command -v nats-server >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/nats-server" ] || $(GO) install github.com/nats-io/nats-server/v2@v2.15.2
 
-## build: the service binary and every plugin
+## build: the service binary and every plugin. The binary carries its
+## version (git describe) and commit: dragoman_build_info, the traces'
+## service.version.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X github.com/dragoman-translate/dragoman/adapters/telemetry.Version=$(VERSION) \
+	-X github.com/dragoman-translate/dragoman/adapters/telemetry.Commit=$(COMMIT)
 build: plugins
-	$(GO) build -o $(BIN)/dragoman ./app
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/dragoman ./app
 
 plugins:
 	@mkdir -p $(PLUGINS)
@@ -94,10 +105,10 @@ test: deps build tools
 	$(GO) vet ./...
 	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 40m ./...
 
-## bench: issue 13's table in one run (BenchmarkTable in app/: the whole
+## bench: issue 13's table in one run (BenchmarkTable in app/e2e: the whole
 ## service against its peers; DRAGOMAN_BENCH_* variables tune it)
 bench: build
-	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkTable$$' -benchtime 1x -timeout 90m ./app/
+	DRAGOMAN_BIN=$(CURDIR)/$(BIN) $(GO) test -run '^$$' -bench '^BenchmarkTable$$' -benchtime 1x -timeout 90m ./app/e2e/
 
 ## bench-all: every benchmark, with allocation counts
 bench-all: build

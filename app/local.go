@@ -13,13 +13,14 @@ import (
 	"go.uber.org/fx/fxevent"
 
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
+	"github.com/dragoman-translate/dragoman/app/cli"
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/openapi/client"
 	"github.com/dragoman-translate/dragoman/openapi/client/gen"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // local runs translations in this process: the service and pipeline of
@@ -30,6 +31,11 @@ type local struct {
 	svc    *service.Service
 	caller *service.Caller
 	dir    string
+}
+
+// startLocal is the cli.NewLocal of translate --local.
+func startLocal(ctx context.Context, pluginDir, engines string, stderr io.Writer) (cli.Local, error) {
+	return newLocal(ctx, pluginDir, engines, stderr)
 }
 
 func newLocal(ctx context.Context, pluginDir, engines string, stderr io.Writer) (*local, error) {

@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"time"
@@ -42,7 +41,7 @@ func newAccessLog(c *Config, stderr io.Writer) accessLog {
 // newTracing sets OpenTelemetry up from the OTEL_* variables; its stop
 // hook, appended first, runs last and flushes every span.
 func newTracing(lc fx.Lifecycle) (*telemetry.Tracing, error) {
-	t, err := telemetry.SetupTracing(context.Background(), httpapi.Version)
+	t, err := telemetry.SetupTracing(context.Background(), telemetry.Build().Version)
 	if err != nil {
 		return nil, err
 	}
@@ -125,12 +124,14 @@ func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.S
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 15 * time.Second}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
-			ln, err := net.Listen("tcp", c.MetricsAddr)
+			ln, err := listen(c.MetricsAddr)
 			if err != nil {
-				return errors.New("--metrics-addr: " + err.Error())
+				return portTaken(err, "metrics", "metrics-addr", c.MetricsAddr)
 			}
 			go func() { _ = srv.Serve(ln) }()
-			log.Info("serving metrics", "addr", ln.Addr().String())
+			// The banner names the bound address: port 0 is any free port.
+			c.MetricsAddr = ln.Addr().String()
+			log.Info("serving metrics", "addr", c.MetricsAddr)
 			return nil
 		},
 		OnStop: srv.Shutdown,
@@ -154,10 +155,16 @@ func wireReadiness(c *Config, api *httpapi.API, st *sqlstore.Store, bus *eventbu
 	api.SetReadiness(checks...)
 }
 
-// observed wraps the API with request ids, the access log, spans and
-// request metrics.
-func observed(h http.Handler, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) http.Handler {
-	return httpapi.Observe(h, httpapi.Observation{Access: access.Logger, Tracer: t.Tracer(), Metrics: m.ObserveRequest})
+// observed wraps the API with request ids, the access log, and the
+// OpenTelemetry HTTP instrumentation (spans and request metrics), whose
+// server.address is the public URL's host.
+func observed(h http.Handler, c *Config, m *telemetry.Metrics, t *telemetry.Tracing, access accessLog) http.Handler {
+	server := ""
+	if u, err := url.Parse(c.PublicURL); err == nil {
+		server = u.Host
+	}
+	return httpapi.Observe(h, httpapi.Observation{Access: access.Logger, Tracing: t.Provider, Meter: m.MeterProvider(),
+		ServerName: server, Metrics: m.ObserveRequest})
 }
 
 // observeModule is the observability part of the service graph.

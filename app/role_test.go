@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/dragoman-translate/dragoman/app/cmdline"
 )
 
 func TestRoleFlag(t *testing.T) {
@@ -18,8 +20,8 @@ func TestRoleFlag(t *testing.T) {
 	if c, err := parseServe([]string{"--role", "api"}); err != nil || c.Role != RoleAPI || c.runsStages() || !c.servesAPI() {
 		t.Fatalf("--role api over the variable: %+v %v", c, err)
 	}
-	var ue usageError
-	if _, err := parseServe([]string{"--role", "stages"}); !asUsage(err, &ue) {
+	var ue cmdline.UsageError
+	if _, err := parseServe([]string{"--role", "stages"}); !cmdline.AsUsage(err, &ue) {
 		t.Fatalf("--role stages: %v, want a usage error", err)
 	}
 }

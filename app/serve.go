@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,229 +10,109 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"runtime/debug"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/google/uuid"
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
-	"github.com/dragoman-translate/dragoman/adapters/blobstore"
+	"github.com/spf13/cobra"
+
 	"github.com/dragoman-translate/dragoman/adapters/dashboard"
-	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
-	"github.com/dragoman-translate/dragoman/adapters/langdetect"
-	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
-	"github.com/dragoman-translate/dragoman/adapters/preview"
-	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
-	"github.com/dragoman-translate/dragoman/adapters/tmx"
-	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
-	"github.com/dragoman-translate/dragoman/adapters/webhook"
-	"github.com/dragoman-translate/dragoman/adapters/xliff"
+	"github.com/dragoman-translate/dragoman/app/cmdline"
+	"github.com/dragoman-translate/dragoman/app/internal/instance"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
-	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/core/settle"
 )
 
-// systemClock is the wall clock, in UTC.
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now().UTC() }
-
-func newID() string { return uuid.NewString() }
-
-func newLogger(c *Config, stderr io.Writer) *slog.Logger {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
-		lvl = slog.LevelWarn
+// runPipeline registers the stages, starts the bus and republishes the
+// events of jobs that were in flight when the process last stopped. An
+// api process runs none of it: it only publishes the jobs it accepts.
+func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, st *sqlstore.Store, log *slog.Logger) {
+	if !c.runsStages() {
+		return
 	}
-	return slog.New(telemetry.NewLogHandler(stderr, c.LogFormat, lvl))
-}
-
-// openStore opens PostgreSQL when a URL is configured, else SQLite in the data dir.
-func openStore(lc fx.Lifecycle, c *Config) (*sqlstore.Store, error) {
-	var (
-		s   *sqlstore.Store
-		err error
-	)
-	if c.DatabaseURL != "" {
-		s, err = sqlstore.OpenPostgres(c.DatabaseURL)
-	} else {
-		s, err = sqlstore.OpenSQLite(filepath.Join(c.DataDir, "dragoman.db"))
-	}
-	if err != nil {
-		return nil, err
-	}
-	key, err := secretKey(c)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	if err := s.SetSecretKey(key); err != nil {
-		s.Close()
-		return nil, err
-	}
-	lc.Append(fx.StopHook(s.Close))
-	return s, nil
-}
-
-// secretKey is the configured key that encrypts webhook secrets, or one
-// generated once into the data dir.
-func secretKey(c *Config) ([]byte, error) {
-	if c.SecretKey != "" {
-		return hex.DecodeString(strings.TrimSpace(c.SecretKey))
-	}
-	path := filepath.Join(c.DataDir, "secret.key")
-	if b, err := os.ReadFile(path); err == nil {
-		return hex.DecodeString(strings.TrimSpace(string(b)))
-	}
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(path, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
-		return nil, err
-	}
-	return key, nil
-}
-
-func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (*eventbus.Bus, error) {
-	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1)), eventbus.WithOnGiveUp(g.forward)}
-	var (
-		b   *eventbus.Bus
-		err error
-	)
-	if c.NATSURL != "" {
-		b, err = eventbus.NewNATS(c.NATSURL, log, opts...)
-	} else {
-		opts = append(opts, eventbus.WithListen(c.NATSListen))
-		b, err = eventbus.NewEmbedded(c.DataDir, log, opts...) // stores in <data dir>/events
-	}
-	if err != nil {
-		return nil, err
-	}
-	lc.Append(fx.StopHook(b.Close))
-	return b, nil
-}
-
-// openBlobs opens the S3-compatible store when a URL is configured, else
-// the documents folder in the data dir.
-func openBlobs(c *Config) (ports.BlobStore, error) {
-	if c.BlobURL == "" {
-		return blobstore.NewLocal(filepath.Join(c.DataDir, "documents"))
-	}
-	sc, err := blobstore.ParseS3URL(c.BlobURL)
-	if err != nil {
-		return nil, err
-	}
-	sc.AccessKey, sc.SecretKey = os.Getenv("DRAGOMAN_S3_ACCESS_KEY"), os.Getenv("DRAGOMAN_S3_SECRET_KEY")
-	sc.SpoolDir = filepath.Join(c.DataDir, "spool")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return blobstore.NewS3(ctx, sc)
-}
-
-func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing) (*pluginhost.Host, error) {
-	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log, pluginOptions(m, t)...)
-	if err != nil {
-		return nil, err
-	}
-	lc.Append(fx.StopHook(h.Close))
-	return h, nil
-}
-
-// detector is shared by submission and pipeline: its models load once,
-// lazily, on the first detection.
-var detector = langdetect.New()
-
-func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
-	cfg := service.DefaultConfig
-	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
-	return &service.Service{
-		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
-		Limiter: st, Engines: plugins, Layout: layout,
-		// Source auto: the language is detected at submission too, so an
-		// unserved pair is refused before the job exists.
-		Docs: docx.New(), Detector: detector,
-		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
-		Clock:   systemClock{}, NewID: newID,
-		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,
-		PDF:        plugins.PDFRenderer(),
-		Glossaries: st,
-		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
-	}
-}
-
-// previewRenderer renders previews on the converter plugin's warm
-// LibreOffice pool when there is one, else with a fresh soffice each.
-func previewRenderer(plugins *pluginhost.Host) *preview.Renderer {
-	r := preview.New()
-	r.PDF = plugins.PDFRenderer()
-	return r
-}
-
-func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *abandonedEvents, hooks *webhook.Worker) (*pipeline.Pipeline, error) {
-	routes, err := translate.ParseRoutes(os.Getenv("DRAGOMAN_ROUTES"))
-	if err != nil {
-		return nil, fmt.Errorf("DRAGOMAN_ROUTES: %w", err)
-	}
-	p := &pipeline.Pipeline{
-		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
-		Translator: &translate.Translator{
-			Engines: plugins, TM: st, Routes: routes,
-			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
-			// Plugins retry their vendor's errors themselves; only a crashed
-			// (and restarted) plugin is worth another try from here.
-			Retryable: func(err error) bool { return errors.Is(err, pluginhost.ErrPluginCrashed) },
+	p.Register()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(ctx context.Context) error {
+			if err := bus.Start(ctx); err != nil {
+				return err
+			}
+			// Alone on its data dir, this process recovers every job in
+			// flight; beside others (an external NATS) only stale ones.
+			idle := time.Duration(0)
+			if c.NATSURL != "" {
+				idle = staleJob
+			}
+			if err := p.Recover(ctx, idle); err != nil {
+				return fmt.Errorf("recover jobs in flight: %w", err)
+			}
+			settler := &settle.Settler{Jobs: st, Owing: st, Quota: st, Blobs: p.Blobs, Bus: bus, Clock: systemClock{}}
+			go sweep(svc, p, settler, log, stop, done)
+			return nil
 		},
-		Engines:    plugins,
-		Notifier:   webhook.NewNotifier(st, c.PublicURL, systemClock{}, hooks.Wake),
-		Glossaries: st,
-		Memory:     st,
-		Clock:      systemClock{}, NewID: newID, Log: log,
-		RetryFor: c.RetryFor,
-	}
-	if conv := plugins.Converter(); conv != nil {
-		p.Converter = conv
-	}
-	p.PDF = plugins.PDFRenderer()
-	g.p.Store(p)
-	return p, nil
-}
-
-// newWebhookWorker delivers queued webhook events; every process that
-// runs stages (role all or worker) runs one and they share the queue
-// through the database.
-func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger, wh *telemetry.Webhooks) *webhook.Worker {
-	w := webhook.NewWorker(wh.Queue(st), webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
-	if c.runsStages() {
-		lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
-	}
-	return w
-}
-
-// probePaths are what a worker serves on HTTP: the probes, nothing else.
-var probePaths = map[string]bool{httpapi.Prefix + "/health": true, httpapi.Prefix + "/ready": true}
-
-// probesOnly passes GET and HEAD requests for the probes to h and answers
-// everything else with 404.
-func probesOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if probePaths[r.URL.Path] && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-			h.ServeHTTP(w, r)
-			return
-		}
-		http.NotFound(w, r)
+		OnStop: func(ctx context.Context) error {
+			close(stop)
+			select {
+			case <-done:
+			case <-ctx.Done():
+			}
+			// Stop the stages before the plugins they call are killed (fx
+			// stops in reverse order, and the plugins started after the bus);
+			// interrupted events go back to the stream for the next start.
+			err := bus.Close()
+			// No stage translates any more: write the translation memory
+			// entries still queued behind the jobs before the store closes
+			// (its stop hook runs after this one).
+			if ferr := p.Translator.Close(ctx); ferr != nil {
+				log.Warn("translation memory entries not written before shutdown", "err", ferr)
+			}
+			return err
+		},
 	})
+}
+
+// staleJob is how long a job may go without a stage change before any
+// process republishes its event; longer than any stage should take.
+const staleJob = 30 * time.Minute
+
+// settleAfter is how long a job that ended is left to whoever ended it
+// before the sweep settles what it still owes (its event, its clean-up).
+const settleAfter = 30 * time.Second
+
+// sweep deletes expired downloads and jobs past their retention, settles
+// the ended jobs whose event or clean-up an outage interrupted, and
+// republishes the events of jobs that went stale. What fails (the store
+// or the bucket still down) is tried again on the next round.
+func sweep(svc *service.Service, p *pipeline.Pipeline, settler *settle.Settler, log *slog.Logger, stop, done chan struct{}) {
+	defer close(done)
+	t := time.NewTicker(15 * time.Second)
+	defer t.Stop()
+	for i := 0; ; i++ {
+		if err := svc.Sweep(context.Background()); err != nil {
+			log.Warn("sweep failed", "err", err)
+		}
+		if err := settler.Due(context.Background(), settleAfter); err != nil {
+			log.Warn("settling ended jobs failed; tried again on the next sweep", "err", err)
+		}
+		if i%4 == 3 { // every minute: pending jobs after a minute, others when stale
+			if err := p.Recover(context.Background(), staleJob); err != nil {
+				log.Warn("recovery failed", "err", err)
+			}
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // runServers listens on HTTPS for the API and on HTTP for redirects; a
@@ -248,7 +126,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
-	handler = observed(handler, m, t, access)
+	handler = observed(handler, c, m, t, access)
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
@@ -294,45 +172,42 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	return nil
 }
 
-// modules is the whole service graph.
-func modules(c *Config, stderr io.Writer) fx.Option {
-	return fx.Options(pipelineModules(c, stderr), fx.Invoke(runServers))
-}
-
-// pipelineModules is the service and its running pipeline without the
-// HTTP servers (translate --local runs it in-process).
-func pipelineModules(c *Config, stderr io.Writer) fx.Option {
-	return fx.Options(
-		fx.Supply(c),
-		observeModule(c, stderr),
-		fx.Provide(
-			func() *slog.Logger { return newLogger(c, stderr) },
-			func() *abandonedEvents { return &abandonedEvents{} },
-			openStore,
-			openBlobs,
-			openBus,
-			openPlugins,
-			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
-			newService,
-			newWebhookWorker,
-			newPipeline,
-			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
-			newDashboard,
-		),
-		fx.Invoke(runPipeline),
-	)
-}
-
-func serve(args []string, stderr io.Writer) error {
-	c, err := parseServe(args)
-	if err != nil {
-		return err
+// serveCommand is `dragoman serve`.
+func serveCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "run the API and the pipeline",
+		Args:  cmdline.NoArgs,
 	}
+	f := addServeFlags(cmd.Flags())
+	cmdline.Complete(cmd, "role", RoleAll, RoleAPI, RoleWorker)
+	cmdline.Complete(cmd, "log-format", "text", "json")
+	cmdline.Complete(cmd, "log-level", "debug", "info", "warn", "error")
+	cmdline.CompleteDirs(cmd, "data-dir")
+	cmdline.CompleteDirs(cmd, "plugin-dir")
+	cmdline.CompleteFiles(cmd, "tls-cert", "pem", "crt")
+	cmdline.CompleteFiles(cmd, "tls-key", "pem", "key")
+	cmd.SetUsageTemplate(cmd.UsageTemplate() + serveEnvHelp)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		c, err := f.config()
+		if err != nil {
+			return err
+		}
+		return serve(c, cmd.ErrOrStderr())
+	}
+	return cmd
+}
+
+func serve(c *Config, stderr io.Writer) error {
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 		return err
 	}
-	sweepStrays(c.DataDir, stderr)
-	if err := tagInstance(c.DataDir); err != nil {
+	start := newStartupLog(c, stderr)
+	if killed := instance.SweepStrays(c.DataDir); len(killed) > 0 {
+		start.say(fmt.Sprintf("killed %d processes left by an earlier server on this data dir: %v", len(killed), killed),
+			"killed processes left by an earlier server on this data dir", "pids", killed)
+	}
+	if err := instance.Tag(c.DataDir); err != nil {
 		return err
 	}
 	softMemoryLimit()
@@ -350,43 +225,11 @@ func serve(args []string, stderr io.Writer) error {
 	if err := app.Start(startCtx); err != nil {
 		return err
 	}
-	switch c.Role {
-	case RoleWorker:
-		fmt.Fprintf(stderr, "dragoman: worker, probes on https %s, data in %s\n", c.HTTPSAddr, c.DataDir)
-	default:
-		fmt.Fprintf(stderr, "dragoman: %s, serving https on %s (http %s redirects), data in %s\n", c.Role, c.HTTPSAddr, orOff(c.HTTPAddr), c.DataDir)
-	}
-	if c.NATSURL == "" {
-		fmt.Fprintf(stderr, "dragoman: events on %s (embedded NATS JetStream; topics in the README)\n", bus.URL())
-	}
-	fmt.Fprintf(stderr, "dragoman: metrics %s\n", orOff(c.MetricsAddr))
+	start.banner(c, bus)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
 	stopCtx, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel2()
 	return app.Stop(stopCtx)
-}
-
-func orOff(s string) string {
-	if s == "" {
-		return "off"
-	}
-	return "on " + s
-}
-
-var _ ports.Clock = systemClock{}
-
-// defaultMemoryLimit is the Go heap size past which the garbage collector
-// works harder to give memory back (a soft limit: a job that needs more
-// still gets it). Without it a large document leaves its heap resident for
-// the next stage: the 50 MB text-heavy document of the README's
-// Performance table peaked the server at 827–852 MB, and at 598 MB with
-// this limit. GOMEMLIMIT, if set, is used instead.
-const defaultMemoryLimit = 384 << 20
-
-func softMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
-	}
 }

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -156,6 +157,7 @@ func (d *Dashboard) authed(h authedHandler) http.HandlerFunc {
 			d.fail(w, r, err)
 			return
 		}
+		httpapi.NoteAccount(r.Context(), s.Account.ID)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if !sameOrigin(r) || !validCSRF(r, s.Session.CSRF) {
 				d.render(w, r, http.StatusForbidden, "error", s, page{Title: "Form expired",

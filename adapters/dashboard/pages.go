@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -50,6 +51,10 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%d ms", d.Milliseconds())
 	},
 	"sentence": func(s string) string { return sentence(s) },
+	// breakable lets a long file name wrap between its words.
+	"breakable": breakable,
+	// failure is a job's error in a person's words.
+	"failure": func(s string) string { return sentence(peoplesWords(s)) },
 	"num": func(n any) string {
 		s := fmt.Sprint(n)
 		if len(s) <= 3 || strings.HasPrefix(s, "-") {
@@ -88,7 +93,7 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 		p.Email, p.CSRF = s.User.Email, s.Session.CSRF
 		p.Account, p.Plan = s.Account.Name, s.Account.Limits().Name
 	}
-	p.Error = sentence(p.Error)
+	p.Error = sentence(peoplesWords(p.Error))
 	var buf bytes.Buffer
 	if err := d.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		d.log.Error("render page", "page", name, "err", err)
@@ -112,18 +117,14 @@ func (d *Dashboard) fragment(w http.ResponseWriter, name, tmpl string, data any)
 	_, _ = w.Write(buf.Bytes())
 }
 
-type jsonError struct {
-	Status     int    `json:"status"`
-	Message    string `json:"message"`
-	RetryAfter int    `json:"retry_after,omitempty"`
-}
-
+// writeJSONError answers a script's request with the API's error body:
+// an RFC 9457 problem (message and retry_after as extension members).
 func (d *Dashboard) writeJSONError(w http.ResponseWriter, err error) {
-	st := statusOf(err)
+	p := problem.New(statusOf(err), peoplesWords(d.message(err)))
 	if ra := retryAfter(err); ra > 0 {
-		w.Header().Set("Retry-After", fmt.Sprint(ra))
+		p.WithRetryAfter(time.Duration(ra) * time.Second)
 	}
-	writeJSON(w, st, jsonError{Status: st, Message: d.message(err), RetryAfter: retryAfter(err)})
+	problem.Write(w, nil, p)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

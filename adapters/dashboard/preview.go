@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // previewPage shows the original and the translation side by side; the

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // ---- terminology: the do-not-translate list and the glossaries ----

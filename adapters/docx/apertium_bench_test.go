@@ -12,6 +12,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // apertiumMode is an English-source pair installed with the apertium
@@ -78,13 +79,13 @@ func BenchmarkApertiumEndToEnd(b *testing.B) {
 				}
 				var lines []string
 				doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
-					lines = append(lines, strings.ReplaceAll(segment.Plain(s.Source), "\n", " "))
+					lines = append(lines, strings.ReplaceAll(tagged.Plain(s.Source), "\n", " "))
 				})
 				got := strings.Split(strings.TrimRight(apertium(b, strings.Join(lines, "\n")+"\n"), "\n"), "\n")
 				k := 0
 				doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
 					if k < len(got) {
-						s.Target = segment.Escape(strings.ReplaceAll(got[k], "*", ""))
+						s.Target = tagged.Escape(strings.ReplaceAll(got[k], "*", ""))
 					}
 					k++
 				})

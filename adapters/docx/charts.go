@@ -7,6 +7,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Chart text outside DrawingML paragraphs: series names and category
@@ -57,7 +58,7 @@ func (p *proc) cache(t *node) error {
 			id = fmt.Sprintf("%s#c%d", p.part, len(p.cacheID))
 			p.cacheID[text] = id
 			if !p.assemble {
-				p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(text)}}})
+				p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(text)}}})
 			}
 		}
 		ids[v] = id

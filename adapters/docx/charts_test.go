@@ -13,6 +13,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // apertiumSpanish translates every segment with Apertium (English to
@@ -29,7 +30,7 @@ func apertiumSpanish(t *testing.T, doc *segment.Document) {
 	})
 	var in strings.Builder
 	for _, s := range plain {
-		in.WriteString(segment.Plain(s.Source) + "\n\n")
+		in.WriteString(tagged.Plain(s.Source) + "\n\n")
 	}
 	cmd := exec.Command("apertium", "-u", "eng-spa")
 	cmd.Stdin = strings.NewReader(in.String())
@@ -42,7 +43,7 @@ func apertiumSpanish(t *testing.T, doc *segment.Document) {
 		t.Fatalf("apertium returned %d lines for %d segments", len(lines), len(plain))
 	}
 	for i, s := range plain {
-		s.Target = segment.Escape(lines[i])
+		s.Target = tagged.Escape(lines[i])
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // emitNode writes a subtree, rewriting the paragraphs and alt texts in it.
@@ -75,7 +75,7 @@ func (p *proc) emitPara(b []byte, n *node) []byte {
 			t = s.Source
 			p.stats.untranslated++
 		}
-		fixed, w := segment.Repair(s.Source, t)
+		fixed, w := tagged.Repair(s.Source, t)
 		if len(w) > 0 {
 			p.stats.repaired++
 			p.warn(fmt.Sprintf("segment %s: %s", s.ID, strings.Join(w, "; ")))
@@ -90,28 +90,28 @@ func (p *proc) emitPara(b []byte, n *node) []byte {
 	for _, a := range pa.prefix {
 		b = p.emitAtom(b, a)
 	}
-	toks := segment.Tokenize(tgt.String())
+	toks := tagged.Tokenize(tgt.String())
 	if p.restoreFieldOrder(pa, toks) {
 		p.warn(fmt.Sprintf("%s: the engine reordered the parts of a field; their order was restored", id))
 	}
 	var stack []int
 	for _, t := range toks {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			b = p.emitText(b, p.rprFor(pa, stack), t.Text)
-		case segment.Open:
+		case tagged.Open:
 			c := pa.codes[t.ID-1]
 			if c.wrap != nil {
 				b = append(b, wrapperOpen(p.d, c.wrap)...)
 			}
 			stack = append(stack, t.ID)
-		case segment.Close:
+		case tagged.Close:
 			c := pa.codes[stack[len(stack)-1]-1]
 			stack = stack[:len(stack)-1]
 			if c.wrap != nil {
 				b = append(b, wrapperClose(p.d, c.wrap)...)
 			}
-		case segment.Place:
+		case tagged.Place:
 			for _, a := range pa.codes[t.ID-1].items {
 				b = p.emitAtom(b, a)
 			}
@@ -128,10 +128,10 @@ func (p *proc) emitPara(b []byte, n *node) []byte {
 // at the positions the engine gave them: a reordered sentence may carry a
 // field's end before its begin, and no word processor opens that. Code ids
 // grow in source order, so sorting them restores it. Reports a change.
-func (p *proc) restoreFieldOrder(pa *para, toks []segment.Token) bool {
+func (p *proc) restoreFieldOrder(pa *para, toks []tagged.Token) bool {
 	var at, ids []int
 	for i, t := range toks {
-		if t.Kind == segment.Place && t.ID >= 1 && t.ID <= len(pa.codes) && p.holdsFieldChar(pa.codes[t.ID-1]) {
+		if t.Kind == tagged.Place && t.ID >= 1 && t.ID <= len(pa.codes) && p.holdsFieldChar(pa.codes[t.ID-1]) {
 			at, ids = append(at, i), append(ids, t.ID)
 		}
 	}

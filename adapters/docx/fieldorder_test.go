@@ -10,21 +10,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // reverse is an engine that turns each segment back to front, moving
 // isolated codes with their neighbours and paired groups as wholes.
-func reverse(tagged string) string {
-	toks := segment.Tokenize(tagged)
-	var items [][]segment.Token
+func reverse(src string) string {
+	toks := tagged.Tokenize(src)
+	var items [][]tagged.Token
 	for i := 0; i < len(toks); {
 		j := i
-		if toks[i].Kind == segment.Open {
+		if toks[i].Kind == tagged.Open {
 			for depth := 0; j < len(toks); j++ {
-				if toks[j].Kind == segment.Open {
+				if toks[j].Kind == tagged.Open {
 					depth++
-				} else if toks[j].Kind == segment.Close {
+				} else if toks[j].Kind == tagged.Close {
 					if depth--; depth == 0 {
 						break
 					}
@@ -35,7 +35,7 @@ func reverse(tagged string) string {
 		i = j + 1
 	}
 	slices.Reverse(items)
-	return segment.Render(slices.Concat(items...))
+	return tagged.Render(slices.Concat(items...))
 }
 
 var fldChar = regexp.MustCompile(`w:fldCharType="(begin|separate|end)"`)

@@ -11,6 +11,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // proc walks one part. Extraction and assembly share it so that both see
@@ -283,7 +284,7 @@ func (p *proc) extractDescr(n *node) {
 		return
 	}
 	id := p.descrID(n)
-	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
+	p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
 }
 
 // property handles a docProps/core.xml element (title, subject, description).
@@ -291,7 +292,7 @@ func (p *proc) property(t *node) error {
 	id := p.part + "#" + localName(t.name)
 	if !p.assemble {
 		if v := textOf(t); strings.TrimSpace(v) != "" {
-			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: segment.Escape(v)}}})
+			p.units = append(p.units, segment.Unit{ID: id, Part: p.part, Segments: []segment.Segment{{ID: id + ":0", Source: tagged.Escape(v)}}})
 		}
 		return nil
 	}
@@ -317,7 +318,7 @@ func (p *proc) plainTarget(u *segment.Unit) string {
 			t = s.Source
 			p.stats.untranslated++
 		}
-		sb.WriteString(segment.Plain(t))
+		sb.WriteString(tagged.Plain(t))
 	}
 	return sb.String()
 }

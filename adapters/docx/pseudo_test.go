@@ -13,24 +13,25 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // pseudo is a pseudo-translation that exercises what real engines do to
 // layout: it reverses the order of words and code groups in a segment,
 // changes script (Latin to Cyrillic), and grows text by about a third,
 // keeping every code on the words it wraps.
-func pseudo(tagged string) string {
-	toks := segment.Tokenize(tagged)
-	var items [][]segment.Token
+func pseudo(src string) string {
+	toks := tagged.Tokenize(src)
+	var items [][]tagged.Token
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		switch t.Kind {
-		case segment.Open: // a whole group moves as one item
+		case tagged.Open: // a whole group moves as one item
 			depth, j := 0, i
 			for ; j < len(toks); j++ {
-				if toks[j].Kind == segment.Open {
+				if toks[j].Kind == tagged.Open {
 					depth++
-				} else if toks[j].Kind == segment.Close {
+				} else if toks[j].Kind == tagged.Close {
 					depth--
 					if depth == 0 {
 						break
@@ -39,9 +40,9 @@ func pseudo(tagged string) string {
 			}
 			items = append(items, toks[i:j+1])
 			i = j + 1
-		case segment.Text:
+		case tagged.Text:
 			for _, w := range strings.Fields(t.Text) {
-				items = append(items, []segment.Token{{Kind: segment.Text, Text: w}})
+				items = append(items, []tagged.Token{{Kind: tagged.Text, Text: w}})
 			}
 			i++
 		default:
@@ -49,19 +50,19 @@ func pseudo(tagged string) string {
 			i++
 		}
 	}
-	var out []segment.Token
+	var out []tagged.Token
 	for k := len(items) - 1; k >= 0; k-- {
 		for _, t := range items[k] {
-			if t.Kind == segment.Text {
+			if t.Kind == tagged.Text {
 				t.Text = grow(t.Text)
 			}
 			out = append(out, t)
 		}
 		if k > 0 {
-			out = append(out, segment.Token{Kind: segment.Text, Text: " "})
+			out = append(out, tagged.Token{Kind: tagged.Text, Text: " "})
 		}
 	}
-	return segment.Render(out)
+	return tagged.Render(out)
 }
 
 var cyr = []rune("абцдефгхийклмнопярстувшхыз")
@@ -146,17 +147,17 @@ func TestPseudoTranslationKeepsFidelity(t *testing.T) {
 // dropPairs is an engine that loses every paired code (formatting and
 // links) and upper-cases the text.
 func dropPairs(s string) string {
-	var out []segment.Token
-	for _, t := range segment.Tokenize(s) {
+	var out []tagged.Token
+	for _, t := range tagged.Tokenize(s) {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			t.Text = strings.ToUpper(t.Text)
 			out = append(out, t)
-		case segment.Place:
+		case tagged.Place:
 			out = append(out, t)
 		}
 	}
-	return segment.Render(out)
+	return tagged.Render(out)
 }
 
 // An engine that drops every paired code: Repair puts them all back, hyperlinks

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // atom is one leaf of a flattened paragraph: a piece of text with the run
@@ -425,7 +426,7 @@ func (pa *para) build(atoms []atom) {
 		wrap *node // nil for a formatting span
 		key  string
 	}
-	var b segment.Builder
+	var b tagged.Builder
 	var stack []open
 	lastIso := -1 // id of an isolated code that may absorb the next item
 	closeTo := func(n int) {

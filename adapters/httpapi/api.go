@@ -14,6 +14,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -69,6 +70,9 @@ func New(svc *service.Service, log *slog.Logger) *API {
 		{Name: "Glossaries", Description: "Terminology enforced on jobs, and the do-not-translate list"},
 		{Name: "Memory", Description: "The account's own translation memory as TMX"},
 	}
+	cfg.Info.Contact = &huma.Contact{Name: "Dragoman", URL: "https://github.com/dragoman-translate/dragoman"}
+	cfg.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
+	cfg.Transformers = append(cfg.Transformers, withInstance)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
 	a := &API{svc: svc, log: log, mux: mux}
 	a.api = humago.NewWithPrefix(mux, Prefix, cfg)
@@ -82,7 +86,9 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.registerGlossaries()
 	a.registerPostEditing()
 	a.registerMemory()
+	a.registerProblemTypes()
 	a.webhooksUnderPrefix()
+	a.describeDeliveries()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())
 
@@ -95,9 +101,7 @@ func New(svc *service.Service, log *slog.Logger) *API {
 		_, _ = w.Write(b)
 	})
 	// Everything else gets the same problem body as the contract's errors.
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, newProblem(http.StatusNotFound, "no such endpoint: see "+Prefix+"/openapi.json"))
-	})
+	mux.HandleFunc("/", a.unrouted)
 	return a
 }
 
@@ -119,20 +123,13 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		a.writeErr(ctx, err)
 		return
 	}
-	noteAccount(ctx.Context(), c.Account.ID)
+	NoteAccount(ctx.Context(), c.Account.ID)
 	next(huma.WithValue(ctx, callerKey{}, c))
 }
 
 func (a *API) writeErr(ctx huma.Context, err error) {
-	p := a.problem(err)
-	for k, vs := range p.headers {
-		for _, v := range vs {
-			ctx.SetHeader(k, v)
-		}
-	}
-	ctx.SetHeader("Content-Type", "application/problem+json")
-	ctx.SetStatus(p.Status)
-	_ = jsonEncode(ctx.BodyWriter(), p)
+	r, w := humago.Unwrap(ctx)
+	problem.Write(w, r, a.problem(err))
 }
 
 // problem maps err and logs what the client does not see.
@@ -149,17 +146,6 @@ func (a *API) problem(err error) *Problem {
 
 // fail turns a core error into the error huma writes.
 func (a *API) fail(err error) error { return a.problem(err) }
-
-func writeProblem(w http.ResponseWriter, p *Problem) {
-	for k, vs := range p.headers {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(p.Status)
-	_ = jsonEncode(w, p)
-}
 
 // nullableRefs marks object properties that may be null. huma cannot tag a
 // struct-typed field nullable, so the schema says it after registration:

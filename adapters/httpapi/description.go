@@ -4,14 +4,14 @@ const description = `Dragoman translates word-processing documents (.docx, .doc,
 
 Flow: POST /translate (or /translate-url) → 202 with a job id → poll GET /jobs/{job_id} every 2–5 s → GET /jobs/{job_id}/download within 10 minutes of completion. Or register a webhook and receive a signed POST when the job finishes.
 
-Authentication: every endpoint except GET /health and GET /ready needs the X-API-Key header. Missing or invalid key: 401; revoked key or suspended account: 403. A job of another account is 404.
+Authentication: every endpoint except GET /health, GET /ready and GET /problems/{code} needs the X-API-Key header. Missing or invalid key: 401; revoked key or suspended account: 403. A job of another account is 404.
 
 Probes: GET /health is the liveness check (the process answers); GET /ready is the readiness check (200 when the database, the event bus, the document store and the plugins answer, 503 naming what failed otherwise).
 
 Request ids: every response carries X-Request-ID, the client's own when it sent a plain token of up to 128 characters, generated otherwise; quote it when reporting a problem.
 
-Webhooks: register at /v1/webhooks (also served at /api/webhooks, the specification's path); list, update, delete, send a test ping and read the delivery history. Deliveries are signed with the header X-Webhook-Signature: sha256=&lt;lowercase hex HMAC-SHA256 of the raw body, keyed with the secret&gt;.
+Webhooks: register at /v1/webhooks (also served at /api/webhooks, the specification's path); list, update, delete, send a test ping and read the delivery history. Deliveries are signed with the header X-Webhook-Signature: sha256=&lt;lowercase hex HMAC-SHA256 of the raw body, keyed with the secret&gt;. Their bodies and headers are described in this document's webhooks section (job.completed, job.failed, webhook.test).
 
-Errors: every error has the same JSON body (Problem: status, code, message, optional errors[] with location and message); request values are never echoed.
+Errors: every error is an RFC 9457 problem (application/problem+json): type (/v1/problems/{code}, relative to the server; GET it for the type's description), title, status, detail and instance (the request path), with the extension members code, message (the same text as detail), optional errors[] (location and message of each invalid field) and, with 429, retry_after; request values are never echoed. An unknown path is 404, a known path with another method 405 with Allow.
 
 Limits: 50 MB per document; per-account requests per minute (free 10, starter 30, pro 60; 429 with Retry-After in seconds); monthly words (free 10,000, starter 100,000, pro unlimited; 402 when exhausted). Words are counted per Unicode word boundaries; Chinese and Japanese count one word per character, Thai/Lao/Khmer/Myanmar per character group (see the README).`

@@ -3,50 +3,28 @@ package httpapi
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
-// Problem is the one error body of the API, for every status.
-type Problem struct {
-	Status  int            `json:"status" doc:"HTTP status code" example:"422"`
-	Code    string         `json:"code" doc:"Stable machine-readable error code" example:"unprocessable"`
-	Message string         `json:"message" doc:"Human-readable explanation" example:"target_lang: unknown language \"Klingon\""`
-	Errors  []ProblemField `json:"errors,omitempty" doc:"Field-level details of a validation error"`
+// Problem is the one error body of the API, for every status: RFC 9457
+// problem details (package problem), shown in the contract as Problem.
+type Problem = problem.Problem
 
-	headers http.Header
-}
+// ProblemField locates one invalid input.
+type ProblemField = problem.ProblemField
 
-// ProblemField locates one invalid input. Values are never echoed.
-type ProblemField struct {
-	Location string `json:"location,omitempty" example:"body.target_lang"`
-	Message  string `json:"message"`
-}
-
-func (p *Problem) Error() string             { return p.Message }
-func (p *Problem) GetStatus() int            { return p.Status }
-func (p *Problem) GetHeaders() http.Header   { return p.headers }
-func (p *Problem) ContentType(string) string { return "application/problem+json" }
-
-var codes = map[int]string{
-	400: "bad_request", 401: "unauthenticated", 402: "quota_exhausted", 403: "forbidden",
-	404: "not_found", 405: "method_not_allowed", 408: "request_timeout", 410: "gone", 413: "too_large",
-	415: "unsupported_media_type", 422: "unprocessable", 429: "rate_limited", 500: "internal",
-	502: "provider_error", 503: "unavailable",
-}
-
+// newProblem is the problem of status with msg as its detail; errs are
+// huma's validation details (or other errors) listed in errors[]. Every
+// error of the API is made here (huma's own too: see init).
 func newProblem(status int, msg string, errs ...error) *Problem {
-	p := &Problem{Status: status, Code: codes[status], Message: msg}
-	if p.Code == "" {
-		p.Code = "error"
-	}
+	p := problem.New(status, msg)
 	for _, e := range errs {
 		if e == nil {
 			continue
@@ -68,6 +46,15 @@ func init() {
 	}
 }
 
+// withInstance is the huma transformer that gives every problem the path
+// of the request it answers.
+func withInstance(ctx huma.Context, _ string, v any) (any, error) {
+	if p, ok := v.(*Problem); ok && p.Instance == "" {
+		p.Instance = ctx.URL().Path
+	}
+	return v, nil
+}
+
 var kindStatus = map[service.Kind]int{
 	service.KindUnauthenticated: 401, service.KindForbidden: 403, service.KindNotFound: 404,
 	service.KindGone: 410, service.KindTooLarge: 413, service.KindUnprocessable: 422,
@@ -84,28 +71,24 @@ func problemOf(err error) *Problem {
 	var down *ports.Unavailable
 	switch {
 	case errors.As(err, &se):
-		p := newProblem(kindStatus[se.Kind], se.Message)
+		st := kindStatus[se.Kind]
+		if st == 0 {
+			return newProblem(500, "internal error")
+		}
+		p := newProblem(st, se.Message)
 		switch {
 		case se.Kind == service.KindRateLimited:
-			p.setRetryAfter(se.RetryAfter)
+			p.WithRetryAfter(se.RetryAfter)
 		case se.Kind == service.KindUnavailable && errors.As(se.Err, &down):
-			p.setRetryAfter(down.RetryAfter)
+			p.WithRetryAfter(down.RetryAfter)
 		case se.Kind == service.KindUnavailable && se.Err != nil: // a passing failure, not a missing feature
-			p.setRetryAfter(10 * time.Second)
+			p.WithRetryAfter(10 * time.Second)
 		}
 		return p
 	case errors.As(err, &down):
 		wait := max(down.RetryAfter, time.Second)
-		p := newProblem(http.StatusServiceUnavailable, fmt.Sprintf("%s; try again in %d s", down.Message(), retrySeconds(wait)))
-		p.setRetryAfter(wait)
-		return p
+		secs := int((wait + time.Second - 1) / time.Second)
+		return newProblem(http.StatusServiceUnavailable, fmt.Sprintf("%s; try again in %d s", down.Message(), secs)).WithRetryAfter(wait)
 	}
 	return newProblem(500, "internal error")
 }
-
-// setRetryAfter sets the Retry-After header in whole seconds, at least 1.
-func (p *Problem) setRetryAfter(d time.Duration) {
-	p.headers = http.Header{"Retry-After": {strconv.Itoa(retrySeconds(d))}}
-}
-
-func retrySeconds(d time.Duration) int { return max(int(math.Ceil(d.Seconds())), 1) }

@@ -16,8 +16,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // GlossaryEntry is one term and its translation.

@@ -15,8 +15,8 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // RtlFidelity reports how well right-to-left layout was preserved.

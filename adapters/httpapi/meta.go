@@ -58,7 +58,7 @@ type languagesInput struct {
 func (a *API) registerMeta() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "health", Method: http.MethodGet, Path: "/health", Tags: []string{"Service"},
-		Summary: "Liveness check", Description: "No authentication.",
+		Summary: "Liveness check", Description: "No authentication.", Security: noSecurity,
 	}, func(ctx context.Context, _ *struct{}) (*healthOutput, error) {
 		out := &healthOutput{}
 		out.Body.OK = true

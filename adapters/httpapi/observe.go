@@ -9,27 +9,38 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	otelcodes "go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/metric"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
 // RequestIDHeader carries a request's id: taken from the client when it
 // sends a reasonable one, generated otherwise, and always echoed.
 const RequestIDHeader = "X-Request-ID"
 
-// RequestObserver is told about every request served (the metrics).
+// RequestObserver is told about every request served (the metrics that
+// are Dragoman's own, such as refusals; the HTTP server metrics come from
+// the OpenTelemetry instrumentation).
 type RequestObserver func(route, method string, status int, d time.Duration)
 
 // Observation is what Observe does around every request.
 type Observation struct {
 	// Access gets one line per request; nil: no access log.
 	Access *slog.Logger
-	// Tracer opens a span per request, under the caller's trace context
-	// (traceparent) if it sent one; nil: none.
-	Tracer trace.Tracer
+	// Tracing gives a server span per request, under the caller's trace
+	// context (traceparent) if it sent one; nil: none.
+	Tracing trace.TracerProvider
+	// Meter records the OpenTelemetry HTTP server metrics
+	// (http.server.request.duration and the body sizes); nil: none.
+	Meter metric.MeterProvider
+	// ServerName is server.address on spans and metrics (the public
+	// host), so a client's Host header cannot add label values.
+	ServerName string
 	// Metrics is told the route, method, status and duration; nil: none.
 	Metrics RequestObserver
 }
@@ -58,8 +69,9 @@ func RequestID(ctx context.Context) string {
 	return ""
 }
 
-// noteAccount records the authenticated account for the access log.
-func noteAccount(ctx context.Context, id string) {
+// NoteAccount records the authenticated account for the access log (the
+// API after its key check, the dashboard after its session check).
+func NoteAccount(ctx context.Context, id string) {
 	if ri := infoOf(ctx); ri != nil {
 		ri.mu.Lock()
 		ri.accountID = id
@@ -77,30 +89,32 @@ func noteJob(ctx context.Context, id string) {
 	trace.SpanFromContext(ctx).SetAttributes(attribute.String("dragoman.job_id", id))
 }
 
-// Observe wraps h with request ids, a span and an access log line per
-// request, and request metrics. The log line never holds keys, secrets,
-// query strings or bodies: method, route, status, bytes, duration,
-// account id, request id and the job id when there is one.
+// Observe wraps h with request ids, the OpenTelemetry contrib HTTP
+// instrumentation (otelhttp: a server span per request and the HTTP
+// server metrics, with the semantic conventions' attributes), and an
+// access log line per request. The log line never holds keys, secrets,
+// query strings or bodies: method, route, status, bytes, duration, account
+// id, request id, the job id when there is one and the trace id.
 func Observe(h http.Handler, o Observation) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
 		ri := &requestInfo{id: requestID(r.Header.Get(RequestIDHeader))}
 		w.Header().Set(RequestIDHeader, ri.id)
 		ctx := context.WithValue(r.Context(), requestInfoKey{}, ri)
-		var span trace.Span
-		if o.Tracer != nil {
-			ctx = otel.GetTextMapPropagator().Extract(ctx, propagation.HeaderCarrier(r.Header))
-			ctx, span = o.Tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer),
-				trace.WithAttributes(attribute.String("http.request.method", r.Method),
-					attribute.String("dragoman.request_id", ri.id)))
-			defer span.End()
-		}
+		span := trace.SpanFromContext(ctx)
+		span.SetAttributes(attribute.String("dragoman.request_id", ri.id))
 		rw := &recorder{ResponseWriter: w}
 		req := r.WithContext(ctx)
 		h.ServeHTTP(rw, req)
 		d := time.Since(began)
-
+		// The mux set the matched pattern on the copy: hand it out to the
+		// instrumentation, which names the span and labels the metrics
+		// with it (http.route). The catch-all "/" (404, 405) is no route.
 		route := routeOf(req)
+		if route != "unmatched" {
+			r.Pattern = req.Pattern
+			span.SetAttributes(semconv.HTTPRoute(httpRoute(req.Pattern)))
+		}
 		if ri.jobID == "" {
 			if id := req.PathValue("job_id"); id != "" {
 				noteJob(ctx, id)
@@ -112,13 +126,6 @@ func Observe(h http.Handler, o Observation) http.Handler {
 		if status == 0 {
 			status = http.StatusOK
 		}
-		if span != nil {
-			span.SetName(r.Method + " " + route)
-			span.SetAttributes(attribute.String("http.route", route), attribute.Int("http.response.status_code", status))
-			if status >= 500 {
-				span.SetStatus(otelcodes.Error, http.StatusText(status))
-			}
-		}
 		if o.Metrics != nil {
 			o.Metrics(route, r.Method, status, d)
 		}
@@ -126,19 +133,45 @@ func Observe(h http.Handler, o Observation) http.Handler {
 			ri.mu.Lock()
 			attrs := []slog.Attr{
 				slog.String("method", r.Method), slog.String("route", route), slog.Int("status", status),
-				slog.Int64("bytes", rw.bytes), slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+				slog.Int64("bytes", rw.bytes), slog.Duration("duration", d),
 				slog.String("account_id", ri.accountID), slog.String("request_id", ri.id),
 			}
 			if ri.jobID != "" {
 				attrs = append(attrs, slog.String("job_id", ri.jobID))
 			}
-			if span != nil && span.SpanContext().IsValid() {
-				attrs = append(attrs, slog.String("trace_id", span.SpanContext().TraceID().String()))
+			if sc := span.SpanContext(); sc.IsValid() {
+				attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 			}
 			ri.mu.Unlock()
 			o.Access.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
 		}
 	})
+	if o.Tracing == nil && o.Meter == nil {
+		return inner
+	}
+	opts := []otelhttp.Option{otelhttp.WithPropagators(otel.GetTextMapPropagator()), otelhttp.WithServerName(o.ServerName)}
+	if o.Tracing != nil {
+		opts = append(opts, otelhttp.WithTracerProvider(o.Tracing))
+	} else {
+		opts = append(opts, otelhttp.WithTracerProvider(tracenoop.NewTracerProvider()))
+	}
+	if o.Meter != nil {
+		opts = append(opts, otelhttp.WithMeterProvider(o.Meter))
+	} else {
+		opts = append(opts, otelhttp.WithMeterProvider(metricnoop.NewMeterProvider()))
+	}
+	return otelhttp.NewHandler(inner, "http", opts...)
+}
+
+// httpRoute is a mux pattern as http.route: without its method or host.
+func httpRoute(pattern string) string {
+	if i := strings.IndexByte(pattern, ' '); i >= 0 {
+		pattern = pattern[i+1:]
+	}
+	if i := strings.IndexByte(pattern, '/'); i > 0 {
+		pattern = pattern[i:]
+	}
+	return pattern
 }
 
 // routeOf is the pattern the mux matched (without its method), so label

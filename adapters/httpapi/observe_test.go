@@ -14,7 +14,7 @@ import (
 func TestObserveRequestIDsRoutesAndAccessLog(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/jobs/{job_id}", func(w http.ResponseWriter, r *http.Request) {
-		noteAccount(r.Context(), "acct-1")
+		NoteAccount(r.Context(), "acct-1")
 		_, _ = w.Write([]byte("hello"))
 	})
 	var buf bytes.Buffer
@@ -64,7 +64,7 @@ func TestObserveRequestIDsRoutesAndAccessLog(t *testing.T) {
 			t.Errorf("access log %s = %v, want %v", k, line[k], v)
 		}
 	}
-	if _, ok := line["duration_ms"]; !ok {
-		t.Error("access log lacks duration_ms")
+	if _, ok := line["duration"]; !ok {
+		t.Error("access log lacks duration")
 	}
 }

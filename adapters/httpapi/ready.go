@@ -55,7 +55,7 @@ func (a *API) registerReady() {
 			"what failed, when any did not. An api process (role api) stays ready while the event bus is down: it " +
 			"stores the jobs it accepts and they are published once the bus is back (the bus line says so). " +
 			"`GET /health` stays the liveness check (the process is up); use this one to route traffic.",
-		Responses: map[string]*huma.Response{},
+		Responses: map[string]*huma.Response{}, Security: noSecurity,
 	}
 	huma.Register(a.api, op, func(ctx context.Context, _ *struct{}) (*ReadyOutput, error) {
 		return a.readiness(ctx), nil

@@ -19,7 +19,7 @@ import (
 
 	"github.com/pemistahl/lingua-go"
 
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Detector implements ports.LanguageDetector.

@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dragoman-translate/dragoman/core/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
 
 // Limits against zip bombs. Open checks the central directory (declared
 // sizes); parts are then streamed and the bytes really inflated are counted
-// against the same numbers, whatever a header says. The upload check in
-// core/docformat (DefaultLimits) uses the same values: core cannot import
-// adapters, so an agreement test keeps the two equal.
+// against the same numbers, whatever a header says. They are the upload
+// check's (plugins/sdk/docformat, which says why these values), so the two
+// cannot refuse different packages.
 const (
-	MaxEntries  = 10000       // entries in the zip directory
-	MaxUnpacked = 512 << 20   // uncompressed total of all entries: a 50 MB input of text at about 10:1
-	MaxXMLPart  = 128 << 20   // one XML part (.xml, .rels): a real 1 MB .odt converts to a 66 MB document.xml
-	MaxRatio    = 200         // uncompressed/compressed of one large entry (XML: 5-30)
-	RatioFloor  = 4 << 20     // entries smaller than this are not ratio-checked
+	MaxEntries  = docformat.MaxEntries
+	MaxUnpacked = docformat.MaxUnpacked
+	MaxXMLPart  = docformat.MaxXMLPart
+	MaxRatio    = docformat.MaxRatio
+	RatioFloor  = docformat.RatioFloor
 	MaxPartSize = MaxUnpacked // one other part read (media entries are copied, not read)
 )
 

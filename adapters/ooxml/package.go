@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml/xmlscan"
-	"github.com/dragoman-translate/dragoman/core/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
 
 // ErrInvalid is wrapped by every error about a file that is not a usable package.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
 
 const (
@@ -306,15 +306,9 @@ func rawOf(t *testing.T, f *zip.File) []byte {
 	return b
 }
 
-// The upload check in core/docformat cannot import this package; both must
-// refuse the same packages, so their numbers are one set.
-func TestLimitsAgreeWithUploadCheck(t *testing.T) {
-	core := docformat.DefaultLimits
-	if core.MaxEntries != MaxEntries || core.MaxUnpacked != MaxUnpacked || core.MaxRatio != MaxRatio || core.RatioFloor != RatioFloor || core.MaxXMLPart != MaxXMLPart {
-		t.Fatalf("core/docformat limits %+v differ from adapters/ooxml (entries %d, unpacked %d, ratio %d, floor %d, XML part %d)",
-			core, MaxEntries, MaxUnpacked, MaxRatio, RatioFloor, MaxXMLPart)
-	}
-	// and a bomb one refuses, the other refuses too
+// The upload check (plugins/sdk/docformat) and the package model share
+// their limits: a bomb one refuses, the other refuses too.
+func TestBombRefusedByUploadCheckAndPackageModel(t *testing.T) {
 	bomb := build(t, map[string]string{"word/document.xml": ctMain}, []entry{
 		{"word/document.xml", body}, {"word/media/zeros.bin", strings.Repeat("\x00", RatioFloor*2)},
 	}, nil)

@@ -19,7 +19,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 func newHost(t *testing.T, dir string, engines []string, opts ...Option) *Host {
@@ -107,13 +107,13 @@ func assertSameCodes(t *testing.T, src, out string) {
 	t.Helper()
 	count := func(s string) map[string]int {
 		m := map[string]int{}
-		for _, tk := range segment.Tokenize(s) {
+		for _, tk := range tagged.Tokenize(s) {
 			switch tk.Kind {
-			case segment.Open:
+			case tagged.Open:
 				m["g"+strconv.Itoa(tk.ID)]++
-			case segment.Close:
+			case tagged.Close:
 				m["/g"]++
-			case segment.Place:
+			case tagged.Place:
 				m["x"+strconv.Itoa(tk.ID)]++
 			}
 		}
@@ -147,7 +147,7 @@ func TestPseudoThroughPlugin(t *testing.T) {
 			t.Errorf("%s: not deterministic", target)
 		}
 		assertSameCodes(t, src, out)
-		plain := segment.Plain(out)
+		plain := tagged.Plain(out)
 		letters := 0
 		for _, r := range plain {
 			if unicode.IsLetter(r) {
@@ -158,7 +158,7 @@ func TestPseudoThroughPlugin(t *testing.T) {
 				}
 			}
 		}
-		growth := float64(utf8.RuneCountInString(plain)) / float64(utf8.RuneCountInString(segment.Plain(src)))
+		growth := float64(utf8.RuneCountInString(plain)) / float64(utf8.RuneCountInString(tagged.Plain(src)))
 		if growth < 1.15 || growth > 1.5 {
 			t.Errorf("%s: grew %.2f×, want about 1.3", target, growth)
 		}

@@ -45,8 +45,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Options tune the layout pass.

@@ -12,9 +12,9 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/migrations"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 func TestSQLite(t *testing.T) { runSuite(t, sqliteBackend) }

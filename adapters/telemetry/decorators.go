@@ -55,6 +55,14 @@ func (s *jobStore) UpdateJob(ctx context.Context, id string, fn func(*job.Job) e
 		return j, err
 	}
 	switch j.Status {
+	case job.Completed, job.Failed:
+		end := time.Now()
+		if j.CompletedAt != nil {
+			end = *j.CompletedAt
+		}
+		s.m.jobDuration.WithLabelValues(string(j.Status)).Observe(end.Sub(j.CreatedAt).Seconds())
+	}
+	switch j.Status {
 	case job.Completed:
 		s.m.jobsCompleted.WithLabelValues(label(j.Format), label(j.Engine)).Inc()
 		s.m.words.Add(float64(j.Words))

@@ -22,10 +22,13 @@ func JobID(ctx context.Context) string {
 
 // NewLogHandler is the service's slog handler: text (logfmt) or JSON
 // lines on w at level. Lines logged with a job's context carry job_id.
+// In JSON, durations are seconds as numbers (1.5, not slog's 1500000000
+// nanoseconds), as log pipelines and Prometheus expect; text shows 1.5s.
 func NewLogHandler(w io.Writer, format string, level slog.Leveler) slog.Handler {
 	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler
 	if format == "json" {
+		opts.ReplaceAttr = secondsForDurations
 		h = slog.NewJSONHandler(w, opts)
 	} else {
 		h = slog.NewTextHandler(w, opts)
@@ -55,4 +58,12 @@ func (h contextHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h contextHandler) WithGroup(name string) slog.Handler {
 	return contextHandler{h.Handler.WithGroup(name)}
+}
+
+// secondsForDurations writes a duration as float seconds.
+func secondsForDurations(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.Float64(a.Key, a.Value.Duration().Seconds())
+	}
+	return a
 }

@@ -8,8 +8,11 @@ package telemetry
 
 import (
 	"net/http"
-	"strconv"
 	"time"
+
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	"go.opentelemetry.io/otel/metric"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -23,10 +26,10 @@ const Namespace = "dragoman"
 type Metrics struct {
 	reg *prometheus.Registry
 
-	httpRequests *prometheus.CounterVec
-	httpDuration *prometheus.HistogramVec
+	meter *sdkmetric.MeterProvider
 
 	jobsAccepted  *prometheus.CounterVec
+	jobDuration   *prometheus.HistogramVec
 	jobsCompleted *prometheus.CounterVec
 	jobsFailed    *prometheus.CounterVec
 	stageDuration *prometheus.HistogramVec
@@ -57,15 +60,20 @@ type Metrics struct {
 // durations are histogram buckets for work from milliseconds to minutes.
 var durations = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300}
 
+// jobDurations are histogram buckets for whole jobs: a second to hours.
+var jobDurations = []float64{.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200}
+
 // NewMetrics registers every family, with the Go runtime and process
 // collectors, in a registry of its own.
 func NewMetrics() *Metrics {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	f := factory{reg}
-	m := &Metrics{reg: reg}
-	m.httpRequests = f.counter("http_requests_total", "HTTP requests served, by route pattern, method and status code.", "route", "method", "status")
-	m.httpDuration = f.histogram("http_request_duration_seconds", "HTTP request latency, by route pattern, method and status code.", durations, "route", "method", "status")
+	m := &Metrics{reg: reg, meter: newMeterProvider(reg)}
+	b := Build()
+	f.gauge("build_info", "The running build: always 1, with its version, Go version and commit as labels.",
+		"version", "goversion", "commit").WithLabelValues(b.Version, b.GoVersion, b.Commit).Set(1)
+	m.jobDuration = f.histogram("job_duration_seconds", "Jobs from acceptance to their end, by outcome (completed, failed); observed by the process that records the end (a worker in scale-out, the API for a cancellation).", jobDurations, "outcome")
 	m.jobsAccepted = f.counter("jobs_accepted_total", "Jobs accepted, by document format and requested engine.", "format", "engine")
 	m.jobsCompleted = f.counter("jobs_completed_total", "Jobs completed, by document format and the engine that translated them.", "format", "engine")
 	m.jobsFailed = f.counter("jobs_failed_total", "Jobs failed, by document format, engine and reason (cancelled, quota, bad_document, unsupported, no_engine, engine, attempts, retries, other).", "format", "engine", "reason")
@@ -85,8 +93,8 @@ func NewMetrics() *Metrics {
 	m.pluginStarts = f.counter("plugin_starts_total", "Plugin processes started, by kind and name.", "kind", "plugin")
 	m.pluginCrashes = f.counter("plugin_crashes_total", "Plugin processes found dead or unwell (exited, connection lost, failed health check).", "kind", "plugin")
 	m.pluginRestarts = f.counter("plugin_restarts_total", "Plugin processes started again after the first start.", "kind", "plugin")
-	m.loPoolSize = f.gauge("libreoffice_pool_size", "The most LibreOffice instances the converter plugin runs at once (DRAGOMAN_LIBREOFFICE_POOL_SIZE); it starts them as documents arrive and stops idle ones, so fewer may be running. 0 without the converter.")
-	m.loBusy = f.gauge("libreoffice_busy_instances", "Conversions and PDF renditions in progress (each occupies one LibreOffice instance).")
+	m.loPoolSize = f.plainGauge("libreoffice_pool_size", "The most LibreOffice instances the converter plugin runs at once (DRAGOMAN_LIBREOFFICE_POOL_SIZE); it starts them as documents arrive and stops idle ones, so fewer may be running. 0 without the converter.")
+	m.loBusy = f.plainGauge("libreoffice_busy_instances", "Conversions and PDF renditions in progress (each occupies one LibreOffice instance).")
 	m.convDuration = f.histogram("conversion_duration_seconds", "Time to convert a document with LibreOffice, by source format, target (to: docx, or pdf for a PDF rendition) and outcome (ok, error).", durations, "format", "to", "outcome")
 	for _, r := range [][2]string{{"quota", "submit"}, {"quota", "extract"}, {"rate_limit", "request"}} {
 		m.refusals.WithLabelValues(r[0], r[1]).Add(0)
@@ -102,17 +110,29 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// ObserveRequest counts one HTTP request (httpapi's observer).
-func (m *Metrics) ObserveRequest(route, method string, status int, d time.Duration) {
-	s := statusText(status)
-	m.httpRequests.WithLabelValues(route, method, s).Inc()
-	m.httpDuration.WithLabelValues(route, method, s).Observe(d.Seconds())
-	switch status {
-	case http.StatusPaymentRequired:
-		m.refusals.WithLabelValues("quota", "submit").Inc()
-	case http.StatusTooManyRequests:
-		// counted by the limiter decorator, which knows the cause
+// MeterProvider records OpenTelemetry metrics (the HTTP server
+// instrumentation's) into the registry, named by the Prometheus
+// translation of their semantic-convention names with the dragoman_
+// prefix: http.server.request.duration is
+// dragoman_http_server_request_duration_seconds.
+func (m *Metrics) MeterProvider() metric.MeterProvider { return m.meter }
+
+func newMeterProvider(reg *prometheus.Registry) *sdkmetric.MeterProvider {
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithNamespace(Namespace),
+		otelprom.WithoutScopeInfo(), otelprom.WithoutTargetInfo())
+	if err != nil { // only for a registry that refuses the collector: a programming error
+		panic(err)
 	}
+	return sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp))
+}
+
+// ObserveRequest counts what the HTTP metrics cannot tell apart
+// (httpapi's observer): submissions refused for want of quota.
+func (m *Metrics) ObserveRequest(_, _ string, status int, _ time.Duration) {
+	if status == http.StatusPaymentRequired {
+		m.refusals.WithLabelValues("quota", "submit").Inc()
+	}
+	// 429 is counted by the limiter decorator, which knows the cause.
 }
 
 // SetLibreOfficePoolSize records the converter's pool size.
@@ -147,7 +167,13 @@ func (f factory) plainCounter(name, help string) prometheus.Counter {
 	return c
 }
 
-func (f factory) gauge(name, help string) prometheus.Gauge {
+func (f factory) gauge(name, help string, labels ...string) *prometheus.GaugeVec {
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: Namespace, Name: name, Help: help}, labels)
+	f.reg.MustRegister(g)
+	return g
+}
+
+func (f factory) plainGauge(name, help string) prometheus.Gauge {
 	g := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: name, Help: help})
 	f.reg.MustRegister(g)
 	return g
@@ -157,11 +183,4 @@ func (f factory) histogram(name, help string, buckets []float64, labels ...strin
 	h := prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: Namespace, Name: name, Help: help, Buckets: buckets}, labels)
 	f.reg.MustRegister(h)
 	return h
-}
-
-func statusText(code int) string {
-	if code <= 0 {
-		code = http.StatusOK
-	}
-	return strconv.Itoa(code)
 }

@@ -19,9 +19,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Codec implements ports.TMX.
@@ -49,23 +49,23 @@ func text(s string) string {
 }
 
 // seg writes tagged text as the content of a TMX <seg>.
-func seg(tagged string) string {
+func seg(src string) string {
 	var b strings.Builder
 	var open []int // i of the open bpts
 	next := 0
-	for _, t := range segment.Tokenize(tagged) {
+	for _, t := range tagged.Tokenize(src) {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			b.WriteString(text(t.Text))
-		case segment.Open:
+		case tagged.Open:
 			next++
 			open = append(open, next)
 			fmt.Fprintf(&b, `<bpt i="%d" x="%d"/>`, next, t.ID)
-		case segment.Close:
+		case tagged.Close:
 			i := open[len(open)-1]
 			open = open[:len(open)-1]
 			fmt.Fprintf(&b, `<ept i="%d"/>`, i)
-		case segment.Place:
+		case tagged.Place:
 			fmt.Fprintf(&b, `<ph x="%d"/>`, t.ID)
 		}
 	}
@@ -265,7 +265,7 @@ func (c Codec) Import(r io.Reader) ([]ports.MemoryEntry, []string, error) {
 			}
 		case xml.CharData:
 			if inSeg > 0 && skipDepth == 0 {
-				b.WriteString(segment.Escape(string(t)))
+				b.WriteString(tagged.Escape(string(t)))
 			}
 		}
 	}
@@ -307,7 +307,7 @@ func entriesOf(n int, tuSrc, headerSrc string, tuvs []tuv) ([]ports.MemoryEntry,
 		switch {
 		case tl == "":
 			skipped = append(skipped, fmt.Sprintf("translation unit %d: unknown language %q", n, v.lang))
-		case tl == sl || strings.TrimSpace(segment.Plain(tuvs[src].seg)) == "" || strings.TrimSpace(segment.Plain(v.seg)) == "":
+		case tl == sl || strings.TrimSpace(tagged.Plain(tuvs[src].seg)) == "" || strings.TrimSpace(tagged.Plain(v.seg)) == "":
 			skipped = append(skipped, fmt.Sprintf("translation unit %d (%s): empty or same language", n, v.lang))
 		default:
 			out = append(out, ports.MemoryEntry{SourceLang: sl, TargetLang: tl, Source: tuvs[src].seg, Target: v.seg, Origin: "import"})

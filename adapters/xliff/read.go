@@ -11,6 +11,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // maxDepth caps element nesting of an imported file.
@@ -168,7 +169,7 @@ func parse(r io.Reader) (*parsed, error) {
 			}
 		case xml.CharData:
 			if inTgt > 0 {
-				tgt.WriteString(segment.Escape(string(t)))
+				tgt.WriteString(tagged.Escape(string(t)))
 			}
 		}
 	}
@@ -251,7 +252,7 @@ func (p *parsed) apply(doc *segment.Document, m ports.BilingualMeta) error {
 			case t == "\x00":
 				return bad("%s has no <target>", name)
 			}
-			if strings.TrimSpace(segment.Plain(t)) == "" && strings.TrimSpace(segment.Plain(s.Source)) != "" {
+			if strings.TrimSpace(tagged.Plain(t)) == "" && strings.TrimSpace(tagged.Plain(s.Source)) != "" {
 				return bad("%s has an empty target", name)
 			}
 			if msg := compareCodes(s.Source, t, p.version); msg != "" {
@@ -282,11 +283,11 @@ func compareCodes(source, target, version string) string {
 	}
 	sig := func(s string) []string {
 		var out []string
-		for _, t := range segment.Tokenize(s) {
+		for _, t := range tagged.Tokenize(s) {
 			switch t.Kind {
-			case segment.Open:
+			case tagged.Open:
 				out = append(out, fmt.Sprintf(`<%s id="%d">`, paired, t.ID))
-			case segment.Place:
+			case tagged.Place:
 				out = append(out, fmt.Sprintf(`<%s id="%d"/>`, isolated, t.ID))
 			}
 		}

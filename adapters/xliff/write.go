@@ -23,6 +23,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Codec implements ports.XLIFF.
@@ -109,21 +110,21 @@ func (Codec) Export(w io.Writer, doc *segment.Document, m ports.BilingualMeta, v
 }
 
 // inline21 turns tagged text into XLIFF 2.1 inline content.
-func inline21(tagged string, codes map[int]segment.Code) string {
+func inline21(src string, codes map[int]segment.Code) string {
 	var b strings.Builder
-	for _, t := range segment.Tokenize(tagged) {
+	for _, t := range tagged.Tokenize(src) {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			b.WriteString(text(t.Text))
-		case segment.Open:
+		case tagged.Open:
 			fmt.Fprintf(&b, `<pc id="%d"`, t.ID)
 			if ty := codeType(codes[t.ID].Type); ty != "" {
 				fmt.Fprintf(&b, ` type="%s"`, ty)
 			}
 			b.WriteString(">")
-		case segment.Close:
+		case tagged.Close:
 			b.WriteString("</pc>")
-		case segment.Place:
+		case tagged.Place:
 			fmt.Fprintf(&b, `<ph id="%d"`, t.ID)
 			if ty := codeType(codes[t.ID].Type); ty != "" {
 				fmt.Fprintf(&b, ` type="%s"`, ty)
@@ -136,21 +137,21 @@ func inline21(tagged string, codes map[int]segment.Code) string {
 
 // inline12 turns tagged text into XLIFF 1.2 inline content: the job's own
 // notation, re-escaped.
-func inline12(tagged string, codes map[int]segment.Code) string {
+func inline12(src string, codes map[int]segment.Code) string {
 	var b strings.Builder
-	for _, t := range segment.Tokenize(tagged) {
+	for _, t := range tagged.Tokenize(src) {
 		switch t.Kind {
-		case segment.Text:
+		case tagged.Text:
 			b.WriteString(text(t.Text))
-		case segment.Open:
+		case tagged.Open:
 			fmt.Fprintf(&b, `<g id="%d"`, t.ID)
 			if codeType(codes[t.ID].Type) == "link" {
 				b.WriteString(` ctype="x-link"`)
 			}
 			b.WriteString(">")
-		case segment.Close:
+		case tagged.Close:
 			b.WriteString("</g>")
-		case segment.Place:
+		case tagged.Place:
 			fmt.Fprintf(&b, `<x id="%d"/>`, t.ID)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 // Documents built for issue 10 items 1, 4 and 5 ("Done when": they pass
 // the checker with --render too), the same as the adapters' and app's
-// tests build them (app/direction_test.go, adapters/rtl
+// tests build them (app/e2e/direction_test.go, adapters/rtl
 // render_causes_test.go and twins_test.go), written into the test's work
 // folder and sent through the API with the corpus.
 

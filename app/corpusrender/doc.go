@@ -7,7 +7,7 @@
 // (rtltest.CheckRender, against the section's margins) and by the brief's
 // checker (testdata/rtl/checker/check_rtl.py, XML assertions and its
 // render check on the same PDF). It is a package of its own so that
-// `go test ./...` runs it beside the app package's end-to-end tests.
+// `go test ./...` runs it beside the end-to-end tests of app/e2e.
 // TestBuiltRender runs the same checks on the documents built for items 1,
 // 4 and 5 (built_test.go).
 //

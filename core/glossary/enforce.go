@@ -2,15 +2,13 @@ package glossary
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/core/protect"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/terms"
 )
 
 // Placed is one occurrence of a source term hidden behind the isolated
@@ -21,146 +19,28 @@ type Placed struct {
 	Target string // the text the code stands for in the translation
 }
 
-// Matcher finds a glossary's source terms in tagged text.
-type Matcher struct {
-	terms   map[string]term // by the text matched
-	byFirst map[rune][]int  // the byte lengths of the terms starting with a rune, longest first
-}
+// Matcher finds a glossary's source terms in tagged text: the SDK's
+// matcher (plugins/sdk/terms, which says how terms match) on each text
+// part, never across an inline code.
+type Matcher struct{ m *terms.Matcher }
 
-type term struct {
-	src, tgt string // as matched and as inserted
-	entry    string // the entry's source term, for reports
-	last     rune
-}
-
-// NewMatcher prepares entries for matching. Matching is case-sensitive,
-// except that a term written in lower case also matches with a capital
-// first letter (at the start of a sentence), and then its target gets a
-// capital first letter too; an entry of its own for the capitalised form
-// wins over that.
-func NewMatcher(entries []Entry) *Matcher {
-	m := &Matcher{terms: make(map[string]term, 2*len(entries)), byFirst: map[rune][]int{}}
-	exact := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		exact[e.Source] = true
-	}
-	add := func(src, tgt, entry string) {
-		if _, dup := m.terms[src]; dup || src == "" {
-			return
-		}
-		first, _ := utf8.DecodeRuneInString(src)
-		last, _ := utf8.DecodeLastRuneInString(src)
-		m.terms[src] = term{src: src, tgt: tgt, entry: entry, last: last}
-		if !slices.Contains(m.byFirst[first], len(src)) {
-			m.byFirst[first] = append(m.byFirst[first], len(src))
-		}
-	}
-	for _, e := range entries {
-		add(e.Source, e.Target, e.Source)
-	}
-	for _, e := range entries {
-		if c := capitalise(e.Source); c != e.Source && !exact[c] {
-			add(c, capitalise(e.Target), e.Source)
-		}
-	}
-	for _, ls := range m.byFirst {
-		sort.Sort(sort.Reverse(sort.IntSlice(ls)))
-	}
-	return m
-}
-
-// capitalise upper-cases the first letter of s when it is a lower-case one.
-func capitalise(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if !unicode.IsLower(r) {
-		return s
-	}
-	return string(unicode.ToTitle(r)) + s[n:]
-}
+// NewMatcher prepares entries for matching.
+func NewMatcher(entries []Entry) *Matcher { return &Matcher{terms.New(entries)} }
 
 // Protect replaces every occurrence of a source term in the text parts of
 // tagged text (never across an inline code) by an isolated code numbered
 // after the highest code id the text has. At each place the longest term
 // that fits on word boundaries wins.
-func (m *Matcher) Protect(tagged string) (string, []Placed) {
-	if m == nil || len(m.terms) == 0 {
-		return tagged, nil
+func (m *Matcher) Protect(src string) (string, []Placed) {
+	if m == nil || m.m.Empty() {
+		return src, nil
 	}
 	var placed []Placed
-	out := protect.Hide(tagged, m.find, func(f found) (int, int) { return f.from, f.from + len(f.t.src) },
-		func(id int, f found, _ string) {
-			placed = append(placed, Placed{ID: id, Source: f.t.entry, Target: f.t.tgt})
+	out := protect.Hide(src, m.m.Find, func(f terms.Match) (int, int) { return f.From, f.To },
+		func(id int, f terms.Match, _ string) {
+			placed = append(placed, Placed{ID: id, Source: f.Entry, Target: f.Target})
 		})
 	return out, placed
-}
-
-type found struct {
-	from int
-	t    term
-}
-
-// find scans plain text left to right; at each position where a term may
-// start, the longest candidate that ends on a boundary is taken and the
-// scan continues after it.
-func (m *Matcher) find(text string) []found {
-	var out []found
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if lens := m.byFirst[r]; len(lens) > 0 && edgeOK(text, i, r, true) {
-			matched := false
-			for _, n := range lens {
-				if i+n > len(text) {
-					continue
-				}
-				if c, ok := m.terms[text[i:i+n]]; ok && edgeOK(text, i+n, c.last, false) {
-					out = append(out, found{from: i, t: c})
-					i += n
-					matched = true
-					break
-				}
-			}
-			if matched {
-				continue
-			}
-		}
-		i += size
-	}
-	return out
-}
-
-// edgeOK says whether a term edge at byte at is a word boundary: the term's
-// edge rune and its neighbour are not both word characters. In scripts
-// written without spaces between words (Chinese, Japanese, Thai, Lao,
-// Khmer, Myanmar) words are not delimited, so a term edge next to or in
-// such a script is always accepted.
-func edgeOK(text string, at int, edge rune, left bool) bool {
-	var nb rune
-	if left {
-		if at == 0 {
-			return true
-		}
-		nb, _ = utf8.DecodeLastRuneInString(text[:at])
-	} else {
-		if at >= len(text) {
-			return true
-		}
-		nb, _ = utf8.DecodeRuneInString(text[at:])
-	}
-	if !isWord(nb) || !isWord(edge) {
-		return true
-	}
-	return unspaced(nb) || unspaced(edge)
-}
-
-func isWord(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_'
-}
-
-// unspaced reports a letter of a script written without spaces.
-func unspaced(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
-		unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Tibetan) ||
-		r == 'ー' || r == '々' // prolonged sound mark, iteration mark (Common script)
 }
 
 // Restore turns the codes of placed terms into their target terms. A code
@@ -221,7 +101,7 @@ func (t *Tally) Check(expected []Placed, out string) {
 		return
 	}
 	t.init()
-	plain := strings.ToLower(segment.Plain(out))
+	plain := strings.ToLower(tagged.Plain(out))
 	left := map[string]int{} // target occurrences in out not yet counted
 	for _, p := range expected {
 		tgt := strings.ToLower(p.Target)
@@ -272,11 +152,12 @@ func listed(m map[string]int) (int, string) {
 // Exact reports the entry whose source term (or capitalised variant) is
 // exactly s, as a placement with the given code id.
 func (m *Matcher) Exact(s string, id int) (Placed, bool) {
-	if m == nil || s == "" {
+	if m == nil {
 		return Placed{}, false
 	}
-	if c, ok := m.terms[s]; ok {
-		return Placed{ID: id, Source: c.entry, Target: c.tgt}, true
+	f, ok := m.m.Exact(s)
+	if !ok {
+		return Placed{}, false
 	}
-	return Placed{}, false
+	return Placed{ID: id, Source: f.Entry, Target: f.Target}, true
 }

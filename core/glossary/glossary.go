@@ -26,6 +26,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dragoman-translate/dragoman/plugins/sdk/terms"
 )
 
 // Limits of one glossary, as the API documents them.
@@ -36,18 +38,16 @@ const (
 	MaxNameChars = 200     // characters of a glossary's name
 )
 
-// Entry is one term and its translation.
-type Entry struct {
-	Source string `json:"source"`
-	Target string `json:"target"`
-}
+// Entry is one term and its translation: the SDK's, which the plugins
+// that apply glossaries themselves receive.
+type Entry = terms.Entry
 
 // Glossary is a named list of entries for one language pair of one account.
 type Glossary struct {
 	ID         string
 	AccountID  string
 	Name       string
-	SourceLang string // language code (core/language)
+	SourceLang string // language code (plugins/sdk/language)
 	TargetLang string
 	Entries    []Entry // nil in listings
 	EntryCount int
@@ -144,7 +144,7 @@ func parseDelimited(data []byte) ([]item, error) {
 			if len(f) < 2 {
 				return nil, &Error{where, "expected a source and a target term separated by a tab"}
 			}
-			items = append(items, item{Entry{f[0], f[1]}, where})
+			items = append(items, item{Entry{Source: f[0], Target: f[1]}, where})
 		}
 		return items, nil
 	}
@@ -168,7 +168,7 @@ func parseDelimited(data []byte) ([]item, error) {
 		if len(rec) < 2 {
 			return nil, &Error{where, "expected a source and a target term separated by a comma"}
 		}
-		items = append(items, item{Entry{rec[0], rec[1]}, where})
+		items = append(items, item{Entry{Source: rec[0], Target: rec[1]}, where})
 	}
 }
 
@@ -244,7 +244,7 @@ func parseTBX(data []byte, src, tgt string) ([]item, error) {
 			case "termEntry", "conceptEntry":
 				inConcept = false
 				if haveSrc && haveTgt {
-					items = append(items, item{Entry{srcTerm, tgtTerm}, fmt.Sprintf("line %d", conceptLine)})
+					items = append(items, item{Entry{Source: srcTerm, Target: tgtTerm}, fmt.Sprintf("line %d", conceptLine)})
 				}
 			}
 		}
@@ -307,7 +307,7 @@ func check(items []item) ([]Entry, error) {
 			return nil, &Error{it.where, fmt.Sprintf("duplicate source term %q (already on %s)", s, w)}
 		}
 		first[s] = it.where
-		out = append(out, Entry{s, t})
+		out = append(out, Entry{Source: s, Target: t})
 	}
 	return out, nil
 }

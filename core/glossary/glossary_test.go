@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 func TestParseFormats(t *testing.T) {
-	want := []Entry{{"invoice", "factura"}, {"Dragoman, Inc.", "Dragoman S.A."}, {"user account", "cuenta de usuario"}}
+	want := []Entry{{Source: "invoice", Target: "factura"}, {Source: "Dragoman, Inc.", Target: "Dragoman S.A."}, {Source: "user account", Target: "cuenta de usuario"}}
 	csv := "\ufeffinvoice,factura,en,es\r\n\"Dragoman, Inc.\",Dragoman S.A.\n\nuser account , cuenta de usuario\n"
 	tsv := "invoice\tfactura\nDragoman, Inc.\tDragoman S.A.\r\nuser account\tcuenta de usuario"
 	tbx := `<?xml version="1.0" encoding="UTF-8"?>
@@ -73,7 +73,7 @@ func TestRefusalsNameTheLine(t *testing.T) {
 			t.Errorf("%q: got %q at %q, want %q at %q", c.in, ge.Msg, ge.Where, c.msg, c.where)
 		}
 	}
-	if _, err := Validate([]Entry{{"a", "b"}, {"a", "c"}}); err == nil || err.Error() != `entries[1]: duplicate source term "a" (already on entries[0])` {
+	if _, err := Validate([]Entry{{Source: "a", Target: "b"}, {Source: "a", Target: "c"}}); err == nil || err.Error() != `entries[1]: duplicate source term "a" (already on entries[0])` {
 		t.Errorf("JSON duplicate: %v", err)
 	}
 	var b strings.Builder
@@ -91,18 +91,18 @@ func TestRefusalsNameTheLine(t *testing.T) {
 // protectPlain runs Protect and Restore with an identity "engine" and
 // returns the protected text and the result.
 func protectPlain(m *Matcher, in string) (string, string, []Placed) {
-	prot, placed := m.Protect(segment.Escape(in))
+	prot, placed := m.Protect(tagged.Escape(in))
 	out, lost := Restore(prot, placed)
 	if len(lost) > 0 {
 		panic("lost with an identity engine")
 	}
-	return prot, segment.Plain(out), placed
+	return prot, tagged.Plain(out), placed
 }
 
 func TestMatchingRespectsWordsCaseAndLength(t *testing.T) {
 	m := NewMatcher([]Entry{
-		{"data", "datos"}, {"data center", "centro de datos"}, {"Go", "Ir"}, {"C++", "C más más"},
-		{"東京", "Tokio"}, {"ภาษา", "idioma"}, {"API", "interfaz"},
+		{Source: "data", Target: "datos"}, {Source: "data center", Target: "centro de datos"}, {Source: "Go", Target: "Ir"}, {Source: "C++", Target: "C más más"},
+		{Source: "東京", Target: "Tokio"}, {Source: "ภาษา", Target: "idioma"}, {Source: "API", Target: "interfaz"},
 	})
 	cases := []struct{ in, want string }{
 		{"The data center stores data.", "The centro de datos stores datos."},
@@ -123,14 +123,14 @@ func TestMatchingRespectsWordsCaseAndLength(t *testing.T) {
 }
 
 func TestCapitalisedEntryWinsOverVariant(t *testing.T) {
-	m := NewMatcher([]Entry{{"word", "palabra"}, {"Word", "Word"}})
+	m := NewMatcher([]Entry{{Source: "word", Target: "palabra"}, {Source: "Word", Target: "Word"}})
 	if _, got, _ := protectPlain(m, "Word is a word."); got != "Word is a palabra." {
 		t.Errorf("got %q", got)
 	}
 }
 
 func TestTermsKeepInlineCodes(t *testing.T) {
-	m := NewMatcher([]Entry{{"invoice", "factura"}})
+	m := NewMatcher([]Entry{{Source: "invoice", Target: "factura"}})
 	prot, placed := m.Protect(`Send the <g id="3">invoice</g> and the<x id="7"/>invoice &amp; more`)
 	if len(placed) != 2 || placed[0].ID != 8 || placed[1].ID != 9 {
 		t.Fatalf("placed %+v", placed)
@@ -152,7 +152,7 @@ func TestTermsKeepInlineCodes(t *testing.T) {
 }
 
 func TestTermSpanningCodesIsNotMatched(t *testing.T) {
-	m := NewMatcher([]Entry{{"data center", "centro de datos"}})
+	m := NewMatcher([]Entry{{Source: "data center", Target: "centro de datos"}})
 	in := `the <g id="1">data</g> center`
 	if prot, placed := m.Protect(in); prot != in || placed != nil {
 		t.Errorf("got %q %+v", prot, placed)

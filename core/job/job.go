@@ -100,7 +100,7 @@ type Job struct {
 	AccountID    string
 	Status       Status
 	Stage        Stage
-	SourceLang   string // as requested: an ISO code (core/language) or "auto"
+	SourceLang   string // as requested: an ISO code (plugins/sdk/language) or "auto"
 	DetectedLang string // ISO code of the detected or confirmed source language, once known
 	TargetLang   string // ISO code; names are for the API edge only
 	Mode         Mode

@@ -10,6 +10,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // shout upper-cases the text of every segment (codes kept) and records what it was sent.
@@ -22,11 +23,11 @@ func (s *shout) Translate(_ context.Context, r ports.TranslateRequest) (ports.Tr
 	out := make([]string, len(r.Segments))
 	for i, x := range r.Segments {
 		s.sent = append(s.sent, x)
-		toks := segment.Tokenize(x)
+		toks := tagged.Tokenize(x)
 		for k := range toks {
 			toks[k].Text = strings.ToUpper(toks[k].Text)
 		}
-		out[i] = segment.Render(toks)
+		out[i] = tagged.Render(toks)
 	}
 	return ports.TranslateResult{Segments: out}, nil
 }

@@ -36,7 +36,7 @@ type oneAccount struct {
 func (s oneAccount) GetAccount(context.Context, string) (*account.Account, error) { return s.a, nil }
 
 // countingDocs extracts a document of n segments of ten words each and
-// counts how far the words were read (segment.Plain is called per segment
+// counts how far the words were read (tagged.Plain is called per segment
 // by the count, so the count is observed through the document it returns).
 type countingDocs struct {
 	ports.DocumentEngine

@@ -10,12 +10,13 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/wordcount"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // convert turns .doc, .odt and .rtf into .docx.
@@ -170,7 +171,7 @@ func (c *wordCounter) add(units []segment.Unit) error {
 	for _, u := range units {
 		c.units++
 		for _, s := range u.Segments {
-			c.words += int64(wordcount.Count(segment.Plain(s.Source)))
+			c.words += int64(wordcount.Count(tagged.Plain(s.Source)))
 			if c.stop >= 0 && c.words > c.stop {
 				counted := int(c.words)
 				apply := func(j *job.Job) { j.Words = counted }

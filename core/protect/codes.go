@@ -1,6 +1,6 @@
 package protect
 
-import "github.com/dragoman-translate/dragoman/core/segment"
+import "github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 
 // Hide is the core's one placeholder mechanism: it replaces pieces of the
 // text parts of tagged text (never across an inline code) by isolated
@@ -10,18 +10,18 @@ import "github.com/dragoman-translate/dragoman/core/segment"
 // piece's byte range in that text; placed is told each piece's code id.
 // The text comes back unchanged when nothing was hidden. Package protect
 // hides technical spans with it, package glossary a glossary's terms.
-func Hide[P any](tagged string, find func(text string) []P, bounds func(P) (from, to int), placed func(id int, piece P, text string)) string {
-	toks := segment.Tokenize(tagged)
+func Hide[P any](src string, find func(text string) []P, bounds func(P) (from, to int), placed func(id int, piece P, text string)) string {
+	toks := tagged.Tokenize(src)
 	next := 0
 	for _, t := range toks {
-		if t.Kind != segment.Text && t.ID >= next {
+		if t.Kind != tagged.Text && t.ID >= next {
 			next = t.ID + 1
 		}
 	}
 	hidden := false
-	var out []segment.Token
+	var out []tagged.Token
 	for _, t := range toks {
-		if t.Kind != segment.Text {
+		if t.Kind != tagged.Text {
 			out = append(out, t)
 			continue
 		}
@@ -29,22 +29,22 @@ func Hide[P any](tagged string, find func(text string) []P, bounds func(P) (from
 		for _, p := range find(text) {
 			from, to := bounds(p)
 			if from > pos {
-				out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:from]})
+				out = append(out, tagged.Token{Kind: tagged.Text, Text: text[pos:from]})
 			}
 			placed(next, p, text)
-			out = append(out, segment.Token{Kind: segment.Place, ID: next})
+			out = append(out, tagged.Token{Kind: tagged.Place, ID: next})
 			next++
 			hidden = true
 			pos = to
 		}
 		if pos < len(text) {
-			out = append(out, segment.Token{Kind: segment.Text, Text: text[pos:]})
+			out = append(out, tagged.Token{Kind: tagged.Text, Text: text[pos:]})
 		}
 	}
 	if !hidden {
-		return tagged
+		return src
 	}
-	return segment.Render(out)
+	return tagged.Render(out)
 }
 
 // Reveal turns the codes Hide placed back into text: text(i) for the code
@@ -52,20 +52,20 @@ func Hide[P any](tagged string, find func(text string) []P, bounds func(P) (from
 // lost is appended, after a space, to the end of the segment, so nothing
 // hidden is missing from the output; lost are the indexes into ids of
 // those, in order.
-func Reveal(tagged string, ids []int, text func(i int) string) (out string, lost []int) {
+func Reveal(src string, ids []int, text func(i int) string) (out string, lost []int) {
 	if len(ids) == 0 {
-		return tagged, nil
+		return src, nil
 	}
 	byID := make(map[int]int, len(ids))
 	for i, id := range ids {
 		byID[id] = i
 	}
 	seen := make([]bool, len(ids))
-	var toks []segment.Token
-	for _, t := range segment.Tokenize(tagged) {
-		if i, ok := byID[t.ID]; ok && t.Kind == segment.Place {
+	var toks []tagged.Token
+	for _, t := range tagged.Tokenize(src) {
+		if i, ok := byID[t.ID]; ok && t.Kind == tagged.Place {
 			seen[i] = true
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: text(i)})
+			toks = append(toks, tagged.Token{Kind: tagged.Text, Text: text(i)})
 			continue
 		}
 		toks = append(toks, t)
@@ -73,8 +73,8 @@ func Reveal(tagged string, ids []int, text func(i int) string) (out string, lost
 	for i := range ids {
 		if !seen[i] {
 			lost = append(lost, i)
-			toks = append(toks, segment.Token{Kind: segment.Text, Text: " " + text(i)})
+			toks = append(toks, tagged.Token{Kind: tagged.Text, Text: " " + text(i)})
 		}
 	}
-	return segment.Render(toks), lost
+	return tagged.Render(toks), lost
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 func TestProtectsEachKind(t *testing.T) {
@@ -26,11 +26,11 @@ func TestProtectsEachKind(t *testing.T) {
 		{"Use --dry-run with JavaScript", map[string]Kind{"--dry-run": Identifier, "JavaScript": Identifier}},
 	}
 	for _, c := range cases {
-		out, spans := p.Protect(segment.Escape(c.in))
+		out, spans := p.Protect(tagged.Escape(c.in))
 		got := map[string]Kind{}
 		for _, s := range spans {
 			got[s.Text] = s.Kind
-			if strings.Contains(segment.Plain(out), s.Text) {
+			if strings.Contains(tagged.Plain(out), s.Text) {
 				t.Errorf("%q: %q still visible in %q", c.in, s.Text, out)
 			}
 		}
@@ -39,7 +39,7 @@ func TestProtectsEachKind(t *testing.T) {
 				t.Errorf("%q: want %q as %s, spans %+v", c.in, text, kind, spans)
 			}
 		}
-		if back, lost := Restore(out, spans); lost != 0 || back != segment.Escape(c.in) {
+		if back, lost := Restore(out, spans); lost != 0 || back != tagged.Escape(c.in) {
 			t.Errorf("round trip of %q gave %q (lost %d)", c.in, back, lost)
 		}
 	}
@@ -54,7 +54,7 @@ func TestLeavesOrdinaryProseAlone(t *testing.T) {
 		"مرحبا بالعالم",
 		"Good morning. Going home.",
 	} {
-		if out, spans := p.Protect(segment.Escape(s)); len(spans) != 0 {
+		if out, spans := p.Protect(tagged.Escape(s)); len(spans) != 0 {
 			t.Errorf("%q: protected %+v → %q", s, spans, out)
 		}
 	}

@@ -8,7 +8,13 @@
 // <x id="N"/>. Text outside tags is XML-escaped (&lt; &gt; &amp;). Providers
 // see only this tagged text; the native markup each id stands for stays with
 // the format adapter that produced it (Unit.Codes), so no engine can corrupt it.
+//
+// The grammar of tagged text (tokens, escaping, Repair) is the plugin SDK's
+// package plugins/sdk/tagged, which host and plugins share; this package
+// holds what only the host needs: the document model and sentence splitting.
 package segment
+
+import "github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 
 // CodeKind says whether an inline code wraps text or stands alone.
 type CodeKind string
@@ -69,7 +75,7 @@ func (d *Document) PlainText() string {
 			if i > 0 {
 				b = append(b, ' ')
 			}
-			b = append(b, Plain(s.Source)...)
+			b = append(b, tagged.Plain(s.Source)...)
 		}
 		b = append(b, '\n')
 	}

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 	"github.com/rivo/uniseg"
 )
 
@@ -29,39 +30,39 @@ const terminators = ".!?;\u2026\u3002\uFF01\uFF1F\uFF0E\u061F\u06D4\u0964\u0965\
 // no paired code is open, so every piece is balanced; isolated codes stay
 // with the word they precede, trailing spaces with the sentence they end.
 // Concatenating the pieces gives back the input.
-func SplitSentences(tagged string) []string {
-	if !strings.ContainsAny(tagged, terminators) {
-		return []string{tagged} // no sentence can end inside
+func SplitSentences(src string) []string {
+	if !strings.ContainsAny(src, terminators) {
+		return []string{src} // no sentence can end inside
 	}
-	toks := Tokenize(tagged)
+	toks := tagged.Tokenize(src)
 	var plain strings.Builder
 	for _, t := range toks {
-		if t.Kind == Text {
+		if t.Kind == tagged.Text {
 			plain.WriteString(t.Text)
 		}
 	}
 	text := plain.String()
 	cuts := sentenceCuts(text)
 	if len(cuts) == 0 {
-		return []string{tagged}
+		return []string{src}
 	}
 	var out []string
-	var cur []Token
+	var cur []tagged.Token
 	depth, off, ci := 0, 0, 0
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, Render(cur))
+			out = append(out, tagged.Render(cur))
 			cur = nil
 		}
 	}
 	for _, t := range toks {
 		switch t.Kind {
-		case Open:
+		case tagged.Open:
 			depth++
-		case Close:
+		case tagged.Close:
 			depth--
 		}
-		if t.Kind != Text {
+		if t.Kind != tagged.Text {
 			cur = append(cur, t)
 			continue
 		}
@@ -75,19 +76,19 @@ func SplitSentences(tagged string) []string {
 			if depth != 0 {
 				continue
 			}
-			cur = append(cur, Token{Kind: Text, Text: s[:k]})
+			cur = append(cur, tagged.Token{Kind: tagged.Text, Text: s[:k]})
 			flush()
 			off += k
 			s = s[k:]
 		}
 		if s != "" {
-			cur = append(cur, Token{Kind: Text, Text: s})
+			cur = append(cur, tagged.Token{Kind: tagged.Text, Text: s})
 		}
 		off += len(s)
 	}
 	flush()
 	if len(out) == 0 {
-		return []string{tagged}
+		return []string{src}
 	}
 	return out
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // GlossaryRequest creates a glossary: either File (DeepL CSV or TSV, or

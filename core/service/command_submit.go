@@ -6,11 +6,11 @@ import (
 	"path"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/docformat"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // SubmitRequest is a document to translate and how.

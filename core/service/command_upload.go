@@ -6,8 +6,8 @@ import (
 	"errors"
 	"io"
 
-	"github.com/dragoman-translate/dragoman/core/docformat"
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
 
 // Upload is a received document, stored but not yet a job. A multipart

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Options are the validated language and mode choices of a request.

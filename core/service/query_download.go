@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Download is an opened output document.

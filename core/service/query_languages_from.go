@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // LanguagesFrom lists the language names the enabled engines can produce

@@ -4,7 +4,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/protect"
-	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // terms enforces a job's glossary, whatever the engine and mode: each
@@ -59,9 +59,9 @@ func (t *terms) glossary() *ports.Glossary {
 // that are glossary terms; it returns the spans left to package protect,
 // the terms placed behind codes and, for a native engine, the terms the
 // text has, left in place.
-func (t *terms) protect(tagged string, spans []protect.Span) (out string, kept []protect.Span, placed, expected []glossary.Placed) {
+func (t *terms) protect(src string, spans []protect.Span) (out string, kept []protect.Span, placed, expected []glossary.Placed) {
 	if t == nil {
-		return tagged, spans, nil, nil
+		return src, spans, nil, nil
 	}
 	var adopted []glossary.Placed
 	kept = spans[:0:0]
@@ -72,11 +72,11 @@ func (t *terms) protect(tagged string, spans []protect.Span) (out string, kept [
 		}
 		kept = append(kept, s)
 	}
-	hidden, found := t.m.Protect(tagged)
+	hidden, found := t.m.Protect(src)
 	// A text without letters is not sent (TranslateWith), so no engine can
 	// apply the glossary to it: its terms take the codes as for any engine.
-	if t.native != nil && hasLetters(segment.Plain(tagged)) {
-		return tagged, kept, adopted, found
+	if t.native != nil && hasLetters(tagged.Plain(src)) {
+		return src, kept, adopted, found
 	}
 	return hidden, kept, append(adopted, found...), nil
 }
@@ -84,12 +84,12 @@ func (t *terms) protect(tagged string, spans []protect.Span) (out string, kept [
 // restore puts the target terms in place of their codes and counts what
 // the engine kept; for a native engine it counts the expected terms whose
 // target the output holds.
-func (t *terms) restore(tagged string, placed, expected []glossary.Placed) string {
+func (t *terms) restore(src string, placed, expected []glossary.Placed) string {
 	if t == nil {
-		return tagged
+		return src
 	}
-	t.tally.Check(expected, tagged) // the engine's own words, before any code becomes a term
-	out, lost := glossary.Restore(tagged, placed)
+	t.tally.Check(expected, src) // the engine's own words, before any code becomes a term
+	out, lost := glossary.Restore(src, placed)
 	t.tally.Add(placed, lost)
 	return out
 }

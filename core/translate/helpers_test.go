@@ -11,6 +11,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // upper is an in-process engine: it upper-cases the text between codes,
@@ -43,13 +44,13 @@ func (u *upper) Translate(ctx context.Context, r ports.TranslateRequest) (ports.
 	}
 	out := make([]string, len(r.Segments))
 	for i, s := range r.Segments {
-		toks := segment.Tokenize(s)
+		toks := tagged.Tokenize(s)
 		for j := range toks {
-			if toks[j].Kind == segment.Text {
+			if toks[j].Kind == tagged.Text {
 				toks[j].Text = strings.ToUpper(toks[j].Text) + "/" + r.Target
 			}
 		}
-		out[i] = segment.Render(toks)
+		out[i] = tagged.Render(toks)
 	}
 	return ports.TranslateResult{Segments: out}, nil
 }

@@ -1,8 +1,8 @@
 package translate
 
 import (
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // ServedPair is one language pair the engines translate, with the engine

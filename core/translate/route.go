@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/language"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // Pivot is the language two engines meet in when none translates a pair

@@ -29,6 +29,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // ErrNoRoute is returned when no enabled engine serves a pair.
@@ -153,7 +154,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 			text, p.spans = prot.Protect(text)
 		}
 		text, p.spans, p.terms, p.found = terms.protect(text, p.spans) // after: no term inside a URL or path
-		if hasLetters(segment.Plain(text)) {
+		if hasLetters(tagged.Plain(text)) {
 			i, ok := seen[text]
 			if !ok {
 				i = len(unique)
@@ -243,7 +244,7 @@ func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *
 			defer mu.Unlock()
 			res.Metrics.EngineCalls += calls
 			for _, s := range req.Segments { // text, as engines bill it; codes excluded
-				res.Metrics.CharsSent += utf8.RuneCountInString(segment.Plain(s)) * calls
+				res.Metrics.CharsSent += utf8.RuneCountInString(tagged.Plain(s)) * calls
 			}
 			if err != nil {
 				if firstErr == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 var ctx = context.Background()
@@ -165,7 +166,7 @@ func TestLostProtectedSpanIsRestoredWithWarning(t *testing.T) {
 	drop := providerFunc(func(r ports.TranslateRequest) []string {
 		out := make([]string, len(r.Segments))
 		for i, s := range r.Segments {
-			out[i] = segment.Plain(s) // drops every code
+			out[i] = tagged.Plain(s) // drops every code
 		}
 		return out
 	})
@@ -358,9 +359,9 @@ func TestCorpusDocumentsDedupeAndMemory(t *testing.T) {
 func uniqueText(d *segment.Document) (unique, total int) {
 	seen := map[string]bool{}
 	d.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
-		n := len([]rune(segment.Plain(s.Source)))
+		n := len([]rune(tagged.Plain(s.Source)))
 		total += n
-		if !seen[s.Source] && strings.IndexFunc(segment.Plain(s.Source), unicode.IsLetter) >= 0 {
+		if !seen[s.Source] && strings.IndexFunc(tagged.Plain(s.Source), unicode.IsLetter) >= 0 {
 			seen[s.Source] = true
 			unique += n
 		}

@@ -10,38 +10,48 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/eventid"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
-// Payload is the body of every delivery (README "Webhooks"). Its id is
-// stable per event, so receivers de-duplicate retries by it.
-type Payload struct {
-	ID        string `json:"id"`
-	Event     string `json:"event"`
-	Timestamp string `json:"timestamp"`
-	Data      any    `json:"data"`
+// JobEvent is the body of a job.completed or job.failed delivery (README
+// "Webhooks"). Its id is stable per event, so receivers de-duplicate
+// retries by it. The struct tags describe it in the contract's webhooks
+// section (OpenAPI 3.1), generated from these very types.
+type JobEvent struct {
+	ID        string       `json:"id" format:"uuid" doc:"The event's id: the same in every attempt and after restarts (X-Webhook-Id); de-duplicate by it"`
+	Event     string       `json:"event" enum:"job.completed,job.failed" doc:"The event kind (X-Webhook-Event)"`
+	Timestamp string       `json:"timestamp" format:"date-time" doc:"When the job finished: ISO 8601 in UTC with milliseconds"`
+	Data      JobEventData `json:"data"`
 }
 
 // JobEventData is the data of job.completed and job.failed.
 type JobEventData struct {
-	JobID          string  `json:"job_id"`
-	UserID         string  `json:"user_id"`
-	Status         string  `json:"status"`
-	OriginalName   string  `json:"original_name"`
-	DocxURL        *string `json:"docx_url"`
-	PdfURL         *string `json:"pdf_url"`
-	TotalWords     int     `json:"total_words"`
-	TargetLanguage string  `json:"target_language"`
-	Error          *string `json:"error"`
+	JobID          string  `json:"job_id" format:"uuid"`
+	UserID         string  `json:"user_id" doc:"The account that submitted the job"`
+	Status         string  `json:"status" enum:"completed,failed"`
+	OriginalName   string  `json:"original_name" doc:"File name as uploaded"`
+	DocxURL        *string `json:"docx_url" format:"uri" nullable:"true" doc:"Absolute download address of the translated document (GET with the same X-API-Key); null on failure"`
+	PdfURL         *string `json:"pdf_url" format:"uri" nullable:"true" doc:"Absolute download address of the PDF rendition, for a job submitted with pdf=true once rendered; null otherwise"`
+	TotalWords     int     `json:"total_words" minimum:"0" doc:"Words counted in the document"`
+	TargetLanguage string  `json:"target_language" doc:"Target language name, as GET /v1/languages lists it"`
+	Error          *string `json:"error" nullable:"true" doc:"Why the job failed; null when it completed"`
 	// Revision is set on the job.completed of an output rebuilt from a
 	// post-edited XLIFF file (1, 2, …); absent for the machine translation.
-	Revision int `json:"revision,omitempty"`
+	Revision int `json:"revision,omitempty" minimum:"1" required:"false" doc:"Set on the job.completed of an output rebuilt from post-edited XLIFF (1, 2, …); absent for the machine translation"`
+}
+
+// TestEvent is the body of a webhook.test ping.
+type TestEvent struct {
+	ID        string        `json:"id" format:"uuid" doc:"The ping's event id (X-Webhook-Id)"`
+	Event     string        `json:"event" enum:"webhook.test"`
+	Timestamp string        `json:"timestamp" format:"date-time" doc:"When the ping was queued: ISO 8601 in UTC with milliseconds"`
+	Data      TestEventData `json:"data"`
 }
 
 // TestEventData is the data of a webhook.test ping.
 type TestEventData struct {
 	WebhookID string `json:"webhook_id"`
-	UserID    string `json:"user_id"`
+	UserID    string `json:"user_id" doc:"The account that owns the webhook"`
 	Message   string `json:"message"`
 }
 
@@ -99,12 +109,12 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 		}
 		d.Error = &msg
 	}
-	return json.Marshal(Payload{ID: JobEventID(j, event), Event: event, Timestamp: at.UTC().Format(TimestampLayout), Data: d})
+	return json.Marshal(JobEvent{ID: JobEventID(j, event), Event: event, Timestamp: at.UTC().Format(TimestampLayout), Data: d})
 }
 
 // PingPayload is the body of a webhook.test ping.
 func PingPayload(eventID string, w *Webhook, now time.Time) ([]byte, error) {
-	return json.Marshal(Payload{ID: eventID, Event: EventTest, Timestamp: now.UTC().Format(TimestampLayout), Data: TestEventData{
+	return json.Marshal(TestEvent{ID: eventID, Event: EventTest, Timestamp: now.UTC().Format(TimestampLayout), Data: TestEventData{
 		WebhookID: w.ID, UserID: w.AccountID,
 		Message: "Test delivery from Dragoman: your endpoint received and can verify signed webhooks.",
 	}})

@@ -27,12 +27,22 @@ var statusErrors = map[int]error{
 	410: ErrGone, 413: ErrTooLarge, 422: ErrUnprocessable, 429: ErrRateLimited,
 }
 
-// APIError is an error answer of the API (its Problem body).
+// APIError is an error answer of the API: its RFC 9457 problem body.
 type APIError struct {
 	Status     int
+	Type       string // problem type, e.g. "/v1/problems/quota_exhausted"
+	Title      string // the type's summary, e.g. "Monthly word quota exhausted"
 	Code       string // stable machine-readable code, e.g. "quota_exhausted"
-	Message    string
+	Message    string // this occurrence's detail
+	Instance   string // the request path it answered
+	Fields     []FieldError
 	RetryAfter time.Duration // for 429
+}
+
+// FieldError locates one invalid input of a 422.
+type FieldError struct {
+	Location string `json:"location"`
+	Message  string `json:"message"`
 }
 
 func (e *APIError) Error() string {
@@ -55,11 +65,23 @@ func apiError(status int, h http.Header, body []byte) error {
 	}
 	e := &APIError{Status: status}
 	var p struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Type     string       `json:"type"`
+		Title    string       `json:"title"`
+		Detail   string       `json:"detail"`
+		Instance string       `json:"instance"`
+		Code     string       `json:"code"`
+		Message  string       `json:"message"`
+		Errors   []FieldError `json:"errors"`
 	}
 	if json.Unmarshal(body, &p) == nil {
-		e.Code, e.Message = p.Code, p.Message
+		e.Type, e.Title, e.Code, e.Instance, e.Fields = p.Type, p.Title, p.Code, p.Instance, p.Errors
+		e.Message = p.Detail
+		if e.Message == "" { // a body from before RFC 9457
+			e.Message = p.Message
+		}
+	}
+	if e.Message == "" {
+		e.Message = e.Title
 	}
 	if e.Message == "" {
 		e.Message = http.StatusText(status)

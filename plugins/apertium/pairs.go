@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/plugins/internal/language"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // pairsFromModes maps Apertium mode names ("eng-spa", "en-gl") to ISO

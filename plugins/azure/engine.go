@@ -14,6 +14,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/terms"
 )
 
 // Documented limits: 1000 array elements and 50,000 characters per
@@ -40,7 +41,7 @@ type engine struct {
 	base, key, region, category string
 
 	mu    sync.Mutex
-	terms map[string]*httpengine.Terms // by glossary version, the last few
+	terms map[string]*terms.Matcher // by glossary version, the last few
 }
 
 func (e *engine) load() error {
@@ -68,16 +69,16 @@ func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 }
 
 // termsOf prepares a glossary for marking, once per version.
-func (e *engine) termsOf(g *sdk.Glossary) *httpengine.Terms {
+func (e *engine) termsOf(g *sdk.Glossary) *terms.Matcher {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if t, ok := e.terms[g.Version]; ok {
 		return t
 	}
 	if e.terms == nil || len(e.terms) >= 8 {
-		e.terms = map[string]*httpengine.Terms{}
+		e.terms = map[string]*terms.Matcher{}
 	}
-	t := httpengine.NewTerms(g.Entries)
+	t := terms.New(g.Entries)
 	e.terms[g.Version] = t
 	return t
 }
@@ -107,13 +108,13 @@ func (e *engine) Translate(ctx context.Context, r sdk.TranslateRequest) (sdk.Tra
 	if e.category != "" {
 		q.Set("category", e.category)
 	}
-	var terms *httpengine.Terms
+	var matcher *terms.Matcher
 	if r.Glossary != nil && (r.Source == "en" || r.Target == "en") { // the dictionary's documented requirement
-		terms = e.termsOf(r.Glossary)
+		matcher = e.termsOf(r.Glossary)
 	}
 	body := make([]element, len(r.Segments))
 	for i, s := range r.Segments {
-		body[i].Text = httpengine.ToHTMLMarking(s, terms, dictionary)
+		body[i].Text = httpengine.ToHTMLMarking(s, matcher, dictionary)
 	}
 	// The dictionary markup counts toward the request's characters: a
 	// batch the host sized by its text may need several requests.

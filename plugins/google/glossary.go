@@ -12,6 +12,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/terms"
 )
 
 // Cloud Translation v3 applies a glossary resource named in translateText's
@@ -73,7 +74,7 @@ type operation struct {
 func (e *engine) createGlossary(ctx context.Context, id, name string, entries []sdk.GlossaryEntry, src, tgt string) error {
 	var tsv strings.Builder
 	// Google matches case-sensitively: the variants the host also matches.
-	for _, en := range httpengine.WithCapitalised(entries) { // the host's terms hold no tab or line break
+	for _, en := range terms.WithCapitalised(entries) { // the host's terms hold no tab or line break
 		tsv.WriteString(en.Source + "\t" + en.Target + "\n")
 	}
 	object := "dragoman-glossaries/" + id + ".tsv"

@@ -10,9 +10,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/dragoman-translate/dragoman/plugins/internal/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
 
 // maxInput bounds the spooled upload; the API already refuses over 50 MB.

@@ -10,8 +10,8 @@ import (
 	"sync"
 
 	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine"
-	"github.com/dragoman-translate/dragoman/plugins/internal/language"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // aliases are the server spellings of registry codes, newest first.

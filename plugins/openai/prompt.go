@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/dragoman-translate/dragoman/plugins/internal/language"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // policies are the per-mode instructions.

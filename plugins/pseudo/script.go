@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/plugins/internal/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // alphabet is 26 letters of a script, one per Latin letter a–z, plus the

@@ -3,6 +3,8 @@ package sdk
 import (
 	"context"
 	"io"
+
+	"github.com/dragoman-translate/dragoman/plugins/sdk/terms"
 )
 
 // Mode is how freely a provider may translate; the host sends one of
@@ -51,7 +53,7 @@ type Capabilities struct {
 const AnyLanguage = "*"
 
 // GlossaryEntry is one term of a glossary and its translation.
-type GlossaryEntry struct{ Source, Target string }
+type GlossaryEntry = terms.Entry
 
 // Glossary is the job's terminology for the request's pair, sent only to
 // providers with Capabilities.NativeGlossary.

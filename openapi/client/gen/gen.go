@@ -66,6 +66,42 @@ func (e JobAcceptedURLStatus) Valid() bool {
 	}
 }
 
+// Defines values for JobEventEvent.
+const (
+	JobEventEventJobCompleted JobEventEvent = "job.completed"
+	JobEventEventJobFailed    JobEventEvent = "job.failed"
+)
+
+// Valid indicates whether the value is a known member of the JobEventEvent enum.
+func (e JobEventEvent) Valid() bool {
+	switch e {
+	case JobEventEventJobCompleted:
+		return true
+	case JobEventEventJobFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JobEventDataStatus.
+const (
+	JobEventDataStatusCompleted JobEventDataStatus = "completed"
+	JobEventDataStatusFailed    JobEventDataStatus = "failed"
+)
+
+// Valid indicates whether the value is a known member of the JobEventDataStatus enum.
+func (e JobEventDataStatus) Valid() bool {
+	switch e {
+	case JobEventDataStatusCompleted:
+		return true
+	case JobEventDataStatusFailed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for JobStatusStage.
 const (
 	Accepted   JobStatusStage = "accepted"
@@ -138,6 +174,21 @@ func (e RtlFidelityStatus) Valid() bool {
 	case RtlFidelityStatusFull:
 		return true
 	case RtlFidelityStatusPartial:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestEventEvent.
+const (
+	TestEventEventWebhookTest TestEventEvent = "webhook.test"
+)
+
+// Valid indicates whether the value is a known member of the TestEventEvent enum.
+func (e TestEventEvent) Valid() bool {
+	switch e {
+	case TestEventEventWebhookTest:
 		return true
 	default:
 		return false
@@ -345,6 +396,51 @@ func (e TranslateMultipartBodyTranslationMode) Valid() bool {
 	}
 }
 
+// Defines values for JobCompletedDeliveryParamsXWebhookEvent.
+const (
+	JobCompletedDeliveryParamsXWebhookEventJobCompleted JobCompletedDeliveryParamsXWebhookEvent = "job.completed"
+)
+
+// Valid indicates whether the value is a known member of the JobCompletedDeliveryParamsXWebhookEvent enum.
+func (e JobCompletedDeliveryParamsXWebhookEvent) Valid() bool {
+	switch e {
+	case JobCompletedDeliveryParamsXWebhookEventJobCompleted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JobFailedDeliveryParamsXWebhookEvent.
+const (
+	JobFailedDeliveryParamsXWebhookEventJobFailed JobFailedDeliveryParamsXWebhookEvent = "job.failed"
+)
+
+// Valid indicates whether the value is a known member of the JobFailedDeliveryParamsXWebhookEvent enum.
+func (e JobFailedDeliveryParamsXWebhookEvent) Valid() bool {
+	switch e {
+	case JobFailedDeliveryParamsXWebhookEventJobFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestDeliveryParamsXWebhookEvent.
+const (
+	TestDeliveryParamsXWebhookEventWebhookTest TestDeliveryParamsXWebhookEvent = "webhook.test"
+)
+
+// Valid indicates whether the value is a known member of the TestDeliveryParamsXWebhookEvent enum.
+func (e TestDeliveryParamsXWebhookEvent) Valid() bool {
+	switch e {
+	case TestDeliveryParamsXWebhookEventWebhookTest:
+		return true
+	default:
+		return false
+	}
+}
+
 // DoNotTranslate defines model for DoNotTranslate.
 type DoNotTranslate struct {
 	// Terms Terms the professional mode keeps as written (case-sensitive, whole words; at most 1,000 of at most 200 characters, unique)
@@ -436,6 +532,55 @@ type JobAcceptedURL struct {
 
 // JobAcceptedURLStatus defines model for JobAcceptedURL.Status.
 type JobAcceptedURLStatus string
+
+// JobEvent defines model for JobEvent.
+type JobEvent struct {
+	Data JobEventData `json:"data"`
+
+	// Event The event kind (X-Webhook-Event)
+	Event JobEventEvent `json:"event"`
+
+	// Id The event's id: the same in every attempt and after restarts (X-Webhook-Id); de-duplicate by it
+	Id openapi_types.UUID `json:"id"`
+
+	// Timestamp When the job finished: ISO 8601 in UTC with milliseconds
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// JobEventEvent The event kind (X-Webhook-Event)
+type JobEventEvent string
+
+// JobEventData defines model for JobEventData.
+type JobEventData struct {
+	// DocxUrl Absolute download address of the translated document (GET with the same X-API-Key); null on failure
+	DocxUrl *string `json:"docx_url"`
+
+	// Error Why the job failed; null when it completed
+	Error *string            `json:"error"`
+	JobId openapi_types.UUID `json:"job_id"`
+
+	// OriginalName File name as uploaded
+	OriginalName string `json:"original_name"`
+
+	// PdfUrl Absolute download address of the PDF rendition, for a job submitted with pdf=true once rendered; null otherwise
+	PdfUrl *string `json:"pdf_url"`
+
+	// Revision Set on the job.completed of an output rebuilt from post-edited XLIFF (1, 2, …); absent for the machine translation
+	Revision *int64             `json:"revision,omitempty"`
+	Status   JobEventDataStatus `json:"status"`
+
+	// TargetLanguage Target language name, as GET /v1/languages lists it
+	TargetLanguage string `json:"target_language"`
+
+	// TotalWords Words counted in the document
+	TotalWords int64 `json:"total_words"`
+
+	// UserId The account that submitted the job
+	UserId string `json:"user_id"`
+}
+
+// JobEventDataStatus defines model for JobEventData.Status.
+type JobEventDataStatus string
 
 // JobList defines model for JobList.
 type JobList struct {
@@ -536,23 +681,46 @@ type PairsOutputBody struct {
 
 // Problem defines model for Problem.
 type Problem struct {
-	// Code Stable machine-readable error code
+	// Code Stable machine-readable error code (the last segment of type)
 	//
 	// Example: unprocessable
 	Code string `json:"code"`
 
+	// Detail What went wrong in this occurrence
+	//
+	// Example: target_lang: unknown language "Klingon"
+	Detail string `json:"detail"`
+
 	// Errors Field-level details of a validation error
 	Errors *[]ProblemField `json:"errors,omitempty"`
 
-	// Message Human-readable explanation
+	// Instance The request path this occurrence answered
+	//
+	// Example: /v1/translate
+	Instance *string `json:"instance,omitempty"`
+
+	// Message Same text as detail (kept for clients written before RFC 9457 bodies)
 	//
 	// Example: target_lang: unknown language "Klingon"
 	Message string `json:"message"`
+
+	// RetryAfter With 429: whole seconds until a request would pass; with 503 from a dependency that is down, full or locked: whole seconds to wait before trying again (as the Retry-After header)
+	RetryAfter *int64 `json:"retry_after,omitempty"`
 
 	// Status HTTP status code
 	//
 	// Example: 422
 	Status int64 `json:"status"`
+
+	// Title Short summary of the problem type, the same for every occurrence
+	//
+	// Example: Request not processable
+	Title string `json:"title"`
+
+	// Type The problem type: a path under /v1/problems/ (GET it for the type's description), or about:blank when the status says all
+	//
+	// Example: /v1/problems/unprocessable
+	Type string `json:"type"`
 }
 
 // ProblemField defines model for ProblemField.
@@ -592,6 +760,30 @@ type TMXImported struct {
 	Skipped *[]string `json:"skipped"`
 }
 
+// TestEvent defines model for TestEvent.
+type TestEvent struct {
+	Data  TestEventData  `json:"data"`
+	Event TestEventEvent `json:"event"`
+
+	// Id The ping's event id (X-Webhook-Id)
+	Id openapi_types.UUID `json:"id"`
+
+	// Timestamp When the ping was queued: ISO 8601 in UTC with milliseconds
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// TestEventEvent defines model for TestEvent.Event.
+type TestEventEvent string
+
+// TestEventData defines model for TestEventData.
+type TestEventData struct {
+	Message string `json:"message"`
+
+	// UserId The account that owns the webhook
+	UserId    string `json:"user_id"`
+	WebhookId string `json:"webhook_id"`
+}
+
 // TranslateURLInputBody defines model for TranslateURLInputBody.
 type TranslateURLInputBody struct {
 	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
@@ -615,6 +807,24 @@ type TranslateURLInputBody struct {
 
 // TranslateURLInputBodyTranslationMode Translation mode
 type TranslateURLInputBodyTranslationMode string
+
+// Type defines model for Type.
+type Type struct {
+	// Code The type's code: the last segment of its URI and the problem's code member
+	Code string `json:"code"`
+
+	// Description When the API answers with it and what a client can do
+	Description string `json:"description"`
+
+	// Status The HTTP status problems of this type are sent with
+	Status int64 `json:"status"`
+
+	// Title The title every problem of the type carries
+	Title string `json:"title"`
+
+	// Type The type URI, as problem bodies carry it
+	Type string `json:"type"`
+}
 
 // UsageOutputBody defines model for UsageOutputBody.
 type UsageOutputBody struct {
@@ -834,6 +1044,60 @@ type WebhookDeliveriesParams struct {
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// JobCompletedDeliveryParams defines parameters for JobCompletedDelivery.
+type JobCompletedDeliveryParams struct {
+	// XWebhookSignature sha256= followed by the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook's secret (the 64 characters returned at registration, used as they are)
+	XWebhookSignature string `json:"X-Webhook-Signature"`
+
+	// XWebhookId The event id: the body's id, the same in every attempt
+	XWebhookId openapi_types.UUID `json:"X-Webhook-Id"`
+
+	// XWebhookEvent The event kind: the body's event
+	XWebhookEvent JobCompletedDeliveryParamsXWebhookEvent `json:"X-Webhook-Event"`
+
+	// XWebhookAttempt The attempt's number: 1, 2 or 3
+	XWebhookAttempt int `json:"X-Webhook-Attempt"`
+}
+
+// JobCompletedDeliveryParamsXWebhookEvent defines parameters for JobCompletedDelivery.
+type JobCompletedDeliveryParamsXWebhookEvent string
+
+// JobFailedDeliveryParams defines parameters for JobFailedDelivery.
+type JobFailedDeliveryParams struct {
+	// XWebhookSignature sha256= followed by the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook's secret (the 64 characters returned at registration, used as they are)
+	XWebhookSignature string `json:"X-Webhook-Signature"`
+
+	// XWebhookId The event id: the body's id, the same in every attempt
+	XWebhookId openapi_types.UUID `json:"X-Webhook-Id"`
+
+	// XWebhookEvent The event kind: the body's event
+	XWebhookEvent JobFailedDeliveryParamsXWebhookEvent `json:"X-Webhook-Event"`
+
+	// XWebhookAttempt The attempt's number: 1, 2 or 3
+	XWebhookAttempt int `json:"X-Webhook-Attempt"`
+}
+
+// JobFailedDeliveryParamsXWebhookEvent defines parameters for JobFailedDelivery.
+type JobFailedDeliveryParamsXWebhookEvent string
+
+// TestDeliveryParams defines parameters for TestDelivery.
+type TestDeliveryParams struct {
+	// XWebhookSignature sha256= followed by the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook's secret (the 64 characters returned at registration, used as they are)
+	XWebhookSignature string `json:"X-Webhook-Signature"`
+
+	// XWebhookId The event id: the body's id, the same in every attempt
+	XWebhookId openapi_types.UUID `json:"X-Webhook-Id"`
+
+	// XWebhookEvent The event kind: the body's event
+	XWebhookEvent TestDeliveryParamsXWebhookEvent `json:"X-Webhook-Event"`
+
+	// XWebhookAttempt The attempt's number: 1, 2 or 3
+	XWebhookAttempt int `json:"X-Webhook-Attempt"`
+}
+
+// TestDeliveryParamsXWebhookEvent defines parameters for TestDelivery.
+type TestDeliveryParamsXWebhookEvent string
+
 // PutDoNotTranslateJSONRequestBody defines body for PutDoNotTranslate for application/json ContentType.
 type PutDoNotTranslateJSONRequestBody = DoNotTranslate
 
@@ -866,6 +1130,15 @@ type RegisterWebhookJSONRequestBody = WebhookRequest
 
 // UpdateWebhookJSONRequestBody defines body for UpdateWebhook for application/json ContentType.
 type UpdateWebhookJSONRequestBody = WebhookChange
+
+// JobCompletedDeliveryJSONRequestBody defines body for JobCompletedDelivery for application/json ContentType.
+type JobCompletedDeliveryJSONRequestBody = JobEvent
+
+// JobFailedDeliveryJSONRequestBody defines body for JobFailedDelivery for application/json ContentType.
+type JobFailedDeliveryJSONRequestBody = JobEvent
+
+// TestDeliveryJSONRequestBody defines body for TestDelivery for application/json ContentType.
+type TestDeliveryJSONRequestBody = TestEvent
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -1156,6 +1429,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /memory.tmx (the `ImportMemoryTmx` operationId).
 	ImportMemoryTmxWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ProblemType Describe a problem type
+	//
+	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+	//
+	// Corresponds with GET /problems/{code} (the `ProblemType` operationId).
+	ProblemType(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Ready Readiness check
 	//
@@ -1756,6 +2036,23 @@ func (c *Client) ExportMemoryTmx(ctx context.Context, reqEditors ...RequestEdito
 // Corresponds with POST /memory.tmx (the `ImportMemoryTmx` operationId).
 func (c *Client) ImportMemoryTmxWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewImportMemoryTmxRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ProblemType Describe a problem type
+//
+// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+//
+// Corresponds with GET /problems/{code} (the `ProblemType` operationId).
+func (c *Client) ProblemType(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewProblemTypeRequest(c.Server, code)
 	if err != nil {
 		return nil, err
 	}
@@ -2977,6 +3274,40 @@ func NewImportMemoryTmxRequestWithBody(server string, contentType string, body i
 	return req, nil
 }
 
+// NewProblemTypeRequest constructs an http.Request for the ProblemType method
+func NewProblemTypeRequest(server string, code string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/problems/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewReadyRequest constructs an http.Request for the Ready method
 func NewReadyRequest(server string) (*http.Request, error) {
 	var err error
@@ -3672,6 +4003,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /memory.tmx (the `ImportMemoryTmx` operationId).
 	ImportMemoryTmxWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportMemoryTmxResponse, error)
+
+	// ProblemTypeWithResponse Describe a problem type
+	//
+	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /problems/{code} (the `ProblemType` operationId).
+	ProblemTypeWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*ProblemTypeResponse, error)
 
 	// ReadyWithResponse Readiness check
 	//
@@ -6205,6 +6545,68 @@ func (r ImportMemoryTmxResponse) ContentType() string {
 	return ""
 }
 
+type ProblemTypeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Type
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ProblemTypeResponse) GetJSON200() *Type {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ProblemTypeResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ProblemTypeResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ProblemTypeResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ProblemTypeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ProblemTypeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ProblemTypeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ProblemTypeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ReadyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7739,6 +8141,21 @@ func (c *ClientWithResponses) ImportMemoryTmxWithBodyWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParseImportMemoryTmxResponse(rsp)
+}
+
+// ProblemTypeWithResponse Describe a problem type
+//
+// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /problems/{code} (the `ProblemType` operationId).
+func (c *ClientWithResponses) ProblemTypeWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*ProblemTypeResponse, error) {
+	rsp, err := c.ProblemType(ctx, code, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseProblemTypeResponse(rsp)
 }
 
 // ReadyWithResponse Readiness check
@@ -10227,6 +10644,53 @@ func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse,
 	return response, nil
 }
 
+// ParseProblemTypeResponse parses an HTTP response from a ProblemTypeWithResponse call
+func ParseProblemTypeResponse(rsp *http.Response) (*ProblemTypeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ProblemTypeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Type
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseReadyResponse parses an HTTP response from a ReadyWithResponse call
 func ParseReadyResponse(rsp *http.Response) (*ReadyResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11281,4 +11745,368 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 	}
 
 	return response, nil
+}
+
+// WebhookInitiator sends OpenAPI 3.1 webhook requests to target URLs.
+// Modeled on the generated Client, but with no stored Server -- the full
+// target URL is provided per-call by the caller (typically discovered
+// from a subscription registration).
+type WebhookInitiator struct {
+	// Doer for performing requests, typically a *http.Client with any
+	// customized settings, such as certificate chains.
+	Client HttpRequestDoer
+
+	// A list of callbacks for modifying requests which are generated before sending over
+	// the network.
+	RequestEditors []RequestEditorFn
+}
+
+// WebhookInitiatorOption allows setting custom parameters during construction.
+type WebhookInitiatorOption func(*WebhookInitiator) error
+
+// NewWebhookInitiator creates a new WebhookInitiator with reasonable defaults.
+func NewWebhookInitiator(opts ...WebhookInitiatorOption) (*WebhookInitiator, error) {
+	initiator := WebhookInitiator{}
+	for _, o := range opts {
+		if err := o(&initiator); err != nil {
+			return nil, err
+		}
+	}
+	if initiator.Client == nil {
+		initiator.Client = &http.Client{}
+	}
+	return &initiator, nil
+}
+
+// WithWebhookHTTPClient allows overriding the default Doer, which is
+// automatically created using http.Client. This is useful for tests.
+func WithWebhookHTTPClient(doer HttpRequestDoer) WebhookInitiatorOption {
+	return func(p *WebhookInitiator) error {
+		p.Client = doer
+		return nil
+	}
+}
+
+// WithWebhookRequestEditorFn allows setting up a callback function, which
+// will be called right before sending the webhook request. This can be
+// used to mutate the request, e.g. to add signature headers.
+func WithWebhookRequestEditorFn(fn RequestEditorFn) WebhookInitiatorOption {
+	return func(p *WebhookInitiator) error {
+		p.RequestEditors = append(p.RequestEditors, fn)
+		return nil
+	}
+}
+
+func (p *WebhookInitiator) applyWebhookEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
+	for _, r := range p.RequestEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	for _, r := range additionalEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WebhookInitiatorInterface is the interface specification for the webhook initiator.
+type WebhookInitiatorInterface interface {
+	// JobCompletedDeliveryWithBody fires the job.completed webhook with any body
+	JobCompletedDeliveryWithBody(ctx context.Context, targetURL string, params *JobCompletedDeliveryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	JobCompletedDelivery(ctx context.Context, targetURL string, params *JobCompletedDeliveryParams, body JobCompletedDeliveryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JobFailedDeliveryWithBody fires the job.failed webhook with any body
+	JobFailedDeliveryWithBody(ctx context.Context, targetURL string, params *JobFailedDeliveryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	JobFailedDelivery(ctx context.Context, targetURL string, params *JobFailedDeliveryParams, body JobFailedDeliveryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestDeliveryWithBody fires the webhook.test webhook with any body
+	TestDeliveryWithBody(ctx context.Context, targetURL string, params *TestDeliveryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	TestDelivery(ctx context.Context, targetURL string, params *TestDeliveryParams, body TestDeliveryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+func (p *WebhookInitiator) JobCompletedDeliveryWithBody(ctx context.Context, targetURL string, params *JobCompletedDeliveryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJobCompletedDeliveryWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) JobCompletedDelivery(ctx context.Context, targetURL string, params *JobCompletedDeliveryParams, body JobCompletedDeliveryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJobCompletedDeliveryWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) JobFailedDeliveryWithBody(ctx context.Context, targetURL string, params *JobFailedDeliveryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJobFailedDeliveryWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) JobFailedDelivery(ctx context.Context, targetURL string, params *JobFailedDeliveryParams, body JobFailedDeliveryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJobFailedDeliveryWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) TestDeliveryWithBody(ctx context.Context, targetURL string, params *TestDeliveryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestDeliveryWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) TestDelivery(ctx context.Context, targetURL string, params *TestDeliveryParams, body TestDeliveryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestDeliveryWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+// NewJobCompletedDeliveryWebhookRequest builds a application/json POST request for the job.completed webhook
+func NewJobCompletedDeliveryWebhookRequest(targetURL string, params *JobCompletedDeliveryParams, body JobCompletedDeliveryJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJobCompletedDeliveryWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewJobCompletedDeliveryWebhookRequestWithBody builds a POST request for the job.completed webhook with any body
+func NewJobCompletedDeliveryWebhookRequestWithBody(targetURL string, params *JobCompletedDeliveryParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Signature", params.XWebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Signature", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Id", params.XWebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: "uuid"})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Id", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Event", params.XWebhookEvent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Event", headerParam2)
+
+		var headerParam3 string
+
+		headerParam3, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Attempt", params.XWebhookAttempt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Attempt", headerParam3)
+
+	}
+	return req, nil
+}
+
+// NewJobFailedDeliveryWebhookRequest builds a application/json POST request for the job.failed webhook
+func NewJobFailedDeliveryWebhookRequest(targetURL string, params *JobFailedDeliveryParams, body JobFailedDeliveryJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJobFailedDeliveryWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewJobFailedDeliveryWebhookRequestWithBody builds a POST request for the job.failed webhook with any body
+func NewJobFailedDeliveryWebhookRequestWithBody(targetURL string, params *JobFailedDeliveryParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Signature", params.XWebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Signature", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Id", params.XWebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: "uuid"})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Id", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Event", params.XWebhookEvent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Event", headerParam2)
+
+		var headerParam3 string
+
+		headerParam3, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Attempt", params.XWebhookAttempt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Attempt", headerParam3)
+
+	}
+	return req, nil
+}
+
+// NewTestDeliveryWebhookRequest builds a application/json POST request for the webhook.test webhook
+func NewTestDeliveryWebhookRequest(targetURL string, params *TestDeliveryParams, body TestDeliveryJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestDeliveryWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewTestDeliveryWebhookRequestWithBody builds a POST request for the webhook.test webhook with any body
+func NewTestDeliveryWebhookRequestWithBody(targetURL string, params *TestDeliveryParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Signature", params.XWebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Signature", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Id", params.XWebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: "uuid"})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Id", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Event", params.XWebhookEvent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Event", headerParam2)
+
+		var headerParam3 string
+
+		headerParam3, err = runtime.StyleParamWithOptions("simple", false, "X-Webhook-Attempt", params.XWebhookAttempt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-Webhook-Attempt", headerParam3)
+
+	}
+	return req, nil
 }

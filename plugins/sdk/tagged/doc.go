@@ -5,8 +5,8 @@
 // the translation of the text it was around; Repair restores what an
 // engine lost or broke.
 //
-// It is a copy of the host's core/segment grammar, kept here so that a
-// plugin compiles against the SDK alone; an agreement test in
-// adapters/pluginhost fails if the two ever read or repair text
-// differently.
+// It is the one owner of the grammar: the host's core (core/segment, the
+// translator, protection and glossaries) imports it as plugins do, so host
+// and plugins cannot read or repair tagged text differently. Like every
+// leaf package of the SDK it imports nothing but the standard library.
 package tagged

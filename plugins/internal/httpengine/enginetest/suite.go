@@ -13,6 +13,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Suite is the shared wire test of one HTTP engine plugin.
@@ -74,7 +75,7 @@ func CheckTranslated(t *testing.T, src, out []string) {
 		t.Fatalf("%d segments back for %d", len(out), len(src))
 	}
 	for i := range src {
-		if got, want := segment.Plain(out[i]), strings.ToUpper(segment.Plain(src[i])); got != want {
+		if got, want := tagged.Plain(out[i]), strings.ToUpper(tagged.Plain(src[i])); got != want {
 			t.Errorf("segment %d: text %q, want %q (from %q)", i, got, want, out[i])
 		}
 		if a, b := codes(src[i]), codes(out[i]); a != b {
@@ -85,13 +86,13 @@ func CheckTranslated(t *testing.T, src, out []string) {
 
 func codes(s string) string {
 	var b strings.Builder
-	for _, t := range segment.Tokenize(s) {
+	for _, t := range tagged.Tokenize(s) {
 		switch t.Kind {
-		case segment.Open:
+		case tagged.Open:
 			b.WriteString("g" + strconv.Itoa(t.ID) + " ")
-		case segment.Close:
+		case tagged.Close:
 			b.WriteString("/g ")
-		case segment.Place:
+		case tagged.Place:
 			b.WriteString("x" + strconv.Itoa(t.ID) + " ")
 		}
 	}

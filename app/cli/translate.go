@@ -1,0 +1,263 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dragoman-translate/dragoman/app/cmdline"
+	"github.com/dragoman-translate/dragoman/openapi/client"
+)
+
+// Translator runs one document through a server or in-process.
+type Translator interface {
+	TranslateFile(ctx context.Context, path string, opts client.Options) (*client.Result, error)
+	TranslateURL(ctx context.Context, url string, opts client.Options) (*client.Result, error)
+}
+
+// Local is a Translator running the pipeline in this process (translate
+// --local).
+type Local interface {
+	Translator
+	// AddGlossary stores a glossary file for the pair and returns its id.
+	AddGlossary(ctx context.Context, path, from, to string) (string, error)
+	Close() error
+}
+
+// NewLocal starts a Local with the plugins of pluginDir; the composition
+// root (package main) provides it, as it wires the pipeline.
+type NewLocal func(ctx context.Context, pluginDir, engines string, stderr io.Writer) (Local, error)
+
+// translateUsage is the synopsis printed after a wrong translate command line.
+const translateUsage = "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--pdf] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]"
+
+// translateFlags are translate's own flags.
+type translateFlags struct {
+	to, from, mode, out, pluginDir, engines, glossaryFile, glossaryID string
+	pdf, local                                                        bool
+	urls                                                              []string
+}
+
+// translateCommand: dragoman translate FILE... --to LANG [--from LANG]
+// [--mode M] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID]
+// [--server URL] [--key KEY] [--local] [--json]. It prints its own errors
+// as "dragoman translate: …" and exits 2 for a wrong command line, 1 when
+// a document failed, 130 when interrupted.
+func translateCommand(newLocal NewLocal) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "translate FILE... --to LANG [--from LANG] [--mode M] [--out DIR] [--url URL] [--local]",
+		Short: "translate documents, with a progress bar per file",
+		Args:  cobra.ArbitraryArgs,
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"docx", "doc", "odt", "rtf"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+	}
+	cf := addClientFlags(cmd, false)
+	f := &translateFlags{}
+	fs := cmd.Flags()
+	fs.StringVar(&f.to, "to", "", "target language name or ISO code (required)")
+	fs.StringVar(&f.from, "from", "", "source language; default: detected")
+	fs.StringVar(&f.mode, "mode", "", "professional (default), full, literal or extreme")
+	fs.BoolVar(&f.pdf, "pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
+	fs.StringVar(&f.out, "out", "", "folder for the translations; default: beside each file (the working folder for --url)")
+	fs.BoolVar(&f.local, "local", false, "run the pipeline in this process with the installed plugins: no server, no key")
+	fs.StringVar(&f.pluginDir, "plugin-dir", cmdline.DefaultPluginDir(), "--local: plugin binaries")
+	fs.StringVar(&f.engines, "engines", "apertium", "--local: translation engines in priority order")
+	fs.StringVar(&f.glossaryFile, "glossary", "", "--local: a glossary for the --from/--to pair, as CSV or TSV (source and target per line) or TBX; its terms are enforced as the API's glossaries are")
+	fs.StringVar(&f.glossaryID, "glossary-id", "", "one of the account's glossaries on the server (POST /v1/glossaries) for the --from/--to pair")
+	fs.StringArrayVar(&f.urls, "url", nil, "HTTPS address of a document for the server to fetch (repeatable)")
+	cmdline.BindNonEmpty(fs, "engines", "DRAGOMAN_ENGINES")
+	completeLanguages(cmd, "to")
+	completeLanguages(cmd, "from")
+	cmdline.Complete(cmd, "mode", "professional", "full", "literal", "extreme")
+	cmdline.CompleteDirs(cmd, "out")
+	cmdline.CompleteDirs(cmd, "plugin-dir")
+	cmdline.CompleteFiles(cmd, "glossary", "csv", "tsv", "tbx")
+	refuse := func(c *cobra.Command, err error) error {
+		fmt.Fprintln(c.ErrOrStderr(), "dragoman translate:", err)
+		fmt.Fprintln(c.ErrOrStderr(), translateUsage)
+		return cmdline.ExitError{Code: 2}
+	}
+	cmd.SetFlagErrorFunc(refuse)
+	cmd.RunE = func(c *cobra.Command, files []string) error {
+		if err := f.check(files); err != nil {
+			return refuse(c, err)
+		}
+		if code := translate(c, cf, f, files, newLocal); code != 0 {
+			return cmdline.ExitError{Code: code}
+		}
+		return nil
+	}
+	return cmd
+}
+
+// check refuses a command line that cannot work.
+func (f *translateFlags) check(files []string) error {
+	switch {
+	case f.to == "":
+		return cmdline.UsageError{Msg: "--to LANG is required"}
+	case len(files)+len(f.urls) == 0:
+		return cmdline.UsageError{Msg: "nothing to translate: give FILE... or --url URL"}
+	case f.local && len(f.urls) > 0:
+		return cmdline.UsageError{Msg: "--url needs a server: it cannot be combined with --local"}
+	}
+	return glossaryFlags(f.glossaryFile, f.glossaryID, f.from, f.local)
+}
+
+func translate(c *cobra.Command, cf *clientFlags, f *translateFlags, files []string, newLocal NewLocal) int {
+	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
+	ctx, cancel := interruptible()
+	defer cancel()
+	var (
+		tr       Translator
+		clientOf *client.Client
+	)
+	if f.local {
+		l, err := newLocal(ctx, f.pluginDir, f.engines, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "dragoman translate --local:", err)
+			return 1
+		}
+		defer l.Close()
+		if f.glossaryFile != "" {
+			if f.glossaryID, err = l.AddGlossary(ctx, f.glossaryFile, f.from, f.to); err != nil {
+				fmt.Fprintf(stderr, "dragoman translate --local: glossary %s: %v\n", f.glossaryFile, err)
+				return 1
+			}
+		}
+		tr = l
+	} else {
+		cl, err := cf.client()
+		if err != nil {
+			fmt.Fprintln(stderr, "dragoman translate:", err)
+			return 1
+		}
+		tr, clientOf = cl, cl
+	}
+	opts := client.Options{To: f.to, From: f.from, Mode: f.mode, PDF: f.pdf, OutDir: f.out, GlossaryID: f.glossaryID}
+	return runTranslations(ctx, tr, clientOf, files, f.urls, opts, cf.json, stdout, stderr)
+}
+
+// glossaryFlags checks --glossary and --glossary-id: a file is read by
+// --local (a server keeps its glossaries: --glossary-id names one), and a
+// glossary is for one pair, so like the API it needs the source language.
+func glossaryFlags(file, id, from string, local bool) error {
+	switch {
+	case file == "" && id == "":
+		return nil
+	case file != "" && id != "":
+		return cmdline.UsageError{Msg: "give --glossary FILE or --glossary-id ID, not both"}
+	case file != "" && !local:
+		return cmdline.UsageError{Msg: "--glossary FILE needs --local; with a server, create the glossary (POST /v1/glossaries) and pass --glossary-id ID"}
+	case id != "" && local:
+		return cmdline.UsageError{Msg: "--glossary-id names a glossary on a server: with --local, give the file with --glossary FILE"}
+	case from == "" || strings.EqualFold(from, "auto"):
+		return cmdline.UsageError{Msg: "a glossary is for one language pair: give its source language with --from LANG (auto-detection cannot be checked against the glossary's pair)"}
+	}
+	return nil
+}
+
+// outcome is one document's end, as --json prints it.
+type outcome struct {
+	Input  string      `json:"input"`
+	Output string      `json:"output,omitempty"`
+	PDF    string      `json:"pdf,omitempty"`
+	Job    *client.Job `json:"job,omitempty"`
+	Error  string      `json:"error,omitempty"`
+}
+
+func runTranslations(ctx context.Context, tr Translator, c *client.Client, files, urls []string, opts client.Options, asJSON bool, stdout, stderr io.Writer) int {
+	type item struct {
+		input, name string
+		isURL       bool
+	}
+	var items []item
+	for _, f := range files {
+		items = append(items, item{f, filepath.Base(f), false})
+	}
+	for _, u := range urls {
+		items = append(items, item{u, u, true})
+	}
+	progressOut := stdout
+	if asJSON {
+		progressOut = stderr
+	}
+	d := newDisplay(progressOut, isTerminal(progressOut))
+	if c != nil {
+		c.OnRateLimit = func(wait time.Duration) { d.note(fmt.Sprintf("rate limited: waiting %s as the server asks", wait)) }
+	}
+	outcomes := make([]outcome, len(items))
+	errs := make([]error, len(items))
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i, it := range items {
+		track := d.track(it.name)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			o := opts
+			o.Progress = track.update
+			var res *client.Result
+			var err error
+			if it.isURL {
+				res, err = tr.TranslateURL(ctx, it.input, o)
+			} else {
+				res, err = tr.TranslateFile(ctx, it.input, o)
+			}
+			outcomes[i] = outcome{Input: it.input}
+			if res != nil {
+				outcomes[i].Output, outcomes[i].Job, outcomes[i].PDF = res.Path, res.Job, res.PDFPath
+			}
+			if err != nil {
+				outcomes[i].Error = err.Error()
+			}
+			errs[i] = err
+			track.finish(err)
+		}()
+	}
+	wg.Wait()
+	d.wait()
+
+	failed := 0
+	for i, o := range outcomes {
+		if errs[i] != nil {
+			failed++
+		}
+		if asJSON {
+			continue
+		}
+		if errs[i] != nil {
+			fmt.Fprintf(stdout, "%s: failed: %s\n", items[i].name, ErrorText(errs[i]))
+		} else {
+			fmt.Fprintf(stdout, "%s → %s\n", items[i].name, o.Output)
+			if o.PDF != "" {
+				fmt.Fprintf(stdout, "%s → %s\n", items[i].name, o.PDF)
+			}
+		}
+		if o.Job != nil {
+			printFidelity(stdout, "  ", o.Job)
+		}
+	}
+	if asJSON {
+		_ = printJSON(stdout, map[string]any{"results": outcomes})
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "dragoman translate: interrupted; the jobs started were cancelled")
+		return 130
+	}
+	if failed > 0 {
+		if !asJSON {
+			fmt.Fprintf(stdout, "%d of %d failed\n", failed, len(items))
+		}
+		return 1
+	}
+	return 0
+}
