@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,7 +35,11 @@ func startNATSServer(t testing.TB) *natsServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &natsServer{t: t, bin: bin, store: t.TempDir(), client: freePort(t), monitor: freePort(t)}
+	port, err := s3test.StablePort() // clients reconnect to it after an outage
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &natsServer{t: t, bin: bin, store: t.TempDir(), client: "127.0.0.1:" + strconv.Itoa(port)}
 	n.restart()
 	t.Cleanup(n.stop)
 	return n
@@ -56,6 +61,7 @@ func (n *natsServer) stop() {
 // JetStream is ready.
 func (n *natsServer) restart() {
 	n.t.Helper()
+	n.monitor = freePort(n.t) // nobody reconnects to it: a new one each start
 	_, clientPort, _ := strings.Cut(n.client, ":")
 	_, monitorPort, _ := strings.Cut(n.monitor, ":")
 	n.cmd = exec.Command(n.bin, "-js", "-sd", n.store, "-a", "127.0.0.1", "-p", clientPort, "-m", monitorPort)

@@ -10,7 +10,6 @@ package pgtest
 import (
 	"database/sql"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -23,6 +22,8 @@ import (
 	"testing"
 
 	_ "github.com/lib/pq" // the driver the scale-out store uses
+
+	"github.com/dragoman-translate/dragoman/adapters/blobstore/s3test"
 )
 
 var databases atomic.Int64
@@ -140,7 +141,8 @@ func start(durable bool) (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	port, err := freePort()
+	// A stable port: Restart takes it again after an outage.
+	port, err := s3test.StablePort()
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -210,13 +212,4 @@ func binDir() (string, error) {
 	}
 	sort.Slice(found, func(i, j int) bool { return version(found[i]) > version(found[j]) })
 	return filepath.Dir(found[0]), nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
