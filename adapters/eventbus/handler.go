@@ -97,9 +97,13 @@ func (b *Bus) giveUp(name string, topic ports.Topic, next message.HandlerFunc) m
 }
 
 // storedAt is when the event was stored on its stream (its first
-// publication); the zero time, which is old, if unknown.
+// publication); now if unknown, so that an event is never given up for an
+// age it may not have.
 func storedAt(msg *message.Message) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, msg.Metadata.Get(MetadataStoredAt))
+	t, err := time.Parse(time.RFC3339Nano, msg.Metadata.Get(MetadataStoredAt))
+	if err != nil {
+		return time.Now()
+	}
 	return t
 }
 
