@@ -168,6 +168,9 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	if j.Status.Terminal() {
 		return p.settle(ctx, j)
 	}
+	if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+		return err
+	}
 	if err := p.deleteIntermediates(ctx, j); err != nil {
 		return err
 	}
