@@ -108,7 +108,8 @@ func (b *bus) Publish(_ context.Context, _ ports.Topic, e ports.JobEvent) error 
 	b.sent = append(b.sent, e)
 	return nil
 }
-func (b *bus) Handle(string, ports.Topic, ports.EventHandler) {}
+func (b *bus) Handle(string, ports.Topic, ports.EventHandler)                {}
+func (b *bus) HandleConcurrent(string, ports.Topic, int, ports.EventHandler) {}
 
 func failedJob() job.Job {
 	j := job.New("j1", "a1", t0)

@@ -76,18 +76,3 @@ func bytesContains(b, sub []byte) bool {
 	}
 	return false
 }
-
-func TestParseSecretKey(t *testing.T) {
-	k, err := ParseSecretKey("  000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n")
-	if err != nil || len(k) != 32 || k[31] != 0x1f {
-		t.Fatalf("%x %v", k, err)
-	}
-	for _, bad := range []string{"", "00", "zz02030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"} {
-		if _, err := ParseSecretKey(bad); err == nil {
-			t.Errorf("accepted %q", bad)
-		}
-	}
-	if _, err := OpenSQLite(":memory:"); err == nil {
-		t.Error(":memory: accepted")
-	}
-}
