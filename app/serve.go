@@ -96,17 +96,18 @@ func sweep(svc *service.Service, p *pipeline.Pipeline, settler *settle.Settler, 
 	defer close(done)
 	t := time.NewTicker(15 * time.Second)
 	defer t.Stop()
-	for i := 0; ; i++ {
+	for {
 		if err := svc.Sweep(context.Background()); err != nil {
 			log.Warn("sweep failed", "err", err)
 		}
 		if err := settler.Due(context.Background(), settleAfter); err != nil {
 			log.Warn("settling ended jobs failed; tried again on the next sweep", "err", err)
 		}
-		if i%4 == 3 { // every minute: pending jobs after a minute, others when stale
-			if err := p.Recover(context.Background(), staleJob); err != nil {
-				log.Warn("recovery failed", "err", err)
-			}
+		// Pending jobs after a minute, others when stale: looked for on
+		// every round, so the jobs an api process stored while the bus was
+		// down start within seconds of their minute once it is back.
+		if err := p.Recover(context.Background(), staleJob); err != nil {
+			log.Warn("recovery failed", "err", err)
 		}
 		select {
 		case <-stop:
