@@ -34,7 +34,7 @@ import (
 // runPipeline registers the stages, starts the bus and republishes the
 // events of jobs that were in flight when the process last stopped. An
 // api process runs none of it: it only publishes the jobs it accepts.
-func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, st *sqlstore.Store, log *slog.Logger) {
+func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc service.UseCases, st *sqlstore.Store, log *slog.Logger) {
 	if !c.runsStages() {
 		return
 	}
@@ -92,12 +92,12 @@ const settleAfter = 30 * time.Second
 // the ended jobs whose event or clean-up an outage interrupted, and
 // republishes the events of jobs that went stale. What fails (the store
 // or the bucket still down) is tried again on the next round.
-func sweep(svc *service.Service, p *pipeline.Pipeline, settler *settle.Settler, log *slog.Logger, stop, done chan struct{}) {
+func sweep(svc service.UseCases, p *pipeline.Pipeline, settler *settle.Settler, log *slog.Logger, stop, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(15 * time.Second)
 	defer t.Stop()
 	for {
-		if err := svc.Sweep(context.Background()); err != nil {
+		if err := svc.Jobs.Sweep(context.Background()); err != nil {
 			log.Warn("sweep failed", "err", err)
 		}
 		if err := settler.Due(context.Background(), settleAfter); err != nil {
