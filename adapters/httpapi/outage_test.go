@@ -61,8 +61,7 @@ func TestLockedDatabaseAnswers503Quickly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &service.Service{Config: service.DefaultConfig, Jobs: st, Accounts: st, Quota: st, Webhooks: st,
-		Limiter: st, Blobs: blobs, Clock: wallClock{}, NewID: uuid.NewString}
+	svc := testPorts{config: service.DefaultConfig, store: st, blobs: blobs}.useCases()
 	if err := st.CreateAccount(bg, &account.Account{ID: "alice", Name: "alice", PlanName: "pro", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
