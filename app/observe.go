@@ -131,11 +131,15 @@ func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.S
 	})
 }
 
-// wireReadiness gives GET /v1/ready its checks.
-func wireReadiness(api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blobs ports.BlobStore, plugins *pluginhost.Host) {
+// wireReadiness gives GET /v1/ready its checks. Readiness says what this
+// process can do: an api process stores the jobs it accepts while the
+// event bus is down (the workers' recovery publishes them once it is
+// back), so the bus is advisory there; a process that runs the stages
+// needs it.
+func wireReadiness(c *Config, api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blobs ports.BlobStore, plugins *pluginhost.Host) {
 	checks := []httpapi.ReadinessCheck{
 		{Name: "database", Check: st.Ping},
-		{Name: "bus", Check: bus.Ping},
+		{Name: "bus", Check: bus.Ping, Advisory: !c.runsStages()},
 		{Name: "plugins", Check: plugins.Ready},
 	}
 	if b, ok := blobs.(interface{ Check(context.Context) error }); ok {

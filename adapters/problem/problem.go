@@ -37,7 +37,7 @@ type Problem struct {
 	Code       string         `json:"code" doc:"Stable machine-readable error code (the last segment of type)" example:"unprocessable"`
 	Message    string         `json:"message" doc:"Same text as detail (kept for clients written before RFC 9457 bodies)" example:"target_lang: unknown language \"Klingon\""`
 	Errors     []ProblemField `json:"errors,omitempty" doc:"Field-level details of a validation error"`
-	RetryAfter int            `json:"retry_after,omitempty" doc:"With 429: whole seconds until a request would pass (as the Retry-After header)"`
+	RetryAfter int            `json:"retry_after,omitempty" doc:"With 429: whole seconds until a request would pass; with 503 from a dependency that is down, full or locked: whole seconds to wait before trying again (as the Retry-After header)"`
 
 	headers http.Header
 }
