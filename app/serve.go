@@ -111,7 +111,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse)
+	handler := c.perAddress(httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse))
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
