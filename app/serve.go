@@ -126,7 +126,10 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	servers := []*http.Server{https}
 	var plain *http.Server
 	if c.HTTPAddr != "" && c.servesAPI() {
-		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
+		// The redirect reads no body, so the server reads what is left of
+		// it (up to 256 KB) before answering: that read is bounded too.
+		redirect := c.perAddress(httpguard.Bodies(redirectToHTTPS(c, handler), c.bodyLimits(), refuse))
+		plain = &http.Server{Handler: redirect, ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
 		servers = append(servers, plain)
 	}
 	lc.Append(fx.Hook{

@@ -32,6 +32,12 @@ func rawPost(t *testing.T, addr, method, path, headers string, length int, first
 	if err != nil {
 		return rawAnswer{closed: true}
 	}
+	return rawPostOn(t, c, method, path, headers, length, first, gap)
+}
+
+// rawPostOn is rawPost over the connection c, which it closes.
+func rawPostOn(t *testing.T, c net.Conn, method, path, headers string, length int, first string, gap time.Duration) rawAnswer {
+	t.Helper()
 	defer c.Close()
 	fmt.Fprintf(c, "%s %s HTTP/1.1\r\nHost: localhost\r\n%sContent-Length: %d\r\n\r\n%s", method, path, headers, length, first)
 	start := time.Now()
@@ -229,5 +235,21 @@ func TestHTTP2StreamsAreBoundedPerAddress(t *testing.T) {
 	}
 	if held > 4 || refused < n-4 {
 		t.Errorf("one address held %d trickling requests to 408 over one HTTP/2 connection and %d were refused; want at most 4 held (--max-conns-per-ip)", held, refused)
+	}
+}
+
+// TestBodiesAreBoundedOnThePlainPort: the plain-HTTP port answers with a
+// redirect to HTTPS without reading the body, and the server then reads
+// what is left of it (up to 256 KB) to keep the connection: a body
+// trickling there held the connection with no deadline at all.
+func TestBodiesAreBoundedOnThePlainPort(t *testing.T) {
+	s := startServer(t, []string{"--upload-idle-timeout", "2s"}, "DRAGOMAN_BODY_MIN_RATE=100", "DRAGOMAN_ENGINES=pseudo")
+	c, err := net.Dial("tcp", s.http)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rawPostOn(t, c, "POST", "/signin", "Content-Type: application/x-www-form-urlencoded\r\n", 100000, "email=", 700*time.Millisecond)
+	if a.status == 0 || a.took > 10*time.Second || !a.closed {
+		t.Errorf("a body trickling to the plain port: %+v, want an answer within seconds and the connection closed", a)
 	}
 }
