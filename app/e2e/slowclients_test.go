@@ -239,7 +239,8 @@ func TestHTTP2StreamsAreBoundedPerAddress(t *testing.T) {
 }
 
 // TestBodiesAreBoundedOnThePlainPort: the plain-HTTP port answers with a
-// redirect to HTTPS without reading the body, and the server then reads
+// redirect to HTTPS (the metrics port with its metrics, or 405) without
+// reading the body, and the server then reads
 // what is left of it (up to 256 KB) to keep the connection: a body
 // trickling there held the connection with no deadline at all.
 func TestBodiesAreBoundedOnThePlainPort(t *testing.T) {
@@ -251,5 +252,13 @@ func TestBodiesAreBoundedOnThePlainPort(t *testing.T) {
 	a := rawPostOn(t, c, "POST", "/signin", "Content-Type: application/x-www-form-urlencoded\r\n", 100000, "email=", 700*time.Millisecond)
 	if a.status == 0 || a.took > 10*time.Second || !a.closed {
 		t.Errorf("a body trickling to the plain port: %+v, want an answer within seconds and the connection closed", a)
+	}
+	// The metrics port likewise: its one route reads no body.
+	if c, err = net.Dial("tcp", s.metrics); err != nil {
+		t.Fatal(err)
+	}
+	a = rawPostOn(t, c, "POST", "/metrics", "Content-Type: text/plain\r\n", 100000, "x", 700*time.Millisecond)
+	if a.status == 0 || a.took > 10*time.Second || !a.closed {
+		t.Errorf("a body trickling to the metrics port: %+v, want an answer within seconds and the connection closed", a)
 	}
 }
