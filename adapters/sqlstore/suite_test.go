@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -96,7 +97,21 @@ func testLanguageNamesMigratedToCodes(t *testing.T, b backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := language.All()
+	// The languages of the registry when the migration was written (it
+	// lists them): jobs of a language added since never stored its name.
+	sql, err := fs.ReadFile(migrations.SQLite, "sqlite/0006_language_codes.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []language.Language
+	for _, l := range language.All() {
+		if strings.Contains(string(sql), "('"+l.Name+"', '"+l.Code+"')") {
+			all = append(all, l)
+		}
+	}
+	if len(all) < 60 {
+		t.Fatalf("%d registry languages in the migration, want the 63 it lists", len(all))
+	}
 	for i, l := range all {
 		// Rows as the code before the migration wrote them.
 		src, det := "auto", l.Name

@@ -1,6 +1,6 @@
 // Package translate sends a document's segments to the engines: it picks
-// the engine for a language pair (priority order, per-pair routes, or two
-// legs through English), protects technical spans in the professional
+// the engine for a language pair (priority order, per-pair routes, or a
+// chain of up to three served pairs), protects technical spans in the professional
 // mode, sends each distinct segment once, skips what the translation
 // memory already holds, and sends the rest in batches sized to the engine
 // with bounded concurrency per engine.
@@ -49,7 +49,8 @@ func (e *EngineError) Unwrap() error { return e.Err }
 
 // Result is what translating a document did.
 type Result struct {
-	Engine   string // the engine, or "first+second" for a pivot through English
+	Engine   string    // the route's engines, each once, in order: "apertium", "deepl+apertium"
+	Route    []job.Leg // the legs, one per engine call chain: en→es→fr is two
 	Metrics  job.Metrics
 	Warnings []string
 }
@@ -130,12 +131,9 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 	if !ok {
 		return Result{}, ErrNoRoute
 	}
-	var res Result
-	res.Engine = legs[0].Engine.Name
-	if len(legs) == 2 {
-		res.Engine += "+" + legs[1].Engine.Name
-		res.Warnings = append(res.Warnings, fmt.Sprintf("no enabled engine translates %s to %s directly; the text was translated through English (%s with %s, then %s with %s), which loses some nuance",
-			src, tgt, src+"→en", legs[0].Engine.Name, "en→"+tgt, legs[1].Engine.Name))
+	res := Result{Engine: engineNames(legs), Route: route(legs)}
+	if len(legs) > 1 {
+		res.Warnings = append(res.Warnings, chainWarning(legs))
 	}
 	for _, l := range legs {
 		if !modeHonoured(l.Engine.Caps, mode) {
