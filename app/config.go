@@ -122,7 +122,7 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.DurationVar(&c.UploadIdleTimeout, "upload-idle-timeout", 30*time.Second, "a request body (an upload, a form, a JSON body) that sends no byte for this long is refused with 408")
 	fs.DurationVar(&c.UploadTimeout, "upload-timeout", 10*time.Minute, "the longest a request body may take (50 MB at about 700 kbit/s); 408 after it")
 	fs.Int64Var(&c.BodyMinRate, "body-min-rate", 500, "bytes a second a request body must keep up on average after its first --upload-idle-timeout (each byte buys 1/rate s more); 408 below it; 0: no minimum")
-	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one client address may hold open at once (more are closed on accept; --trusted-proxies are not counted); 0: no bound")
+	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one client address may hold open at once, and requests it may have in progress (more connections are closed on accept, more requests answered 429; --trusted-proxies are not counted); 0: no bound")
 	fs.DurationVar(&c.RetryFor, "retry-for", pipeline.DefaultRetryFor, "how long a pipeline stage may keep failing with errors worth retrying (the database, the bucket or an engine unreachable) before its job fails; outages shorter than this cost no job")
 	fs.VisitAll(func(fl *pflag.Flag) { cmdline.Bind(fs, fl.Name) })
 	return f

@@ -124,7 +124,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse)
+	handler := c.perAddress(httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse))
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
@@ -139,7 +139,10 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	servers := []*http.Server{https}
 	var plain *http.Server
 	if c.HTTPAddr != "" && c.servesAPI() {
-		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
+		// The redirect reads no body, so the server reads what is left of
+		// it (up to 256 KB) before answering: that read is bounded too.
+		redirect := c.perAddress(httpguard.Bodies(redirectToHTTPS(c, handler), c.bodyLimits(), refuse))
+		plain = &http.Server{Handler: redirect, ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
 		servers = append(servers, plain)
 	}
 	lc.Append(fx.Hook{
