@@ -40,14 +40,14 @@ const (
 
 // Dashboard is the browser face of the service.
 type Dashboard struct {
-	svc   *service.Service
+	svc   service.UseCases
 	log   *slog.Logger
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 }
 
 // New builds the dashboard and its routes.
-func New(svc *service.Service, log *slog.Logger) *Dashboard {
+func New(svc service.UseCases, log *slog.Logger) *Dashboard {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -68,6 +68,7 @@ func New(svc *service.Service, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("GET /translate", d.authed(d.translatePage))
 	d.mux.HandleFunc("POST /translate", d.authed(d.translate))
 	d.mux.HandleFunc("GET /languages.json", d.authed(d.languages))
+	d.mux.HandleFunc("POST /detect", d.authed(d.detect))
 	d.mux.HandleFunc("GET /jobs", d.authed(d.jobsPage))
 	d.mux.HandleFunc("GET /jobs/rows", d.authed(d.jobRows))
 	d.mux.HandleFunc("GET /jobs/{id}/download", d.authed(d.download))
@@ -139,7 +140,7 @@ func (d *Dashboard) authed(h authedHandler) http.HandlerFunc {
 		if c, err := r.Cookie(SessionCookie); err == nil {
 			tok = c.Value
 		}
-		s, err := d.svc.Session(r.Context(), tok)
+		s, err := d.svc.Sessions.Session(r.Context(), tok)
 		if err != nil {
 			if kindOf(err) == service.KindUnauthenticated || kindOf(err) == service.KindForbidden {
 				if tok != "" {

@@ -7,121 +7,16 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
-	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
-
-// RtlFidelity reports how well right-to-left layout was preserved.
-type RtlFidelity struct {
-	Status   string   `json:"status" enum:"full,partial,degraded" doc:"Quality of RTL formatting preservation"`
-	Warnings []string `json:"warnings" doc:"Human-readable warnings about RTL conversion issues"`
-}
-
-// JobAccepted answers POST /translate.
-type JobAccepted struct {
-	JobID       string       `json:"job_id" format:"uuid"`
-	Status      string       `json:"status" enum:"pending,processing,completed,failed" doc:"Initially pending"`
-	CreatedAt   time.Time    `json:"created_at"`
-	PollURL     string       `json:"poll_url" doc:"Relative path of the job status resource" example:"/v1/jobs/7d1e…"`
-	RtlFidelity *RtlFidelity `json:"rtl_fidelity" doc:"Estimate from a pre-scan of the source; null where direction is irrelevant (left-to-right source and target)"`
-}
-
-// JobAcceptedURL answers POST /translate-url.
-type JobAcceptedURL struct {
-	JobID     string    `json:"job_id" format:"uuid"`
-	Status    string    `json:"status" enum:"pending,processing,completed,failed"`
-	CreatedAt time.Time `json:"created_at"`
-	PollURL   string    `json:"poll_url"`
-}
-
-// Metrics counts what the job cost the engines.
-type Metrics struct {
-	EngineCalls int `json:"engine_calls"`
-	CharsSent   int `json:"chars_sent"`
-	CacheHits   int `json:"cache_hits"`
-	Segments    int `json:"segments"`
-}
-
-// JobStatus is the state of a job.
-type JobStatus struct {
-	JobID       string       `json:"job_id" format:"uuid"`
-	Status      string       `json:"status" enum:"pending,processing,completed,failed"`
-	SourceLang  *string      `json:"source_lang" nullable:"true" doc:"Source language: the detected one once known, else as requested (auto)"`
-	TargetLang  *string      `json:"target_lang" nullable:"true"`
-	CreatedAt   *time.Time   `json:"created_at" nullable:"true"`
-	CompletedAt *time.Time   `json:"completed_at" nullable:"true"`
-	DownloadURL *string      `json:"download_url" nullable:"true" doc:"Path to download the translated file once completed"`
-	Error       *string      `json:"error" nullable:"true" doc:"Human-readable reason when failed"`
-	RtlFidelity *RtlFidelity `json:"rtl_fidelity" doc:"null where direction is irrelevant (left-to-right source and target)"`
-
-	// Beyond the specification's fields.
-	OriginalName    string   `json:"original_name" doc:"File name as uploaded"`
-	Stage           string   `json:"stage" enum:"accepted,converted,extracted,translated,assembled,laid_out,finished" doc:"Last pipeline stage the job finished, for progress displays"`
-	TranslationMode string   `json:"translation_mode"`
-	TotalWords      int      `json:"total_words" doc:"Words counted in the document (charged on completion)"`
-	Engine          *string  `json:"engine" nullable:"true" doc:"Translation engine used"`
-	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
-	Metrics         Metrics  `json:"metrics"`
-	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
-	PdfURL          *string  `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
-	Revision        int      `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
-}
-
-func strp(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func rtlReportOut(f *job.RTLReport) *RtlFidelity {
-	if f == nil {
-		return nil
-	}
-	w := f.Warnings
-	if w == nil {
-		w = []string{}
-	}
-	return &RtlFidelity{Status: f.Status, Warnings: w}
-}
-
-func statusOf(j *job.Job) JobStatus {
-	// The job stores codes; the API shows names ("auto" stays "auto").
-	src := language.NameOf(j.SourceLang)
-	if j.DetectedLang != "" {
-		src = language.NameOf(j.DetectedLang)
-	}
-	created := j.CreatedAt
-	out := JobStatus{
-		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(language.NameOf(j.TargetLang)),
-		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
-		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
-		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
-		Revision: j.Revision,
-	}
-	if out.Warnings == nil {
-		out.Warnings = []string{}
-	}
-	if j.Status == job.Completed && j.ExpiredAt == nil {
-		out.DownloadURL = strp(Prefix + "/jobs/" + j.ID + "/download")
-		if j.PDF == job.PDFReady {
-			out.PdfURL = strp(Prefix + "/jobs/" + j.ID + "/download?format=pdf")
-		}
-	}
-	return out
-}
-
-const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); " +
-	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
-	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
-	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
 
 // pdfDoc documents the pdf request field and what it costs.
 const pdfDoc = "Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). " +
@@ -158,12 +53,8 @@ type acceptedURLOutput struct {
 type translateURLInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	Body   struct {
-		URL             string `json:"url" format:"uri" maxLength:"4096" doc:"HTTPS URL of the document (.docx, .doc, .odt, .rtf; max 50 MB)"`
-		TargetLang      string `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
-		SourceLang      string `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
-		TranslationMode string `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
-		PDF             bool   `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
-		GlossaryID      string `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
+		URL string `json:"url" format:"uri" maxLength:"4096"` // described by registerJobs
+		JobOptions
 	}
 }
 
@@ -205,6 +96,8 @@ func (a *API) registerJobs() {
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1,
 		Errors: []int{400, 401, 402, 403, 413, 422, 429, 503},
 	}, a.translateURL)
+	urlField := a.api.OpenAPI().Components.Schemas.Map()["TranslateURLInputBody"].Properties["url"]
+	urlField.Description = "HTTPS URL of the document (" + strings.Join(docformat.Extensions(), ", ") + "; max 50 MB)"
 
 	huma.Register(a.api, huma.Operation{
 		OperationID: "getJob", Method: http.MethodGet, Path: "/jobs/{job_id}", Tags: []string{"Jobs"},
@@ -233,22 +126,10 @@ func (a *API) registerJobs() {
 // after registration so that huma does not buffer or parse the body itself.
 func (a *API) documentUpload() {
 	op := a.api.OpenAPI().Paths["/translate"].Post
-	str := func(doc, def string, enum ...any) *huma.Schema {
-		return &huma.Schema{Type: "string", Description: doc, Default: def, Enum: enum}
-	}
+	props := formSchemas()
+	props["file"] = &huma.Schema{Type: "string", Format: "binary", Description: docformat.ListExtensions("or") + "; max 50 MB"}
 	op.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
-		"multipart/form-data": {Schema: &huma.Schema{
-			Type:     "object",
-			Required: []string{"file"},
-			Properties: map[string]*huma.Schema{
-				"file":             {Type: "string", Format: "binary", Description: ".docx, .doc, .odt or .rtf; max 50 MB"},
-				"target_lang":      str("Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)", "Arabic"),
-				"source_lang":      str("Source language name, or auto for detection", "auto"),
-				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
-				"pdf":              {Type: "boolean", Description: pdfDoc, Default: false},
-				"glossary_id":      {Type: "string", Description: glossaryIDDoc},
-			},
-		}},
+		"multipart/form-data": {Schema: &huma.Schema{Type: "object", Required: []string{"file"}, Properties: props}},
 	}}
 }
 
@@ -264,7 +145,7 @@ func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
 func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, error) {
 	c := caller(ctx)
 	r := in.req
-	if err := a.svc.CheckQuota(ctx, c); err != nil {
+	if err := a.svc.Accounts.CheckQuota(ctx, c); err != nil {
 		return nil, a.fail(err)
 	}
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -272,7 +153,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		return nil, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
 	}
 	// Room for the form fields and part headers around a 50 MB file.
-	limit := a.svc.Config.MaxUpload + 1<<20
+	limit := a.svc.Jobs.Config.MaxUpload + 1<<20
 	if r.ContentLength > limit { // size before anything else: 413, not 422
 		return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
@@ -281,7 +162,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	req, err := readUploadForm(httpguard.NewMultipart(body, params["boundary"]), func(name string, part io.Reader) error {
 		file := &countingReader{r: part}
 		var err error
-		up, err = a.svc.Receive(ctx, file, false)
+		up, err = a.svc.Jobs.Receive(ctx, file, false)
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) || a.oversized(err, file) {
@@ -308,7 +189,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	if up == nil {
 		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
 	}
-	acc, err := a.svc.Queue(ctx, c, up, req)
+	acc, err := a.svc.Jobs.Queue(ctx, c, up, req)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -323,13 +204,13 @@ func (a *API) oversized(err error, file *countingReader) bool {
 	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
 		return false
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Config.MaxUpload+1-file.n))
-	return file.n > a.svc.Config.MaxUpload
+	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Jobs.Config.MaxUpload+1-file.n))
+	return file.n > a.svc.Jobs.Config.MaxUpload
 }
 
 func (a *API) discard(ctx context.Context, up *service.Upload) {
 	if up != nil {
-		a.svc.Discard(ctx, up)
+		a.svc.Jobs.Discard(ctx, up)
 	}
 }
 
@@ -345,10 +226,7 @@ func (a *API) bodyError(err error) error {
 }
 
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
-	acc, err := a.svc.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{
-		TargetLang: in.Body.TargetLang, SourceLang: in.Body.SourceLang, Mode: in.Body.TranslationMode, PDF: in.Body.PDF,
-		GlossaryID: in.Body.GlossaryID,
-	})
+	acc, err := a.svc.Jobs.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{JobOptions: in.Body.submission()})
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -359,7 +237,7 @@ func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*accepte
 }
 
 func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
-	j, err := a.svc.Job(ctx, caller(ctx), in.JobID)
+	j, err := a.svc.Jobs.Job(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -367,9 +245,9 @@ func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
 }
 
 func (a *API) download(ctx context.Context, in *downloadInput) (*huma.StreamResponse, error) {
-	get, ctype := a.svc.Download, docxType
+	get, ctype := a.svc.Jobs.Download, docxType
 	if in.Format == "pdf" {
-		get, ctype = a.svc.DownloadPDF, pdfType
+		get, ctype = a.svc.Documents.DownloadPDF, pdfType
 	}
 	d, err := get(ctx, caller(ctx), in.JobID)
 	if err != nil {

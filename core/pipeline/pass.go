@@ -108,7 +108,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	res := r.result()
 	return func(j *job.Job) {
 		r.readFacts(j)
-		j.Engine = res.Engine
+		j.Engine, j.Route = res.Engine, res.Route
 		j.Metrics = res.Metrics
 		for _, w := range res.Warnings {
 			j.Warn(w)
@@ -146,7 +146,7 @@ type run struct {
 
 	mu  sync.Mutex
 	err error // the first failure of the translation
-	tr  translation
+	tr  translationState
 }
 
 // extracted receives the units the read hands over: counted (the caps stop

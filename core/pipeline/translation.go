@@ -12,8 +12,8 @@ import (
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
-// translation is the translation side of a pass.
-type translation struct {
+// translationState is the translation side of a pass.
+type translationState struct {
 	session *translate.Session // nil: nothing to translate (source is target) or no engine
 	engine  string             // the job's engine when no session runs
 	// The account's own memory (human translations) answers first.
@@ -107,7 +107,7 @@ func (r *run) translateFrom(ctx context.Context) {
 		}
 		res := r.result()
 		err := r.progress(ctx, job.StageTranslated, ports.TopicTranslated, func(j *job.Job) {
-			j.Engine, j.Metrics = res.Engine, res.Metrics
+			j.Engine, j.Route, j.Metrics = res.Engine, res.Route, res.Metrics
 		})
 		if err != nil {
 			r.fail(err)

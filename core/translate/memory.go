@@ -8,9 +8,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Hash is the translation memory key of a segment: the SHA-256 of the
@@ -98,7 +98,7 @@ func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts [
 // asIfSent makes the texts another account's memory answered (foreign)
 // count as the engine calls and characters they would have cost, and puts
 // them in this account's memory as if an engine had answered.
-func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode job.Mode, texts, out []string, todo []int, foreign map[int]bool, res *Result) {
+func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode translation.Mode, texts, out []string, todo []int, foreign map[int]bool, res *Result) {
 	if len(foreign) == 0 {
 		return
 	}

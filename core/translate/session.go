@@ -6,10 +6,10 @@ import (
 	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Session translates one job's units batch by batch, as the job's pass
@@ -20,7 +20,7 @@ import (
 type Session struct {
 	t       *Translator
 	legs    []Leg
-	mode    job.Mode
+	mode    translation.Mode
 	prot    *protect.Protector
 	terms   *terms
 	account string // whose memory the job reads and fills
@@ -47,7 +47,7 @@ const sessionMemory = 32 << 20
 // Begin plans a job's translation src→tgt: the engines (or two through
 // English), the mode's protection and the glossary. ErrNoRoute when no
 // engine serves the pair.
-func (t *Translator) Begin(ctx context.Context, src, tgt string, mode job.Mode, o Options) (*Session, error) {
+func (t *Translator) Begin(ctx context.Context, src, tgt string, mode translation.Mode, o Options) (*Session, error) {
 	engines, err := t.Engines.Engines(ctx)
 	if err != nil {
 		return nil, err
@@ -57,11 +57,9 @@ func (t *Translator) Begin(ctx context.Context, src, tgt string, mode job.Mode, 
 		return nil, ErrNoRoute
 	}
 	s := &Session{t: t, legs: legs, mode: mode, account: o.Account, known: map[string]string{}, flights: map[string]*flight{}}
-	s.res.Engine = legs[0].Engine.Name
-	if len(legs) == 2 {
-		s.res.Engine += "+" + legs[1].Engine.Name
-		s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("no enabled engine translates %s to %s directly; the text was translated through English (%s with %s, then %s with %s), which loses some nuance",
-			src, tgt, src+"→en", legs[0].Engine.Name, "en→"+tgt, legs[1].Engine.Name))
+	s.res.Engine, s.res.Route = engineNames(legs), route(legs)
+	if len(legs) > 1 {
+		s.res.Warnings = append(s.res.Warnings, chainWarning(legs))
 	}
 	for _, l := range legs {
 		if !modeHonoured(l.Engine.Caps, mode) {
@@ -69,7 +67,7 @@ func (t *Translator) Begin(ctx context.Context, src, tgt string, mode job.Mode, 
 		}
 	}
 	// In the professional mode each text is sent with its technical spans hidden.
-	if mode == job.Professional {
+	if mode == translation.Professional {
 		s.prot = protect.New(o.DoNotTranslate)
 	}
 	s.terms = newTerms(o.Glossary)

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // slowTM is a memory whose writes wait for a token on gate.
@@ -39,7 +39,7 @@ func TestEngineAnswersAreStoredBeforeTheBatchReturns(t *testing.T) {
 	tr := &Translator{Engines: registry{engine("upper", &upper{}, ports.Capabilities{AnyToAny: true, MaxSegments: 2})}, TM: tm}
 	done := make(chan error, 1)
 	go func() {
-		_, err := tr.Translate(ctx, docOf("One.", "Two.", "Three."), "en", "fr", job.Full)
+		_, err := tr.Translate(ctx, docOf("One.", "Two.", "Three."), "en", "fr", translation.Full)
 		done <- err
 	}()
 	first := <-tm.puts // one write runs and waits; the other batch's answer waits for it
@@ -65,7 +65,7 @@ func TestEngineAnswersAreStoredBeforeTheBatchReturns(t *testing.T) {
 func TestSessionSendsATextOnceAcrossBatches(t *testing.T) {
 	u := &upper{gate: make(chan struct{})}
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true})}}
-	s, err := tr.Begin(ctx, "en", "fr", job.Full, Options{})
+	s, err := tr.Begin(ctx, "en", "fr", translation.Full, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func waitingCalls(u *upper, n int) bool {
 func TestBatchSegmentsCapsBatches(t *testing.T) {
 	u := &upper{}
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true, MaxSegments: 10})}, BatchSegments: 3}
-	if _, err := tr.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e.", "F f.", "G g."), "en", "fr", job.Full); err != nil {
+	if _, err := tr.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e.", "F f.", "G g."), "en", "fr", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	u.mu.Lock()
@@ -135,7 +135,7 @@ func TestBatchSegmentsCapsBatches(t *testing.T) {
 	u.requests = nil
 	u.mu.Unlock()
 	tr2 := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true, MaxSegments: 2})}, BatchSegments: 5}
-	if _, err := tr2.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e."), "en", "fr", job.Full); err != nil {
+	if _, err := tr2.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e."), "en", "fr", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	u.mu.Lock()

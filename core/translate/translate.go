@@ -1,6 +1,6 @@
 // Package translate sends a document's segments to the engines: it picks
-// the engine for a language pair (priority order, per-pair routes, or two
-// legs through English), protects technical spans in the professional
+// the engine for a language pair (priority order, per-pair routes, or a
+// chain of up to three served pairs), protects technical spans in the professional
 // mode, sends each distinct segment once, skips what the translation
 // memory already holds, and sends the rest in batches sized to the engine
 // with bounded concurrency per engine.
@@ -29,6 +29,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // ErrNoRoute is returned when no enabled engine serves a pair.
@@ -48,7 +49,8 @@ func (e *EngineError) Unwrap() error { return e.Err }
 
 // Result is what translating a document did.
 type Result struct {
-	Engine   string // the engine, or "first+second" for a pivot through English
+	Engine   string    // the route's engines, each once, in order: "apertium", "deepl+apertium"
+	Route    []job.Leg // the legs, one per engine call chain: en→es→fr is two
 	Metrics  job.Metrics
 	Warnings []string
 }
@@ -106,13 +108,13 @@ type Translator struct {
 }
 
 // Translate fills every segment's Target in doc.
-func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode) (Result, error) {
+func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, tgt string, mode translation.Mode) (Result, error) {
 	return t.TranslateWith(ctx, doc, src, tgt, mode, Options{})
 }
 
 // TranslateWith is Translate with per-job options: the whole document as
 // one batch of a Session.
-func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode, o Options) (Result, error) {
+func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, src, tgt string, mode translation.Mode, o Options) (Result, error) {
 	s, err := t.Begin(ctx, src, tgt, mode, o)
 	if err != nil {
 		return Result{}, err
@@ -124,7 +126,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 // translateLeg translates texts with one engine: memory hits first, the
 // rest in batches, fresh output stored back under key. g is the glossary
 // the engine applies itself, or nil.
-func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode job.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
+func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode translation.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
 	out := make([]string, len(texts))
 	hits, foreign := t.recall(ctx, key, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
@@ -292,8 +294,8 @@ func batches(segs []string, c ports.Capabilities, perBatch int) []span {
 	return out
 }
 
-func modeHonoured(c ports.Capabilities, m job.Mode) bool {
-	if m == job.Full || m == job.Professional { // professional protection happens in the core
+func modeHonoured(c ports.Capabilities, m translation.Mode) bool {
+	if m == translation.Full || m == translation.Professional { // professional protection happens in the core
 		return true
 	}
 	for _, have := range c.Modes {
