@@ -32,7 +32,7 @@ func newUseCases(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 			Glossaries: st, Clock: clock, NewID: newID,
 		},
 		Documents: &service.Documents{
-			Config: cfg, Jobs: st, Blobs: blobs, Bus: bus, Docs: docs, Layout: layout,
+			Config: cfg, Jobs: st, Blobs: blobs, Bus: bus, Docs: docs,
 			XLIFF: xliff.Codec{}, AccountMemory: st, PDF: plugins.PDFRenderer(), Pages: previewRenderer(plugins), Clock: clock,
 		},
 		AccountMemory: &service.AccountMemory{Store: st, TMX: tmx.Codec{}},

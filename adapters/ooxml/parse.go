@@ -99,8 +99,7 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 				}
 			}
 			prefix := intern(xmlscan.Prefix(t.Name))
-			n := a.node()
-			*n = Node{Kind: ElemNode, Prefix: prefix, Local: intern(xmlscan.Local(t.Name)), NS: lookup(prefix), Attrs: attrs, Parent: cur}
+			n := &Node{Kind: ElemNode, Prefix: prefix, Local: intern(xmlscan.Local(t.Name)), NS: lookup(prefix), Attrs: attrs, Parent: cur}
 			if s != nil {
 				if s.holds(cur) {
 					s.startIn(cur)
@@ -143,8 +142,7 @@ func parseTree(r io.Reader, s *streamer) (*Node, error) {
 			} else if text, err = xmlscan.Unescape(raw); err != nil {
 				return nil, err
 			}
-			n := a.node()
-			*n = Node{Kind: TextNode, Text: newlines(text), Parent: cur}
+			n := &Node{Kind: TextNode, Text: newlines(text), Parent: cur}
 			if s != nil && s.holds(cur) {
 				s.pass(cur, n)
 				continue
@@ -191,20 +189,12 @@ func newlines(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
-// arena hands out a tree's nodes and attribute lists in chunks: one
-// allocation for many small ones. Nothing is reused: a chunk lives as long
-// as one of its nodes does.
+// arena hands out a tree's attribute lists in chunks: one allocation for
+// many small ones. Nothing is reused: a chunk lives as long as one of its
+// lists does. (Nodes are not allocated so: a chunk kept alive by one node
+// would keep, through the dead nodes' parents, every chunk before it.)
 type arena struct {
-	nodes []Node
-	list  []xml.Attr
-}
-
-func (a *arena) node() *Node {
-	if len(a.nodes) == cap(a.nodes) {
-		a.nodes = make([]Node, 0, 128)
-	}
-	a.nodes = a.nodes[:len(a.nodes)+1]
-	return &a.nodes[len(a.nodes)-1]
+	list []xml.Attr
 }
 
 // attrs is a copy of attrs, nil when empty; its capacity is its length, so

@@ -17,12 +17,43 @@ const tmChunk = 200
 // one engine, mode and direction; the result maps hash to target for the
 // hits only.
 func (s *Store) GetTM(ctx context.Context, account, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
-	return s.getTM(ctx, "account_id = ? AND ", []any{account}, engine, mode, src, tgt, hashes)
+	journaled, hashes := s.journaled(account, false, engine, mode, src, tgt, hashes)
+	out, err := s.getTM(ctx, "account_id = ? AND ", []any{account}, engine, mode, src, tgt, hashes)
+	for h, t := range journaled {
+		out[h] = t
+	}
+	return out, err
+}
+
+// journaled splits hashes into those the journal holds for account (any
+// account if shared), with their targets, and the rest.
+func (s *Store) journaled(account string, shared bool, engine, mode, src, tgt string, hashes []string) (map[string]string, []string) {
+	if s.journal == nil {
+		return nil, hashes
+	}
+	var found map[string]string
+	rest := hashes[:0:0]
+	for _, h := range hashes {
+		if t, ok := s.journal.get(tmKey{account, engine, mode, src, tgt, h}, shared); ok {
+			if found == nil {
+				found = map[string]string{}
+			}
+			found[h] = t
+			continue
+		}
+		rest = append(rest, h)
+	}
+	return found, rest
 }
 
 // GetSharedTM is GetTM over every account's entries.
 func (s *Store) GetSharedTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
-	return s.getTM(ctx, "", nil, engine, mode, src, tgt, hashes)
+	journaled, hashes := s.journaled("", true, engine, mode, src, tgt, hashes)
+	out, err := s.getTM(ctx, "", nil, engine, mode, src, tgt, hashes)
+	for h, t := range journaled {
+		out[h] = t
+	}
+	return out, err
 }
 
 func (s *Store) getTM(ctx context.Context, scope string, scopeArgs []any, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
@@ -69,6 +100,12 @@ func (s *Store) PutTM(ctx context.Context, account, engine, mode, src, tgt strin
 	// A fixed order makes concurrent PostgreSQL batches lock rows in the
 	// same order, so they cannot deadlock.
 	sort.Strings(hashes)
+	if s.journal != nil {
+		if err := s.journal.put(ctx, account, engine, mode, src, tgt, hashes, entries); err != nil {
+			return fmt.Errorf("sqlstore: put tm: %w", err)
+		}
+		return nil
+	}
 	now := ts(s.clock())
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		for len(hashes) > 0 {

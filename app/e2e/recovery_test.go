@@ -42,7 +42,7 @@ func calls(t *testing.T, path string) [][]string {
 }
 
 // remembered is the set of hashes in the translation memory of the data
-// dir's database.
+// dir's database, merged or still in its journal.
 func remembered(t *testing.T, dataDir string) map[string]bool {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "dragoman.db")+"?_pragma=query_only(1)")
@@ -50,7 +50,7 @@ func remembered(t *testing.T, dataDir string) map[string]bool {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(context.Background(), "SELECT hash FROM translation_memory")
+	rows, err := db.QueryContext(context.Background(), "SELECT hash FROM translation_memory UNION SELECT hash FROM tm_journal")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
-	sdktranslation "github.com/dragoman-translate/dragoman/plugins/sdk/translation"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // sliceDocs is a document engine over a list of units: Read hands them
@@ -161,7 +161,7 @@ func passPipeline(t *testing.T, docs ports.DocumentEngine, eng *shout, edit func
 	p.Engines = shoutRegistry{p: eng}
 	p.SpoolDir = t.TempDir()
 	js.UpdateJob(context.Background(), "j1", func(j *job.Job) error {
-		j.Format, j.SourceLang, j.TargetLang, j.Mode = "docx", "en", "es", sdktranslation.Full
+		j.Format, j.SourceLang, j.TargetLang, j.Mode = "docx", "en", "es", translation.Full
 		if edit != nil {
 			edit(j)
 		}

@@ -51,7 +51,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &run{p: p, j: j, dnt: a.DoNotTranslate, counter: counter,
-		read: newUnitQueue(p.SpoolDir), done: newUnitQueue(p.SpoolDir), cancel: cancel}
+		read: newUnitQueue(p.SpoolDir), done: newUnitQueue(p.SpoolDir), cancel: cancel, extractedOut: make(chan struct{})}
 	defer func() { // the translation's goroutines end before the queues go
 		cancel()
 		r.wg.Wait()
@@ -90,6 +90,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	if err := r.progress(ctx, job.StageExtracted, ports.TopicExtracted, r.readFacts); err != nil {
 		return nil, err
 	}
+	close(r.extractedOut)
 
 	rendered, err := r.render(ctx, doc)
 	if ferr := r.failed(); ferr != nil { // the translation's failure comes first
@@ -143,14 +144,15 @@ type run struct {
 	words   int
 	warns   []string // learnt while reading
 
-	read, done *unitQueue    // units read, units translated
-	carry      *segment.Unit // read, for the next batch
-	cancel     func()
-	wg         sync.WaitGroup
+	read, done   *unitQueue    // units read, units translated
+	extractedOut chan struct{} // closed once job_extracted is out
+	carry        *segment.Unit // read, for the next batch
+	cancel       func()
+	wg           sync.WaitGroup
 
 	mu  sync.Mutex
 	err error // the first failure of the translation
-	tr  translation
+	tr  translationState
 	rv  reviewing
 }
 

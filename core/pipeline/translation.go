@@ -12,8 +12,8 @@ import (
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
-// translation is the translation side of a pass.
-type translation struct {
+// translationState is the translation side of a pass.
+type translationState struct {
 	session *translate.Session // nil: nothing to translate (source is target) or no engine
 	engine  string             // the job's engine when no session runs
 	// The account's own memory (human translations) answers first.
@@ -96,6 +96,10 @@ func (r *run) translateFrom(ctx context.Context) {
 				r.done.close(b.err)
 				return
 			}
+		}
+		select { // the phases are announced in order
+		case <-r.extractedOut:
+		case <-ctx.Done():
 		}
 		if err := ctx.Err(); err != nil {
 			r.done.close(err)

@@ -16,11 +16,10 @@ type Documents struct {
 	Jobs   ports.JobStore
 	Blobs  ports.BlobStore
 	Bus    ports.EventBus // announces a revision
-	// Docs and Layout rebuild a revision as the pipeline builds the output;
-	// nil Docs: XLIFF post-editing unavailable.
-	Docs   ports.DocumentEngine
-	Layout ports.RTLLayout
-	XLIFF  ports.XLIFF // nil: XLIFF export and import unavailable
+	// Docs renders a revision as the pipeline renders the output (laid
+	// out for the target's direction); nil: XLIFF post-editing unavailable.
+	Docs  ports.DocumentEngine
+	XLIFF ports.XLIFF // nil: XLIFF export and import unavailable
 	// AccountMemory receives a revision's edited segments as the account's
 	// own translations (not the engines' translation memory); nil: not kept.
 	AccountMemory ports.AccountMemory
@@ -35,6 +34,6 @@ func (s *Documents) job(ctx context.Context, c *Caller, id string) (*job.Job, er
 	return callerJob(ctx, s.Jobs, s.Clock, s.Config, c, id)
 }
 
-func (s *Documents) expireOutput(ctx context.Context, id string) {
-	expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
+func (s *Documents) expireOutput(ctx context.Context, id string) error {
+	return expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
 }

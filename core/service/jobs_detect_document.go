@@ -3,10 +3,9 @@ package service
 import (
 	"bytes"
 	"context"
-	"errors"
 
+	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
-
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
@@ -19,30 +18,26 @@ func (s *Jobs) DetectDocument(ctx context.Context, doc []byte) (language.Languag
 	if s.Docs == nil || s.Detector == nil {
 		return language.Language{}, false
 	}
-	// The first 20,000 bytes of text decide, as for a job's pass.
-	var d segment.Document
-	size := 0
-	_, err := s.Docs.Read(ctx, &memBlob{bytes.NewReader(doc)}, func(units []segment.Unit) error {
-		d.Units = append(d.Units, units...)
-		for _, u := range units {
-			for _, sg := range u.Segments {
-				size += len(sg.Source)
-			}
-		}
-		if size > 20_000 {
-			return errEnoughText
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEnoughText) {
+	text, err := plainText(ctx, s.Docs, &memBlob{bytes.NewReader(doc)})
+	if err != nil {
 		return language.Language{}, false
 	}
-	code, _ := s.Detector.Detect(d.PlainText())
+	code, _ := s.Detector.Detect(text)
 	l, ok := language.ByCode(code)
 	return l, ok
 }
 
-var errEnoughText = errors.New("enough text to detect the language")
+// plainText is a document's text without codes, a unit a line (what the
+// pipeline detects the source language from).
+func plainText(ctx context.Context, docs ports.DocumentEngine, src ports.Blob) (string, error) {
+	var text []byte
+	_, err := docs.Read(ctx, src, func(units []segment.Unit) error {
+		d := segment.Document{Units: units}
+		text = append(text, d.PlainText()...)
+		return nil
+	})
+	return string(text), err
+}
 
 // memBlob is a document held in memory as a ports.Blob.
 type memBlob struct{ *bytes.Reader }

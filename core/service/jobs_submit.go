@@ -9,7 +9,6 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
@@ -165,16 +164,11 @@ func (s *Jobs) checkDetected(ctx context.Context, blob ports.Blob, o Options) er
 	if _, err := blob.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	var text []byte
-	_, err := s.Docs.Read(ctx, blob, func(units []segment.Unit) error {
-		d := segment.Document{Units: units}
-		text = append(text, d.PlainText()...)
-		return nil
-	})
+	text, err := plainText(ctx, s.Docs, blob)
 	if err != nil {
 		return nil
 	}
-	code, _ := s.Detector.Detect(string(text))
+	code, _ := s.Detector.Detect(text)
 	src, ok := language.ByCode(code)
 	if !ok || src.Code == o.Target.Code {
 		return nil
