@@ -4,6 +4,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+	"github.com/dragoman-translate/dragoman/adapters/pdftext"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
@@ -34,6 +35,7 @@ func newUseCases(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Documents: &service.Documents{
 			Config: cfg, Jobs: st, Blobs: blobs, Bus: bus, Docs: docs,
 			XLIFF: xliff.Codec{}, AccountMemory: st, PDF: plugins.PDFRenderer(), Pages: previewRenderer(plugins), Clock: clock,
+			PDFText: pdftext.Reader{}, Accounts: st, Glossaries: st,
 		},
 		AccountMemory: &service.AccountMemory{Store: st, TMX: tmx.Codec{}},
 		Glossaries:    &service.Glossaries{Glossaries: st, Accounts: st, Clock: clock, NewID: newID},

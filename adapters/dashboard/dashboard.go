@@ -237,6 +237,8 @@ func statusOf(err error) int {
 		return 429
 	case service.KindUnavailable:
 		return 503
+	case service.KindStale:
+		return 412
 	}
 	return 500
 }

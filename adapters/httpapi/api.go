@@ -64,6 +64,7 @@ func New(svc service.UseCases, log *slog.Logger) *API {
 		{Name: "Webhooks", Description: "Signed notifications when jobs finish"},
 		{Name: "Glossaries", Description: "Terminology enforced on jobs, and the do-not-translate list"},
 		{Name: "Memory", Description: "The account's own translation memory as TMX"},
+		{Name: "Review", Description: "Which sentences of a translation to check and why, and correcting them"},
 	}
 	cfg.Info.Contact = &huma.Contact{Name: "Dragoman", URL: "https://github.com/dragoman-translate/dragoman"}
 	cfg.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
@@ -80,11 +81,13 @@ func New(svc service.UseCases, log *slog.Logger) *API {
 	a.registerJobCatalog()
 	a.registerGlossaries()
 	a.registerPostEditing()
+	a.registerSegments()
 	a.registerMemory()
 	a.registerProblemTypes()
 	a.webhooksUnderPrefix()
 	a.describeDeliveries()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
+	nullableRefs(a.api.OpenAPI(), "review")
 	retryAfterHeaders(a.api.OpenAPI())
 	bodyTimeoutResponses(a.api.OpenAPI())
 

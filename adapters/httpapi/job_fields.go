@@ -158,7 +158,7 @@ type JobStatus struct {
 	PdfURL          *string    `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
 	Revision        int        `json:"revision" doc:"Outputs rebuilt from post-edited targets (POST /jobs/{job_id}/xliff, PATCH /jobs/{job_id}/segments/{segment_id}): 0 is the machine translation. It is the ETag of the job's segments and the If-Match of an edit"`
 	Route           []RouteLeg `json:"route" doc:"The languages and engine of each leg the text was translated over: one leg for a pair an engine serves directly, up to three over a chain of served pairs (English → Spanish → French is two). Empty until the job is translated, and when no engine was needed (source and target the same, or every segment from the account's memory)"`
-	Review          *Review    `json:"review" nullable:"true" doc:"Which sentences to check and why, once the job is translated (null before): GET /jobs/{job_id}/segments lists them"`
+	Review          *Review    `json:"review" doc:"Which sentences to check and why, once the job is translated (null before): GET /jobs/{job_id}/segments lists them"`
 }
 
 func statusOf(j *job.Job) JobStatus {

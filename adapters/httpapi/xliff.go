@@ -29,8 +29,9 @@ type xliffExportInput struct {
 }
 
 type jobBodyInput struct {
-	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
-	JobID  string `path:"job_id" format:"uuid" doc:"Job identifier"`
+	APIKey  string `header:"X-API-Key" required:"false" doc:"API key"`
+	IfMatch string `header:"If-Match" doc:"The job's revision the file was exported from (its ETag): 412 when the job has moved on. Without it the file's own note of its revision is checked"`
+	JobID   string `path:"job_id" format:"uuid" doc:"Job identifier"`
 	rawRequest
 }
 
@@ -55,9 +56,10 @@ func (a *API) registerPostEditing() {
 		Description: "Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). " +
 			"The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: " +
 			"`GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. " +
-			"Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. " +
-			"A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.",
-		Security: security, Errors: []int{401, 403, 404, 410, 413, 422, 429},
+			"Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs, and checked by the review again. " +
+			"A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit. " +
+			"The export notes the revision it was made from: a file that would undo a sentence edited since (in the review, or by another import) is refused with 412 naming the sentences, as is an `If-Match` other than the job's revision.",
+		Security: security, Errors: []int{401, 403, 404, 410, 412, 413, 422, 429},
 		BodyReadTimeout: -1, MaxBodyBytes: -1,
 	}, a.importXLIFF)
 	a.api.OpenAPI().Paths["/jobs/{job_id}/xliff"].Post.RequestBody = fileBody(xliffType, "the edited XLIFF file")
@@ -129,9 +131,13 @@ func multipartFile(mr *httpguard.Multipart) (io.Reader, error) {
 }
 
 func (a *API) importXLIFF(ctx context.Context, in *jobBodyInput) (*jobOutput, error) {
+	base, err := ifMatch(in.IfMatch)
+	if err != nil {
+		return nil, err
+	}
 	var j *job.Job
-	err := a.readBilingual(in.req, "XLIFF", func(body io.Reader) (err error) {
-		j, err = a.svc.Documents.ImportXLIFF(ctx, caller(ctx), in.JobID, body)
+	err = a.readBilingual(in.req, "XLIFF", func(body io.Reader) (err error) {
+		j, err = a.svc.Documents.ImportXLIFF(ctx, caller(ctx), in.JobID, body, base)
 		return err
 	})
 	if err != nil {

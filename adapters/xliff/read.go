@@ -25,7 +25,12 @@ type parsed struct {
 	files    int
 	targets  map[string]string // u3.s1 → tagged text
 	order    []string          // ids in file order
+	revision int               // the job's revision the file was exported from (its note); 0 if it says none
 }
+
+// revisionNote is the text of the note that names the revision a file
+// was exported from: "revision N".
+const revisionNote = "revision "
 
 // tooLarge is a refusal for size: ports.ErrBadBilingual and
 // ports.ErrBilingualTooLarge.
@@ -41,7 +46,7 @@ func bad(format string, args ...any) error {
 }
 
 // Import reads an edited file and sets the targets of doc.
-func (c Codec) Import(r io.Reader, doc *segment.Document, m ports.BilingualMeta) error {
+func (c Codec) Import(r io.Reader, doc *segment.Document, m *ports.BilingualMeta) error {
 	max := c.MaxBytes
 	if max <= 0 {
 		max = DefaultMaxBytes
@@ -54,7 +59,11 @@ func (c Codec) Import(r io.Reader, doc *segment.Document, m ports.BilingualMeta)
 	if err != nil {
 		return err
 	}
-	return p.apply(doc, m)
+	if err := p.apply(doc, *m); err != nil {
+		return err
+	}
+	m.Revision = p.revision
+	return nil
 }
 
 func parse(r io.Reader) (*parsed, error) {
@@ -70,6 +79,8 @@ func parse(r io.Reader) (*parsed, error) {
 		tgt     strings.Builder
 		codes   []string // open inline elements inside a target
 		sawRoot bool
+		inNote  bool // in a note of Dragoman's, which may name the revision
+		note    strings.Builder
 	)
 	where := func() string {
 		if seg != "" {
@@ -131,6 +142,9 @@ func parse(r io.Reader) (*parsed, error) {
 				seg = unit
 			case "trans-unit":
 				seg = attrOf(t, "id")
+			case "note":
+				inNote = seg == "" && unit == "" && (attrOf(t, "category") == "dragoman-revision" || attrOf(t, "from") == "dragoman")
+				note.Reset()
 			case "target":
 				if seg == "" {
 					continue
@@ -158,6 +172,13 @@ func parse(r io.Reader) (*parsed, error) {
 				continue
 			}
 			switch t.Name.Local {
+			case "note":
+				if n, ok := strings.CutPrefix(strings.TrimSpace(note.String()), revisionNote); inNote && ok {
+					if v, err := strconv.Atoi(n); err == nil && v >= 0 {
+						p.revision = v
+					}
+				}
+				inNote = false
 			case "segment", "trans-unit":
 				if _, ok := p.targets[seg]; !ok && seg != "" {
 					p.targets[seg] = "\x00" // a segment without a target
@@ -170,6 +191,8 @@ func parse(r io.Reader) (*parsed, error) {
 		case xml.CharData:
 			if inTgt > 0 {
 				tgt.WriteString(tagged.Escape(string(t)))
+			} else if inNote {
+				note.Write(t)
 			}
 		}
 	}

@@ -172,6 +172,7 @@ func write21(w *bufio.Writer, doc *segment.Document, m ports.BilingualMeta) {
 	fmt.Fprintf(w, ` <file id="f1" original="%s">`+"\n", attr(Original(m.JobID)))
 	w.WriteString("  <notes>\n")
 	fmt.Fprintf(w, `   <note id="job" category="dragoman-job">%s</note>`+"\n", text(m.JobID))
+	fmt.Fprintf(w, `   <note id="revision" category="dragoman-revision">revision %d</note>`+"\n", m.Revision)
 	if m.Name != "" {
 		fmt.Fprintf(w, `   <note id="name" category="dragoman-document">%s</note>`+"\n", text(m.Name))
 	}
@@ -203,6 +204,7 @@ func write12(w *bufio.Writer, doc *segment.Document, m ports.BilingualMeta) {
 	w.WriteString("  <header>\n")
 	w.WriteString(`   <tool tool-id="dragoman" tool-name="Dragoman"/>` + "\n")
 	fmt.Fprintf(w, `   <note from="dragoman" annotates="general">job %s</note>`+"\n", text(m.JobID))
+	fmt.Fprintf(w, `   <note from="dragoman" annotates="general">revision %d</note>`+"\n", m.Revision)
 	if m.Name != "" {
 		fmt.Fprintf(w, `   <note from="dragoman" annotates="general">document %s</note>`+"\n", text(m.Name))
 	}

@@ -43,7 +43,7 @@ func TestRoundTripBothVersions(t *testing.T) {
 		}
 		edited := strings.Replace(x, "negrita", "NEGRITA", 1)
 		doc := sample()
-		if err := (Codec{}).Import(strings.NewReader(edited), doc, meta); err != nil {
+		if err := (Codec{}).Import(strings.NewReader(edited), doc, &meta); err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}
 		if got := doc.Units[0].Segments[0].Target; got != `Hola <g id="1">NEGRITA</g> mundo &amp; co.` {
@@ -76,17 +76,17 @@ func TestRefusals(t *testing.T) {
 		{"not xliff", "<html/>", "not XLIFF 2.x"},
 	}
 	for _, c := range cases {
-		err := (Codec{}).Import(strings.NewReader(c.in), sample(), meta)
+		err := (Codec{}).Import(strings.NewReader(c.in), sample(), &meta)
 		if err == nil || !errors.Is(err, ports.ErrBadBilingual) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
 	big := strings.Replace(x21, "Segundo", strings.Repeat("a", 2<<20), 1)
-	if err := (Codec{MaxBytes: 1 << 20}).Import(strings.NewReader(big), sample(), meta); err == nil || !strings.Contains(err.Error(), "larger than 1 MB") {
+	if err := (Codec{MaxBytes: 1 << 20}).Import(strings.NewReader(big), sample(), &meta); err == nil || !strings.Contains(err.Error(), "larger than 1 MB") {
 		t.Errorf("oversized: %v", err)
 	}
 	deep := strings.Replace(x21, "<target>Segundo</target>", "<target>"+strings.Repeat("<mrk>", 100)+"x"+strings.Repeat("</mrk>", 100)+"</target>", 1)
-	if err := (Codec{}).Import(strings.NewReader(deep), sample(), meta); err == nil || !strings.Contains(err.Error(), "deeper") {
+	if err := (Codec{}).Import(strings.NewReader(deep), sample(), &meta); err == nil || !strings.Contains(err.Error(), "deeper") {
 		t.Errorf("deep: %v", err)
 	}
 }
@@ -103,7 +103,7 @@ func FuzzImport(f *testing.F) {
 	f.Add(`<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="x"><body><trans-unit id="u1.s0"><target><g id="1"><x id="2"/></g></target></trans-unit></body></file></xliff>`)
 	f.Fuzz(func(t *testing.T, in string) {
 		doc := sample()
-		err := (Codec{MaxBytes: 1 << 20}).Import(strings.NewReader(in), doc, meta)
+		err := (Codec{MaxBytes: 1 << 20}).Import(strings.NewReader(in), doc, &meta)
 		if err != nil {
 			if !errors.Is(err, ports.ErrBadBilingual) {
 				t.Fatalf("error outside ErrBadBilingual: %v", err)
@@ -113,4 +113,26 @@ func FuzzImport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A file says which revision of the job it was exported from, and the
+// import reads it back (0 for a file that does not say).
+func TestTheRevisionTravelsWithTheFile(t *testing.T) {
+	for _, v := range []string{"2.1", "1.2"} {
+		m := meta
+		m.Revision = 3
+		var b bytes.Buffer
+		if err := (Codec{}).Export(&b, sample(), m, v); err != nil {
+			t.Fatal(err)
+		}
+		got := meta
+		if err := (Codec{}).Import(bytes.NewReader(b.Bytes()), sample(), &got); err != nil || got.Revision != 3 {
+			t.Errorf("%s: revision %d (%v), want 3", v, got.Revision, err)
+		}
+		old := strings.Replace(b.String(), "revision 3", "", 1)
+		got.Revision = 9
+		if err := (Codec{}).Import(strings.NewReader(old), sample(), &got); err != nil || got.Revision != 0 {
+			t.Errorf("%s: a file naming no revision: %d (%v), want 0", v, got.Revision, err)
+		}
+	}
 }

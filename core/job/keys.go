@@ -32,3 +32,8 @@ func SourceKey(id, format string) string {
 	}
 	return SourceDocxKey(id)
 }
+
+// OriginalTextKey is the text of the original's PDF rendition, made beside
+// the translation's for a job that asked for a PDF: a revision measures
+// its own rendition against it (core/review).
+func OriginalTextKey(id string) string { return Prefix(id) + "original-pdf.txt" }

@@ -1,9 +1,12 @@
 package output
 
 import (
+	"github.com/dragoman-translate/dragoman/core/glossary"
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/review"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Check repairs the codes of every target of u (what its engine dropped,
@@ -96,4 +99,24 @@ func Summarize(doc *segment.Document, document []review.Flag, sourcePages, pages
 	s := t.Summary()
 	s.SourcePages, s.Pages = sourcePages, pages
 	return s
+}
+
+// ReviewJob is what the review of j's segments knows of the job: its
+// languages, its glossary, the account's do-not-translate terms (kept only
+// in the professional mode) and the languages a chained route went
+// through. A revision (core/service) checks edits with the same.
+func ReviewJob(j *job.Job, g *glossary.Glossary, dnt []string) review.Job {
+	rj := review.Job{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
+	if g != nil {
+		rj.Glossary = g.Entries
+	}
+	if j.Mode == translation.Professional {
+		rj.DoNotTranslate = dnt
+	}
+	for i, l := range j.Route {
+		if i > 0 {
+			rj.Via = append(rj.Via, l.Source)
+		}
+	}
+	return rj
 }

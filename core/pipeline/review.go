@@ -14,7 +14,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/output"
 	"github.com/dragoman-translate/dragoman/core/review"
 	"github.com/dragoman-translate/dragoman/core/segment"
-	sdktranslation "github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // reviewing is a pass's review of its translation (package review): each
@@ -31,32 +30,12 @@ type reviewing struct {
 	source chan *review.Rendition // the original's rendition; nil when none is made
 }
 
-// ReviewJob is what the review of j's segments knows of the job: its
-// languages, its glossary, the account's do-not-translate terms (kept only
-// in the professional mode) and the languages a chained route went
-// through. A revision (core/service) checks edits with the same.
-func ReviewJob(j *job.Job, g *glossary.Glossary, dnt []string) review.Job {
-	rj := review.Job{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
-	if g != nil {
-		rj.Glossary = g.Entries
-	}
-	if j.Mode == sdktranslation.Professional {
-		rj.DoNotTranslate = dnt
-	}
-	for i, l := range j.Route {
-		if i > 0 {
-			rj.Via = append(rj.Via, l.Source)
-		}
-	}
-	return rj
-}
-
 // startReview prepares the checks once the job's language, glossary and
 // route are known.
 func (r *run) startReview(g *glossary.Glossary, route []job.Leg) {
 	j := *r.j
 	j.DetectedLang, j.Route = r.source.Code, route
-	r.rv.check = review.NewChecker(ReviewJob(&j, g, r.dnt))
+	r.rv.check = review.NewChecker(output.ReviewJob(&j, g, r.dnt))
 }
 
 // checkBatch repairs and checks the targets of a translated batch

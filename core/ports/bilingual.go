@@ -23,6 +23,10 @@ type BilingualMeta struct {
 	TargetLang string // ISO code
 	Name       string // the original file name
 	Warnings   []string
+	// Revision is the job's revision the file was exported from: an
+	// import reads it back from the file (0 for a file that does not say),
+	// so an edit made since is not silently undone.
+	Revision int
 }
 
 // XLIFF writes a job's segments as XLIFF for post-editing in a CAT tool
@@ -32,10 +36,10 @@ type XLIFF interface {
 	// or "1.2".
 	Export(w io.Writer, doc *segment.Document, m BilingualMeta, version string) error
 	// Import reads an edited file and sets every segment's Target in doc
-	// from it. It refuses (an error wrapping ErrBadBilingual) a file that
+	// from it, and m.Revision to the revision the file was exported from. It refuses (an error wrapping ErrBadBilingual) a file that
 	// is not well-formed, belongs to another job, lacks or adds units or
 	// segments, or whose inline codes differ from the source's.
-	Import(r io.Reader, doc *segment.Document, m BilingualMeta) error
+	Import(r io.Reader, doc *segment.Document, m *BilingualMeta) error
 }
 
 // MemoryEntry is one translation of an account's own memory: human

@@ -9,8 +9,9 @@ import (
 
 // Documents implements the use cases on a completed job's documents while
 // its download window is open: the PDF rendition of its translation, page
-// previews of both sides, the XLIFF export of its segments and the revision
-// rebuilt from a post-edited XLIFF file.
+// previews of both sides, its segments with the review's flags, and the
+// revisions a person makes by editing segments or importing a post-edited
+// XLIFF file.
 type Documents struct {
 	Config Config
 	Jobs   ports.JobStore
@@ -27,7 +28,14 @@ type Documents struct {
 	// pipeline made none (the job did not ask for one); nil: such downloads are 404.
 	PDF   ports.PDFRenderer
 	Pages ports.PageRenderer // nil: no previews
-	Clock ports.Clock
+	// PDFText reads a revision's PDF rendition for the review (text a
+	// fixed-size box cuts off, pages added); nil: not measured again.
+	PDFText ports.PDFText
+	// Accounts and Glossaries give an edit's review the account's
+	// do-not-translate terms and the job's glossary; nil: not checked.
+	Accounts   ports.AccountStore
+	Glossaries ports.GlossaryStore
+	Clock      ports.Clock
 }
 
 func (s *Documents) job(ctx context.Context, c *Caller, id string) (*job.Job, error) {

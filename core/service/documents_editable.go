@@ -14,16 +14,13 @@ import (
 // editable is a completed job of the caller whose files are still stored
 // (its download window is open), with its translated segments.
 func (s *Documents) editable(ctx context.Context, c *Caller, id string) (*job.Job, *segment.Document, error) {
-	if s.XLIFF == nil {
-		return nil, nil, fail(KindUnavailable, "XLIFF post-editing is not configured")
-	}
 	j, err := s.job(ctx, c, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	switch j.Download(s.Clock.Now(), s.Config.DownloadTTL) {
 	case job.DownloadNotReady:
-		return nil, nil, fail(KindNotFound, "job %s is %s: its segments can be exported as XLIFF once the job is completed", id, j.Status)
+		return nil, nil, fail(KindNotFound, "job %s is %s: its segments can be reviewed, edited and exported as XLIFF once the job is completed", id, j.Status)
 	case job.DownloadExpired:
 		_ = s.expireOutput(ctx, j.ID) // a failed delete is tried again by the sweep
 		return nil, nil, fail(KindGone, "the files of job %s expired %s after completion and were deleted", id, s.Config.DownloadTTL)
@@ -48,5 +45,5 @@ func bilingualMeta(j *job.Job) ports.BilingualMeta {
 	if src == "" {
 		src = j.SourceLang
 	}
-	return ports.BilingualMeta{JobID: j.ID, SourceLang: src, TargetLang: j.TargetLang, Name: j.OriginalName, Warnings: j.ShownWarnings()}
+	return ports.BilingualMeta{JobID: j.ID, SourceLang: src, TargetLang: j.TargetLang, Name: j.OriginalName, Warnings: j.ShownWarnings(), Revision: j.Revision}
 }

@@ -17,6 +17,9 @@ func (s *Documents) ExportXLIFF(ctx context.Context, c *Caller, id, version stri
 	if version != "" && version != "2.1" && version != "1.2" {
 		return nil, fail(KindUnprocessable, "version must be 2.1 (the default) or 1.2, not %q", version)
 	}
+	if s.XLIFF == nil {
+		return nil, fail(KindUnavailable, "XLIFF post-editing is not configured")
+	}
 	j, doc, err := s.editable(ctx, c, id)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"strconv"
+
 	"github.com/dragoman-translate/dragoman/core/ports"
 
 	"context"
@@ -16,24 +18,34 @@ import (
 )
 
 // ImportXLIFF rebuilds a completed job's output from a post-edited XLIFF
-// file (the job's own export, edited in a CAT tool): the edited targets go
-// through the same assembly (codes repaired and warned as for engines) and
-// right-to-left layout as the machine translation, the result replaces
-// the output as a new revision downloadable for a fresh window, job.completed
-// is announced again with the revision, and the edited segments are stored
-// in the account's translation memory as human translations.
-func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body io.Reader) (*job.Job, error) {
+// file (the job's own export, edited in a CAT tool) as a new revision
+// (revise): the edited targets go through the same assembly and
+// right-to-left layout as the machine translation and the review's checks.
+// A file exported before the job's latest revision must not undo what was
+// edited since: its segments edited after the export must either be left
+// as they were exported or agree with the edit, else the import is
+// refused (KindStale) naming them. ifMatch, when set, is the revision the
+// caller expects the job to be at.
+func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body io.Reader, ifMatch *int) (*job.Job, error) {
+	if s.XLIFF == nil {
+		return nil, fail(KindUnavailable, "XLIFF post-editing is not configured")
+	}
+	defer lockRevisions(id)()
 	j, doc, err := s.editable(ctx, c, id)
 	if err != nil {
 		return nil, err
 	}
-	if s.Docs == nil {
-		return nil, fail(KindUnavailable, "XLIFF post-editing is not configured")
+	if ifMatch != nil && *ifMatch != j.Revision {
+		return nil, stale(j, *ifMatch)
 	}
-	before := make(map[string]string)
-	doc.EachSegment(func(_ *segment.Unit, sg *segment.Segment) { before[sg.ID] = sg.Target })
+	type was struct {
+		target  string
+		revised int
+	}
+	before := make(map[string]was)
+	doc.EachSegment(func(_ *segment.Unit, sg *segment.Segment) { before[sg.ID] = was{sg.Target, sg.Revised} })
 	meta := bilingualMeta(j)
-	if err := s.XLIFF.Import(body, doc, meta); err != nil {
+	if err := s.XLIFF.Import(body, doc, &meta); err != nil {
 		if errors.Is(err, ports.ErrBilingualTooLarge) {
 			return nil, &Error{Kind: KindTooLarge, Message: err.Error(), Err: err}
 		}
@@ -42,48 +54,34 @@ func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body 
 		}
 		return nil, err
 	}
-	warnings, rtl, err := s.rebuild(ctx, j, doc)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.putJSON(ctx, job.SegmentsKey(j.ID), doc); err != nil {
-		return nil, err
-	}
-	now := s.Clock.Now()
-	edited := 0
-	var entries []ports.MemoryEntry
+	edited := map[string]bool{}
+	var lost []string
+	n := 0
 	doc.EachSegment(func(_ *segment.Unit, sg *segment.Segment) {
-		if sg.Target == before[sg.ID] {
+		n++
+		b := before[sg.ID]
+		if sg.Target == b.target {
 			return
 		}
-		edited++
-		entries = append(entries, ports.MemoryEntry{SourceLang: meta.SourceLang, TargetLang: meta.TargetLang, Source: sg.Source, Target: sg.Target, Origin: "human"})
+		if b.revised > meta.Revision { // edited after the export: the file's target is older
+			lost = append(lost, strconv.Itoa(n))
+			return
+		}
+		edited[sg.ID] = true
 	})
-	j, err = s.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
-		if err := j.Revise(now); err != nil {
-			return err
-		}
-		j.Warn(fmt.Sprintf("revision %d: rebuilt from a post-edited XLIFF file (%d segments edited)", j.Revision, edited))
-		for _, w := range warnings {
-			j.Warn(fmt.Sprintf("revision %d: %s", j.Revision, w))
-		}
-		if rtl != nil {
-			j.RTL = rtl
-		}
-		return nil
-	})
-	if errors.Is(err, job.ErrTransition) {
-		return nil, fail(KindNotFound, "job %s is no longer completed", id)
+	if len(lost) > 0 {
+		return nil, &Error{Kind: KindStale, Message: fmt.Sprintf(
+			"this XLIFF file was exported from revision %d of job %s, which is now at revision %d; importing it would undo the later edits of segment%s %s: export the XLIFF again and redo your changes there",
+			meta.Revision, j.ID, j.Revision, map[bool]string{true: "s"}[len(lost) > 1], strings.Join(first(lost, 10), ", "))}
 	}
-	if err != nil {
-		return nil, err
+	return s.revise(ctx, j, doc, edited, j.Revision, fmt.Sprintf("rebuilt from a post-edited XLIFF file (%s edited)", plural(len(edited), "sentence")))
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("and %d more", len(s)-n))
 	}
-	if s.AccountMemory != nil && len(entries) > 0 {
-		// The revision stands without them; a failure only loses the reuse.
-		_ = s.AccountMemory.PutMemory(ctx, j.AccountID, entries)
-	}
-	_ = s.settler().Job(ctx, j) // job.completed of the revision; what fails stays due
-	return j, nil
+	return s
 }
 
 // rebuild renders the job's source with doc's translation into the job's
@@ -102,11 +100,8 @@ func (s *Documents) rebuild(ctx context.Context, j *job.Job, doc *segment.Docume
 	if err != nil {
 		return nil, nil, fmt.Errorf("rebuild the revision of job %s: %w", j.ID, err)
 	}
-	// A PDF of the machine translation would now show the wrong text: the
-	// next PDF download renders the revision.
-	if err := s.Blobs.Delete(ctx, job.PDFKey(j.ID)); err != nil && !errors.Is(err, ports.ErrNotFound) {
-		return nil, nil, err
-	}
+	// The preview of the translation showed the text before.
+	s.forgetPreview(ctx, j.ID)
 	return r.Warnings, r.RTL, nil
 }
 

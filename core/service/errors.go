@@ -19,6 +19,7 @@ const (
 	KindQuota                           // word quota exhausted: 402
 	KindRateLimited                     // 429
 	KindUnavailable                     // 503
+	KindStale                           // an edit made on a revision that is no longer the latest: 412
 )
 
 // Error is a client-facing error with a human-readable message.

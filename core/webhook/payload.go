@@ -39,13 +39,13 @@ type JobEventData struct {
 	// post-edited XLIFF file (1, 2, …); absent for the machine translation.
 	Revision int `json:"revision,omitempty" minimum:"1" required:"false" doc:"Set on the job.completed of an output rebuilt from post-edited XLIFF (1, 2, …); absent for the machine translation"`
 	// Review is what the review of the translation found; on job.completed.
-	Review *Review `json:"review,omitempty" required:"false" doc:"On job.completed: which sentences to check (GET /v1/jobs/{job_id}/segments lists them)"`
+	Review *ReviewSummary `json:"review,omitempty" required:"false" doc:"On job.completed: which sentences to check (GET /v1/jobs/{job_id}/segments lists them)"`
 }
 
-// Review is the review summary of a completed job, as job.completed
+// ReviewSummary is the review summary of a completed job, as job.completed
 // carries it (the job status's review, without its flags about the
 // document).
-type Review struct {
+type ReviewSummary struct {
 	Summary  string         `json:"summary" doc:"e.g. \"7 of 412 sentences to check\""`
 	Segments int            `json:"segments" doc:"Sentences checked"`
 	ToCheck  int            `json:"to_check" doc:"Sentences worth checking"`
@@ -108,7 +108,7 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 	}
 	if event == EventJobCompleted {
 		if s := j.Review; s != nil {
-			d.Review = &Review{Summary: s.Text(), Segments: s.Segments, ToCheck: s.ToCheck, ByKind: map[string]int{}}
+			d.Review = &ReviewSummary{Summary: s.Text(), Segments: s.Segments, ToCheck: s.ToCheck, ByKind: map[string]int{}}
 			for k, n := range s.ByKind {
 				d.Review.ByKind[string(k)] = n
 			}

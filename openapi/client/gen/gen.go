@@ -18,6 +18,81 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for FlagKind.
+const (
+	FlagKindAddresses      FlagKind = "addresses"
+	FlagKindDoNotTranslate FlagKind = "do_not_translate"
+	FlagKindFormatting     FlagKind = "formatting"
+	FlagKindGlossary       FlagKind = "glossary"
+	FlagKindLength         FlagKind = "length"
+	FlagKindLinks          FlagKind = "links"
+	FlagKindNumbers        FlagKind = "numbers"
+	FlagKindOverflow       FlagKind = "overflow"
+	FlagKindPages          FlagKind = "pages"
+	FlagKindPlaceholders   FlagKind = "placeholders"
+	FlagKindRoute          FlagKind = "route"
+	FlagKindScript         FlagKind = "script"
+	FlagKindUnknownWords   FlagKind = "unknown_words"
+	FlagKindUntranslated   FlagKind = "untranslated"
+)
+
+// Valid indicates whether the value is a known member of the FlagKind enum.
+func (e FlagKind) Valid() bool {
+	switch e {
+	case FlagKindAddresses:
+		return true
+	case FlagKindDoNotTranslate:
+		return true
+	case FlagKindFormatting:
+		return true
+	case FlagKindGlossary:
+		return true
+	case FlagKindLength:
+		return true
+	case FlagKindLinks:
+		return true
+	case FlagKindNumbers:
+		return true
+	case FlagKindOverflow:
+		return true
+	case FlagKindPages:
+		return true
+	case FlagKindPlaceholders:
+		return true
+	case FlagKindRoute:
+		return true
+	case FlagKindScript:
+		return true
+	case FlagKindUnknownWords:
+		return true
+	case FlagKindUntranslated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FlagSeverity.
+const (
+	High   FlagSeverity = "high"
+	Low    FlagSeverity = "low"
+	Medium FlagSeverity = "medium"
+)
+
+// Valid indicates whether the value is a known member of the FlagSeverity enum.
+func (e FlagSeverity) Valid() bool {
+	switch e {
+	case High:
+		return true
+	case Low:
+		return true
+	case Medium:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for JobAcceptedStatus.
 const (
 	JobAcceptedStatusCompleted  JobAcceptedStatus = "completed"
@@ -174,6 +249,96 @@ func (e RtlFidelityStatus) Valid() bool {
 	case RtlFidelityStatusFull:
 		return true
 	case RtlFidelityStatusPartial:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SegmentFixedSize.
+const (
+	SegmentFixedSizeFrame    SegmentFixedSize = "frame"
+	SegmentFixedSizeTableRow SegmentFixedSize = "table row"
+	SegmentFixedSizeTextBox  SegmentFixedSize = "text box"
+)
+
+// Valid indicates whether the value is a known member of the SegmentFixedSize enum.
+func (e SegmentFixedSize) Valid() bool {
+	switch e {
+	case SegmentFixedSizeFrame:
+		return true
+	case SegmentFixedSizeTableRow:
+		return true
+	case SegmentFixedSizeTextBox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SegmentLocation.
+const (
+	SegmentLocationBody               SegmentLocation = "body"
+	SegmentLocationChart              SegmentLocation = "chart"
+	SegmentLocationComment            SegmentLocation = "comment"
+	SegmentLocationDiagram            SegmentLocation = "diagram"
+	SegmentLocationDocumentProperties SegmentLocation = "document properties"
+	SegmentLocationEndnote            SegmentLocation = "endnote"
+	SegmentLocationFooter             SegmentLocation = "footer"
+	SegmentLocationFootnote           SegmentLocation = "footnote"
+	SegmentLocationFrame              SegmentLocation = "frame"
+	SegmentLocationHeader             SegmentLocation = "header"
+	SegmentLocationImageDescription   SegmentLocation = "image description"
+	SegmentLocationTable              SegmentLocation = "table"
+	SegmentLocationTextBox            SegmentLocation = "text box"
+)
+
+// Valid indicates whether the value is a known member of the SegmentLocation enum.
+func (e SegmentLocation) Valid() bool {
+	switch e {
+	case SegmentLocationBody:
+		return true
+	case SegmentLocationChart:
+		return true
+	case SegmentLocationComment:
+		return true
+	case SegmentLocationDiagram:
+		return true
+	case SegmentLocationDocumentProperties:
+		return true
+	case SegmentLocationEndnote:
+		return true
+	case SegmentLocationFooter:
+		return true
+	case SegmentLocationFootnote:
+		return true
+	case SegmentLocationFrame:
+		return true
+	case SegmentLocationHeader:
+		return true
+	case SegmentLocationImageDescription:
+		return true
+	case SegmentLocationTable:
+		return true
+	case SegmentLocationTextBox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SegmentCodeKind.
+const (
+	Isolated SegmentCodeKind = "isolated"
+	Paired   SegmentCodeKind = "paired"
+)
+
+// Valid indicates whether the value is a known member of the SegmentCodeKind enum.
+func (e SegmentCodeKind) Valid() bool {
+	switch e {
+	case Isolated:
+		return true
+	case Paired:
 		return true
 	default:
 		return false
@@ -354,6 +519,24 @@ func (e DownloadJobParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ListJobSegmentsParamsOrder.
+const (
+	Document ListJobSegmentsParamsOrder = "document"
+	Score    ListJobSegmentsParamsOrder = "score"
+)
+
+// Valid indicates whether the value is a known member of the ListJobSegmentsParamsOrder enum.
+func (e ListJobSegmentsParamsOrder) Valid() bool {
+	switch e {
+	case Document:
+		return true
+	case Score:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ExportJobXliffParamsVersion.
 const (
 	N12 ExportJobXliffParamsVersion = "1.2"
@@ -446,6 +629,24 @@ type DoNotTranslate struct {
 	// Terms Terms the professional mode keeps as written (case-sensitive, whole words; at most 1,000 of at most 200 characters, unique)
 	Terms *[]string `json:"terms"`
 }
+
+// Flag defines model for Flag.
+type Flag struct {
+	// Kind What the flag is about: untranslated (the sentence was left in the original language), unknown_words (words the engine did not know), numbers (numbers or dates differ), addresses (web or e-mail addresses differ), placeholders ({name}, %s… differ), links (a hyperlink the engine dropped, put back), glossary (a glossary term not used, or put back), do_not_translate (a term to keep as written was changed), overflow (no longer fits its text box, exact-height table row or frame in the PDF rendition), pages (the document has more pages than the original), script (words in another script than the target language's), length (far longer or shorter than usual for the pair), formatting (other inline formatting dropped and put back), route (translated through other languages)
+	Kind FlagKind `json:"kind"`
+
+	// Message One sentence a translator understands
+	Message string `json:"message"`
+
+	// Severity How likely the flag points at a real error; one medium or high flag makes a sentence to check
+	Severity FlagSeverity `json:"severity"`
+}
+
+// FlagKind What the flag is about: untranslated (the sentence was left in the original language), unknown_words (words the engine did not know), numbers (numbers or dates differ), addresses (web or e-mail addresses differ), placeholders ({name}, %s… differ), links (a hyperlink the engine dropped, put back), glossary (a glossary term not used, or put back), do_not_translate (a term to keep as written was changed), overflow (no longer fits its text box, exact-height table row or frame in the PDF rendition), pages (the document has more pages than the original), script (words in another script than the target language's), length (far longer or shorter than usual for the pair), formatting (other inline formatting dropped and put back), route (translated through other languages)
+type FlagKind string
+
+// FlagSeverity How likely the flag points at a real error; one medium or high flag makes a sentence to check
+type FlagSeverity string
 
 // Glossary defines model for Glossary.
 type Glossary struct {
@@ -565,6 +766,9 @@ type JobEventData struct {
 	// PdfUrl Absolute download address of the PDF rendition, for a job submitted with pdf=true once rendered; null otherwise
 	PdfUrl *string `json:"pdf_url"`
 
+	// Review On job.completed: which sentences to check (GET /v1/jobs/{job_id}/segments lists them)
+	Review *ReviewSummary `json:"review,omitempty"`
+
 	// Revision Set on the job.completed of an output rebuilt from post-edited XLIFF (1, 2, …); absent for the machine translation
 	Revision *int64             `json:"revision,omitempty"`
 	Status   JobEventDataStatus `json:"status"`
@@ -616,7 +820,10 @@ type JobStatus struct {
 	// PdfUrl Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf
 	PdfUrl *string `json:"pdf_url"`
 
-	// Revision Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation
+	// Review Which sentences to check and why, once the job is translated (null before): GET /jobs/{job_id}/segments lists them
+	Review Review `json:"review"`
+
+	// Revision Outputs rebuilt from post-edited targets (POST /jobs/{job_id}/xliff, PATCH /jobs/{job_id}/segments/{segment_id}): 0 is the machine translation. It is the ETag of the job's segments and the If-Match of an edit
 	Revision int64 `json:"revision"`
 
 	// Route The languages and engine of each leg the text was translated over: one leg for a pair an engine serves directly, up to three over a chain of served pairs (English → Spanish → French is two). Empty until the job is translated, and when no engine was needed (source and target the same, or every segment from the account's memory)
@@ -745,6 +952,45 @@ type ReadyOutputBody struct {
 	Ready bool `json:"ready"`
 }
 
+// Review defines model for Review.
+type Review struct {
+	// ByKind Sentences with at least one flag of each kind (see Flag.kind); kinds found in none are left out
+	ByKind map[string]int64 `json:"by_kind"`
+
+	// Document Flags about the whole document: more pages than the original, structure lost
+	Document *[]Flag `json:"document"`
+
+	// Pages Pages of the translation's PDF rendition, when the job made one
+	Pages *int64 `json:"pages,omitempty"`
+
+	// Segments Sentences checked
+	Segments int64 `json:"segments"`
+
+	// SourcePages Pages of the original's PDF rendition, when the job made one (pdf=true)
+	SourcePages *int64 `json:"source_pages,omitempty"`
+
+	// Summary What a person reads first, e.g. "7 of 412 sentences to check"
+	Summary string `json:"summary"`
+
+	// ToCheck Sentences whose flags make them worth checking (score ≥ 0.4)
+	ToCheck int64 `json:"to_check"`
+}
+
+// ReviewSummary defines model for ReviewSummary.
+type ReviewSummary struct {
+	// ByKind Sentences with a flag of each kind (as the job status's review.by_kind)
+	ByKind map[string]int64 `json:"by_kind"`
+
+	// Segments Sentences checked
+	Segments int64 `json:"segments"`
+
+	// Summary e.g. "7 of 412 sentences to check"
+	Summary string `json:"summary"`
+
+	// ToCheck Sentences worth checking
+	ToCheck int64 `json:"to_check"`
+}
+
 // RouteLeg defines model for RouteLeg.
 type RouteLeg struct {
 	// Engine Engine that translated this leg
@@ -768,6 +1014,94 @@ type RtlFidelity struct {
 
 // RtlFidelityStatus Quality of RTL formatting preservation
 type RtlFidelityStatus string
+
+// Segment defines model for Segment.
+type Segment struct {
+	// Codes The inline codes of its paragraph, with what each stands for
+	Codes *[]SegmentCode `json:"codes"`
+
+	// Edited A person changed its target (PATCH, or an XLIFF import)
+	Edited bool `json:"edited"`
+
+	// FixedSize The container of fixed size its text must fit (a text box that does not grow, an exact-height table row, a frame); null when it grows with its text
+	FixedSize *SegmentFixedSize `json:"fixed_size"`
+
+	// Flags The review's reasons to check it; empty when there are none
+	Flags *[]Flag `json:"flags"`
+
+	// Id Its position in the document, from 1: the {segment_id} to edit it
+	Id string `json:"id"`
+
+	// Location Where a person finds it: its story, or the table, text box or frame holding it
+	Location SegmentLocation `json:"location"`
+
+	// Paragraph The paragraph it belongs to, from 1 in document order
+	Paragraph int64 `json:"paragraph"`
+
+	// Score How likely the sentence needs a correction, from its flags: 1 − Π(1 − w), w 0.1 for a low flag, 0.4 medium, 0.7 high
+	Score float64 `json:"score"`
+
+	// Source The original sentence, inline formatting as tags: <g id="N">…</g> wraps text (bold, a link…), <x id="N"/> stands alone (a tab, a footnote reference…); & < > of the text as &amp; &lt; &gt;
+	Source string `json:"source"`
+
+	// Target The translation, with the same tags
+	Target string `json:"target"`
+
+	// ToCheck Its score is 0.4 or more: one medium or high flag
+	ToCheck bool `json:"to_check"`
+}
+
+// SegmentFixedSize The container of fixed size its text must fit (a text box that does not grow, an exact-height table row, a frame); null when it grows with its text
+type SegmentFixedSize string
+
+// SegmentLocation Where a person finds it: its story, or the table, text box or frame holding it
+type SegmentLocation string
+
+// SegmentCode defines model for SegmentCode.
+type SegmentCode struct {
+	Id int64 `json:"id"`
+
+	// Kind paired: <g id>…</g>; isolated: <x id/>
+	Kind SegmentCodeKind `json:"kind"`
+
+	// Type What it stands for: fmt (bold, italic…), link, fn (footnote reference), en, tab, br, image, field, bookmark, comment…
+	Type string `json:"type"`
+}
+
+// SegmentCodeKind paired: <g id>…</g>; isolated: <x id/>
+type SegmentCodeKind string
+
+// SegmentEdit defines model for SegmentEdit.
+type SegmentEdit struct {
+	// Target The new translation, with exactly the inline tags of the source (in any order, balanced)
+	Target string `json:"target"`
+}
+
+// SegmentEdited defines model for SegmentEdited.
+type SegmentEdited struct {
+	// Review The job's review after the edit
+	Review Review `json:"review"`
+
+	// Revision The job's new revision (also the ETag)
+	Revision int64   `json:"revision"`
+	Segment  Segment `json:"segment"`
+}
+
+// SegmentList defines model for SegmentList.
+type SegmentList struct {
+	// Matching Segments the filter selects, on all pages
+	Matching int64 `json:"matching"`
+
+	// NextCursor Pass as cursor to read the next page; null on the last page
+	NextCursor *string `json:"next_cursor"`
+
+	// Review The job's review summary
+	Review Review `json:"review"`
+
+	// Revision The job's revision these segments are of (also the ETag): send it as If-Match when editing
+	Revision int64      `json:"revision"`
+	Segments *[]Segment `json:"segments"`
+}
 
 // TMXImported defines model for TMXImported.
 type TMXImported struct {
@@ -1002,6 +1336,33 @@ type DownloadJobParams struct {
 // DownloadJobParamsFormat defines parameters for DownloadJob.
 type DownloadJobParamsFormat string
 
+// ListJobSegmentsParams defines parameters for ListJobSegments.
+type ListJobSegmentsParams struct {
+	// Kind Only segments with a flag of one of these kinds (repeat the parameter, or separate them with commas): see Flag.kind
+	Kind *[]string `form:"kind,omitempty" json:"kind,omitempty"`
+
+	// ToCheck Only the segments to check (score 0.4 or more)
+	ToCheck *bool `form:"to_check,omitempty" json:"to_check,omitempty"`
+
+	// Order document: as the document reads; score: most likely to need a correction first
+	Order *ListJobSegmentsParamsOrder `form:"order,omitempty" json:"order,omitempty"`
+
+	// Cursor next_cursor of the previous page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit At most this many segments
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListJobSegmentsParamsOrder defines parameters for ListJobSegments.
+type ListJobSegmentsParamsOrder string
+
+// EditJobSegmentParams defines parameters for EditJobSegment.
+type EditJobSegmentParams struct {
+	// IfMatch The revision the edit was made on (the segments' ETag, or their revision): an edit on an older revision is refused with 412. Without it the edit applies to the latest revision
+	IfMatch *string `json:"If-Match,omitempty"`
+}
+
 // ExportJobXliffParams defines parameters for ExportJobXliff.
 type ExportJobXliffParams struct {
 	// Version XLIFF version: 2.1, or 1.2 for tools that only read 1.2
@@ -1015,6 +1376,12 @@ type ExportJobXliffParamsVersion string
 type ImportJobXliffMultipartBody struct {
 	// File the edited XLIFF file
 	File openapi_types.File `json:"file"`
+}
+
+// ImportJobXliffParams defines parameters for ImportJobXliff.
+type ImportJobXliffParams struct {
+	// IfMatch The job's revision the file was exported from (its ETag): 412 when the job has moved on. Without it the file's own note of its revision is checked
+	IfMatch *string `json:"If-Match,omitempty"`
 }
 
 // LanguagesParams defines parameters for Languages.
@@ -1130,6 +1497,9 @@ type CreateGlossaryJSONRequestBody = GlossaryJSON
 
 // CreateGlossaryMultipartRequestBody defines body for CreateGlossary for multipart/form-data ContentType.
 type CreateGlossaryMultipartRequestBody CreateGlossaryMultipartBody
+
+// EditJobSegmentJSONRequestBody defines body for EditJobSegment for application/json ContentType.
+type EditJobSegmentJSONRequestBody = SegmentEdit
 
 // ImportJobXliffMultipartRequestBody defines body for ImportJobXliff for multipart/form-data ContentType.
 type ImportJobXliffMultipartRequestBody ImportJobXliffMultipartBody
@@ -1402,6 +1772,31 @@ type ClientInterface interface {
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
 	DownloadJob(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListJobSegments List a job's sentences with the review's flags
+	//
+	// The completed job's segments (sentences), each with where it is, its source and target (inline formatting as tags), the review's flags (each with a kind, a severity and one sentence saying why), its score and whether a person edited it; a page at a time (follow `next_cursor`). Filter by flag `kind` and by `to_check`; `order=score` puts the sentences most likely to need a correction first. Available while the download window is open: 404 before completion, 410 after.
+	//
+	// Corresponds with GET /jobs/{job_id}/segments (the `ListJobSegments` operationId).
+	ListJobSegments(ctx context.Context, jobId openapi_types.UUID, params *ListJobSegmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EditJobSegmentWithBody Correct a sentence of a job's translation
+	//
+	// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+	EditJobSegmentWithBody(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EditJobSegment Correct a sentence of a job's translation
+	//
+	// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+	EditJobSegment(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, body EditJobSegmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ExportJobXliff Export a job's segments as XLIFF for post-editing
 	//
 	// The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
@@ -1411,12 +1806,12 @@ type ClientInterface interface {
 
 	// ImportJobXliffWithBody Rebuild a job's document from post-edited XLIFF
 	//
-	// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+	// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs, and checked by the review again. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit. The export notes the revision it was made from: a file that would undo a sentence edited since (in the review, or by another import) is refused with 412 naming the sentences, as is an `If-Match` other than the job's revision.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
-	ImportJobXliffWithBody(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ImportJobXliffWithBody(ctx context.Context, jobId openapi_types.UUID, params *ImportJobXliffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Languages Languages
 	//
@@ -1450,7 +1845,7 @@ type ClientInterface interface {
 
 	// ProblemType Describe a problem type
 	//
-	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 	//
 	// Corresponds with GET /problems/{code} (the `ProblemType` operationId).
 	ProblemType(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1958,6 +2353,61 @@ func (c *Client) DownloadJob(ctx context.Context, jobId openapi_types.UUID, para
 	return c.Client.Do(req)
 }
 
+// ListJobSegments List a job's sentences with the review's flags
+//
+// The completed job's segments (sentences), each with where it is, its source and target (inline formatting as tags), the review's flags (each with a kind, a severity and one sentence saying why), its score and whether a person edited it; a page at a time (follow `next_cursor`). Filter by flag `kind` and by `to_check`; `order=score` puts the sentences most likely to need a correction first. Available while the download window is open: 404 before completion, 410 after.
+//
+// Corresponds with GET /jobs/{job_id}/segments (the `ListJobSegments` operationId).
+func (c *Client) ListJobSegments(ctx context.Context, jobId openapi_types.UUID, params *ListJobSegmentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListJobSegmentsRequest(c.Server, jobId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EditJobSegmentWithBody Correct a sentence of a job's translation
+//
+// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+func (c *Client) EditJobSegmentWithBody(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEditJobSegmentRequestWithBody(c.Server, jobId, segmentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EditJobSegment Correct a sentence of a job's translation
+//
+// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+func (c *Client) EditJobSegment(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, body EditJobSegmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEditJobSegmentRequest(c.Server, jobId, segmentId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ExportJobXliff Export a job's segments as XLIFF for post-editing
 //
 // The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
@@ -1977,13 +2427,13 @@ func (c *Client) ExportJobXliff(ctx context.Context, jobId openapi_types.UUID, p
 
 // ImportJobXliffWithBody Rebuild a job's document from post-edited XLIFF
 //
-// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs, and checked by the review again. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit. The export notes the revision it was made from: a file that would undo a sentence edited since (in the review, or by another import) is refused with 412 naming the sentences, as is an `If-Match` other than the job's revision.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
-func (c *Client) ImportJobXliffWithBody(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewImportJobXliffRequestWithBody(c.Server, jobId, contentType, body)
+func (c *Client) ImportJobXliffWithBody(ctx context.Context, jobId openapi_types.UUID, params *ImportJobXliffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportJobXliffRequestWithBody(c.Server, jobId, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2066,7 +2516,7 @@ func (c *Client) ImportMemoryTmxWithBody(ctx context.Context, contentType string
 
 // ProblemType Describe a problem type
 //
-// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 //
 // Corresponds with GET /problems/{code} (the `ProblemType` operationId).
 func (c *Client) ProblemType(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3046,6 +3496,184 @@ func NewDownloadJobRequest(server string, jobId openapi_types.UUID, params *Down
 	return req, nil
 }
 
+// NewListJobSegmentsRequest constructs an http.Request for the ListJobSegments method
+func NewListJobSegmentsRequest(server string, jobId openapi_types.UUID, params *ListJobSegmentsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "job_id", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/jobs/%s/segments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Kind != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "kind", *params.Kind, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ToCheck != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "to_check", *params.ToCheck, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewEditJobSegmentRequest calls the generic EditJobSegment builder with application/json body
+func NewEditJobSegmentRequest(server string, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, body EditJobSegmentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEditJobSegmentRequestWithBody(server, jobId, segmentId, params, "application/json", bodyReader)
+}
+
+// NewEditJobSegmentRequestWithBody constructs an http.Request for the EditJobSegment method, with any body, and a specified content type
+func NewEditJobSegmentRequestWithBody(server string, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "job_id", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "segment_id", segmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/jobs/%s/segments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewExportJobXliffRequest constructs an http.Request for the ExportJobXliff method
 func NewExportJobXliffRequest(server string, jobId openapi_types.UUID, params *ExportJobXliffParams) (*http.Request, error) {
 	var err error
@@ -3108,7 +3736,7 @@ func NewExportJobXliffRequest(server string, jobId openapi_types.UUID, params *E
 }
 
 // NewImportJobXliffRequestWithBody constructs an http.Request for the ImportJobXliff method, with any body, and a specified content type
-func NewImportJobXliffRequestWithBody(server string, jobId openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+func NewImportJobXliffRequestWithBody(server string, jobId openapi_types.UUID, params *ImportJobXliffParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -3139,6 +3767,21 @@ func NewImportJobXliffRequestWithBody(server string, jobId openapi_types.UUID, c
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -3968,6 +4611,33 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /jobs/{job_id}/download (the `DownloadJob` operationId).
 	DownloadJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *DownloadJobParams, reqEditors ...RequestEditorFn) (*DownloadJobResponse, error)
 
+	// ListJobSegmentsWithResponse List a job's sentences with the review's flags
+	//
+	// The completed job's segments (sentences), each with where it is, its source and target (inline formatting as tags), the review's flags (each with a kind, a severity and one sentence saying why), its score and whether a person edited it; a page at a time (follow `next_cursor`). Filter by flag `kind` and by `to_check`; `order=score` puts the sentences most likely to need a correction first. Available while the download window is open: 404 before completion, 410 after.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /jobs/{job_id}/segments (the `ListJobSegments` operationId).
+	ListJobSegmentsWithResponse(ctx context.Context, jobId openapi_types.UUID, params *ListJobSegmentsParams, reqEditors ...RequestEditorFn) (*ListJobSegmentsResponse, error)
+
+	// EditJobSegmentWithBodyWithResponse Correct a sentence of a job's translation
+	//
+	// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+	EditJobSegmentWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EditJobSegmentResponse, error)
+
+	// EditJobSegmentWithResponse Correct a sentence of a job's translation
+	//
+	// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+	EditJobSegmentWithResponse(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, body EditJobSegmentJSONRequestBody, reqEditors ...RequestEditorFn) (*EditJobSegmentResponse, error)
+
 	// ExportJobXliffWithResponse Export a job's segments as XLIFF for post-editing
 	//
 	// The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
@@ -3979,12 +4649,12 @@ type ClientWithResponsesInterface interface {
 
 	// ImportJobXliffWithBodyWithResponse Rebuild a job's document from post-edited XLIFF
 	//
-	// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+	// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs, and checked by the review again. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit. The export notes the revision it was made from: a file that would undo a sentence edited since (in the review, or by another import) is refused with 412 naming the sentences, as is an `If-Match` other than the job's revision.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
-	ImportJobXliffWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportJobXliffResponse, error)
+	ImportJobXliffWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, params *ImportJobXliffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportJobXliffResponse, error)
 
 	// LanguagesWithResponse Languages
 	//
@@ -4024,7 +4694,7 @@ type ClientWithResponsesInterface interface {
 
 	// ProblemTypeWithResponse Describe a problem type
 	//
-	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5974,6 +6644,256 @@ func (r DownloadJobResponse) ContentType() string {
 	return ""
 }
 
+// ListJobSegmentsResponse200Headers the declared response headers of an HTTP 200 response for ListJobSegments
+type ListJobSegmentsResponse200Headers struct {
+	ETag *string
+}
+
+// ListJobSegmentsResponse429Headers the declared response headers of an HTTP 429 response for ListJobSegments
+type ListJobSegmentsResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ListJobSegmentsResponse503Headers the declared response headers of an HTTP 503 response for ListJobSegments
+type ListJobSegmentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListJobSegmentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SegmentList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListJobSegmentsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListJobSegmentsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListJobSegmentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListJobSegmentsResponse) GetJSON200() *SegmentList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON410() *Problem {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListJobSegmentsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListJobSegmentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListJobSegmentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListJobSegmentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListJobSegmentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// EditJobSegmentResponse200Headers the declared response headers of an HTTP 200 response for EditJobSegment
+type EditJobSegmentResponse200Headers struct {
+	ETag *string
+}
+
+// EditJobSegmentResponse429Headers the declared response headers of an HTTP 429 response for EditJobSegment
+type EditJobSegmentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// EditJobSegmentResponse503Headers the declared response headers of an HTTP 503 response for EditJobSegment
+type EditJobSegmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type EditJobSegmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SegmentEdited
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EditJobSegmentResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *EditJobSegmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EditJobSegmentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EditJobSegmentResponse) GetJSON200() *SegmentEdited {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON410() *Problem {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r EditJobSegmentResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r EditJobSegmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EditJobSegmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EditJobSegmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EditJobSegmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ExportJobXliffResponse200Headers the declared response headers of an HTTP 200 response for ExportJobXliff
 type ExportJobXliffResponse200Headers struct {
 	ContentDisposition *string
@@ -6110,6 +7030,8 @@ type ImportJobXliffResponse struct {
 	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
 	ApplicationproblemJSON410 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -6154,6 +7076,11 @@ func (r ImportJobXliffResponse) GetApplicationproblemJSON408() *Problem {
 // GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
 func (r ImportJobXliffResponse) GetApplicationproblemJSON410() *Problem {
 	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -8141,6 +9068,51 @@ func (c *ClientWithResponses) DownloadJobWithResponse(ctx context.Context, jobId
 	return ParseDownloadJobResponse(rsp)
 }
 
+// ListJobSegmentsWithResponse List a job's sentences with the review's flags
+//
+// The completed job's segments (sentences), each with where it is, its source and target (inline formatting as tags), the review's flags (each with a kind, a severity and one sentence saying why), its score and whether a person edited it; a page at a time (follow `next_cursor`). Filter by flag `kind` and by `to_check`; `order=score` puts the sentences most likely to need a correction first. Available while the download window is open: 404 before completion, 410 after.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /jobs/{job_id}/segments (the `ListJobSegments` operationId).
+func (c *ClientWithResponses) ListJobSegmentsWithResponse(ctx context.Context, jobId openapi_types.UUID, params *ListJobSegmentsParams, reqEditors ...RequestEditorFn) (*ListJobSegmentsResponse, error) {
+	rsp, err := c.ListJobSegments(ctx, jobId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListJobSegmentsResponse(rsp)
+}
+
+// EditJobSegmentWithBodyWithResponse Correct a sentence of a job's translation
+//
+// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+func (c *ClientWithResponses) EditJobSegmentWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EditJobSegmentResponse, error) {
+	rsp, err := c.EditJobSegmentWithBody(ctx, jobId, segmentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEditJobSegmentResponse(rsp)
+}
+
+// EditJobSegmentWithResponse Correct a sentence of a job's translation
+//
+// Sets the segment's target. It must carry exactly the inline tags of its source, balanced (else 422 naming the tag). The edit makes a new revision of the document, as an XLIFF import does: the job's `revision` counts up, the .docx is rebuilt (and its PDF rendition, when the job has one), the download window opens afresh, `job.completed` is sent again with the revision, and the sentence goes to the account's translation memory, so the same sentence is translated the same way next time. Send the revision you edited as `If-Match`: an edit made on an older revision is refused with 412.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /jobs/{job_id}/segments/{segment_id} (the `EditJobSegment` operationId).
+func (c *ClientWithResponses) EditJobSegmentWithResponse(ctx context.Context, jobId openapi_types.UUID, segmentId string, params *EditJobSegmentParams, body EditJobSegmentJSONRequestBody, reqEditors ...RequestEditorFn) (*EditJobSegmentResponse, error) {
+	rsp, err := c.EditJobSegment(ctx, jobId, segmentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEditJobSegmentResponse(rsp)
+}
+
 // ExportJobXliffWithResponse Export a job's segments as XLIFF for post-editing
 //
 // The completed job's segments as XLIFF 2.1 (`?version=1.2` for tools that only read 1.2): one unit per sentence, grouped by paragraph, with the source and the machine target; inline formatting as `<pc>`/`<ph>` (1.2: `<g>`/`<x>`); the job's warnings as notes; `<file original="dragoman:job:<job_id>">` ties the file to the job. Available while the download window is open: 404 before completion, 410 after.
@@ -8158,13 +9130,13 @@ func (c *ClientWithResponses) ExportJobXliffWithResponse(ctx context.Context, jo
 
 // ImportJobXliffWithBodyWithResponse Rebuild a job's document from post-edited XLIFF
 //
-// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit.
+// Upload the job's XLIFF export after editing its targets (raw body with `Content-Type: application/xliff+xml`, or multipart with the file in `file`; max 64 MB). The document is rebuilt from the edited targets with the same assembly and right-to-left layout as the machine translation, as a new revision: `GET /jobs/{job_id}/download` serves it for a fresh download window, the job's `revision` counts up, and `job.completed` is sent again with `revision` in its data. Edited segments are stored in the account's translation memory as human translations and preferred over engine output in later jobs, and checked by the review again. A file that is not well-formed, has a DTD or entities, belongs to another job, lacks or adds units, or whose inline codes differ from the source is refused with 422 naming the unit. The export notes the revision it was made from: a file that would undo a sentence edited since (in the review, or by another import) is refused with 412 naming the sentences, as is an `If-Match` other than the job's revision.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /jobs/{job_id}/xliff (the `ImportJobXliff` operationId).
-func (c *ClientWithResponses) ImportJobXliffWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportJobXliffResponse, error) {
-	rsp, err := c.ImportJobXliffWithBody(ctx, jobId, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ImportJobXliffWithBodyWithResponse(ctx context.Context, jobId openapi_types.UUID, params *ImportJobXliffParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportJobXliffResponse, error) {
+	rsp, err := c.ImportJobXliffWithBody(ctx, jobId, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -8233,7 +9205,7 @@ func (c *ClientWithResponses) ImportMemoryTmxWithBodyWithResponse(ctx context.Co
 
 // ProblemTypeWithResponse Describe a problem type
 //
-// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10176,6 +11148,250 @@ func ParseDownloadJobResponse(rsp *http.Response) (*DownloadJobResponse, error) 
 	return response, nil
 }
 
+// ParseListJobSegmentsResponse parses an HTTP response from a ListJobSegmentsWithResponse call
+func ParseListJobSegmentsResponse(rsp *http.Response) (*ListJobSegmentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListJobSegmentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SegmentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListJobSegmentsResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListJobSegmentsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListJobSegmentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseEditJobSegmentResponse parses an HTTP response from a EditJobSegmentWithResponse call
+func ParseEditJobSegmentResponse(rsp *http.Response) (*EditJobSegmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EditJobSegmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SegmentEdited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers EditJobSegmentResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers EditJobSegmentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers EditJobSegmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseExportJobXliffResponse parses an HTTP response from a ExportJobXliffWithResponse call
 func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -10339,6 +11555,13 @@ func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
