@@ -24,7 +24,7 @@ import (
 
 // Commands are the client commands; newLocal runs translate --local.
 func Commands(newLocal NewLocal) []*cobra.Command {
-	return []*cobra.Command{translateCommand(newLocal), jobsCommand(), usageCommand(), languagesCommand(),
+	return []*cobra.Command{translateCommand(newLocal), jobsCommand(), reviewCommand(), usageCommand(), languagesCommand(),
 		webhooksCommand(), verifySignatureCommand()}
 }
 

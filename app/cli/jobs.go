@@ -190,6 +190,9 @@ func printJob(w io.Writer, j *client.Job) {
 	if j.DownloadUrl != nil {
 		fmt.Fprintf(w, "  download %s\n", *j.DownloadUrl)
 	}
+	if j.Review.Summary != "" {
+		fmt.Fprintf(w, "  review: %s (dragoman review %s)\n", j.Review.Summary, j.JobId)
+	}
 	printFidelity(w, "  ", j)
 }
 

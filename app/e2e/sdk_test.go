@@ -96,7 +96,11 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 		"deleteWebhookApi": func() (*http.Response, error) { return c.DeleteWebhookApi(ctx, wh) },
 		"exportJobXliff":   func() (*http.Response, error) { return c.ExportJobXliff(ctx, id, nil) },
 		"importJobXliff": func() (*http.Response, error) {
-			return c.ImportJobXliffWithBody(ctx, id, "application/xliff+xml", strings.NewReader("<xliff/>"))
+			return c.ImportJobXliffWithBody(ctx, id, nil, "application/xliff+xml", strings.NewReader("<xliff/>"))
+		},
+		"listJobSegments": func() (*http.Response, error) { return c.ListJobSegments(ctx, id, nil) },
+		"editJobSegment": func() (*http.Response, error) {
+			return c.EditJobSegment(ctx, id, "1", nil, gen.SegmentEdit{Target: "x"})
 		},
 		"exportMemoryTmx": func() (*http.Response, error) { return c.ExportMemoryTmx(ctx) },
 		"createGlossary": func() (*http.Response, error) {
