@@ -91,7 +91,7 @@ func kindNames() string { return strings.Join(kindNamesList(), ", ") }
 
 // printReview prints every page of the job's segments the query selects.
 func printReview(ctx context.Context, cl *client.Client, id string, q client.SegmentQuery, asJSON bool, w io.Writer) error {
-	var segs []client.Segment
+	segs := []client.Segment{}
 	var last *client.SegmentList
 	for {
 		page, err := cl.Segments(ctx, id, q)

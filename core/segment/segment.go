@@ -47,8 +47,28 @@ type Segment struct {
 	// Revised is the revision that changed it last.
 	Edited  bool `json:"edited,omitempty"`
 	Revised int  `json:"revised,omitempty"`
+	// History holds the targets edits replaced, oldest first, so an XLIFF
+	// file exported before an edit can tell what it was exported with.
+	History []Replaced `json:"history,omitempty"`
 	// Notes are what the translation noted for the review; not stored.
 	Notes Notes `json:"-"`
+}
+
+// Replaced is a target an edit replaced: Target was the segment's target
+// until revision Revision.
+type Replaced struct {
+	Revision int    `json:"revision"`
+	Target   string `json:"target"`
+}
+
+// TargetAt is the segment's target as it was at revision rev.
+func (s *Segment) TargetAt(rev int) string {
+	for _, h := range s.History {
+		if h.Revision > rev {
+			return h.Target
+		}
+	}
+	return s.Target
 }
 
 // Notes are what translating a segment noted for its review: the words

@@ -22,9 +22,9 @@ import (
 // (revise): the edited targets go through the same assembly and
 // right-to-left layout as the machine translation and the review's checks.
 // A file exported before the job's latest revision must not undo what was
-// edited since: its segments edited after the export must either be left
-// as they were exported or agree with the edit, else the import is
-// refused (KindStale) naming them. ifMatch, when set, is the revision the
+// edited since: a segment edited after the export keeps its edit when the
+// file left it as exported (or agrees with the edit); one the file changed
+// too is a conflict, and the import is refused (KindStale) naming them. ifMatch, when set, is the revision the
 // caller expects the job to be at.
 func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body io.Reader, ifMatch *int) (*job.Job, error) {
 	if s.XLIFF == nil {
@@ -54,7 +54,7 @@ func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body 
 		}
 		return nil, err
 	}
-	edited := map[string]bool{}
+	edited := map[string]string{}
 	var lost []string
 	n := 0
 	doc.EachSegment(func(_ *segment.Unit, sg *segment.Segment) {
@@ -63,11 +63,14 @@ func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body 
 		if sg.Target == b.target {
 			return
 		}
-		if b.revised > meta.Revision { // edited after the export: the file's target is older
-			lost = append(lost, strconv.Itoa(n))
+		if b.revised > meta.Revision { // edited after the export
+			if sg.Target != sg.TargetAt(meta.Revision) {
+				lost = append(lost, strconv.Itoa(n)) // changed in the file too
+			}
+			sg.Target = b.target // as exported: the later edit stays
 			return
 		}
-		edited[sg.ID] = true
+		edited[sg.ID] = b.target
 	})
 	if len(lost) > 0 {
 		return nil, &Error{Kind: KindStale, Message: fmt.Sprintf(

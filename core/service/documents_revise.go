@@ -33,7 +33,8 @@ func stale(j *job.Job, base int) error {
 }
 
 // revise makes the next revision of a completed job from doc, whose
-// segments in edited a person changed (an edited segment in the API or
+// segments in edited (by id, with the target each had before) a person
+// changed (an edited segment in the API or
 // the dashboard, or an XLIFF import; how says which in the job's
 // warnings): their flags are checked again, the .docx is rebuilt as the
 // pipeline builds it, the PDF rendition re-rendered when the job has one
@@ -43,7 +44,7 @@ func stale(j *job.Job, base int) error {
 // translations, so the same sentence is translated the same way next
 // time. base is the revision the edits were made on: the job must still
 // be at it.
-func (s *Documents) revise(ctx context.Context, j *job.Job, doc *segment.Document, edited map[string]bool, base int, how string) (*job.Job, error) {
+func (s *Documents) revise(ctx context.Context, j *job.Job, doc *segment.Document, edited map[string]string, base int, how string) (*job.Job, error) {
 	if s.Docs == nil {
 		return nil, fail(KindUnavailable, "editing translations is not configured on this server")
 	}
@@ -59,9 +60,10 @@ func (s *Documents) revise(ctx context.Context, j *job.Job, doc *segment.Documen
 		changed := false
 		for k := range u.Segments {
 			sg := &u.Segments[k]
-			if edited[sg.ID] {
+			if old, ok := edited[sg.ID]; ok {
 				changed = true
 				sg.Edited, sg.Revised, sg.Notes = true, next, segment.Notes{}
+				sg.History = append(sg.History, segment.Replaced{Revision: next, Target: old})
 				entries = append(entries, ports.MemoryEntry{SourceLang: meta.SourceLang, TargetLang: meta.TargetLang, Source: sg.Source, Target: sg.Target, Origin: "human"})
 			}
 		}
@@ -70,7 +72,7 @@ func (s *Documents) revise(ctx context.Context, j *job.Job, doc *segment.Documen
 			// an edited sentence; its neighbours keep theirs.
 			keep := make([][]review.Flag, len(u.Segments))
 			for k, sg := range u.Segments {
-				if !edited[sg.ID] {
+				if _, ok := edited[sg.ID]; !ok {
 					keep[k] = sg.Flags
 				}
 			}

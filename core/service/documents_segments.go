@@ -180,8 +180,9 @@ func (s *Documents) EditSegment(ctx context.Context, c *Caller, id, segmentID, t
 		v := views(doc)[n-1]
 		return j, &v, nil // nothing changed: no revision
 	}
+	old := sg.Target
 	sg.Target = target
-	j, err = s.revise(ctx, j, doc, map[string]bool{sg.ID: true}, j.Revision, fmt.Sprintf("sentence %d edited in the review", n))
+	j, err = s.revise(ctx, j, doc, map[string]string{sg.ID: old}, j.Revision, fmt.Sprintf("sentence %d edited in the review", n))
 	if err != nil {
 		return nil, nil, err
 	}
