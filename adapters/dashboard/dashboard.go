@@ -73,6 +73,8 @@ func New(svc service.UseCases, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("GET /jobs/rows", d.authed(d.jobRows))
 	d.mux.HandleFunc("GET /jobs/{id}/download", d.authed(d.download))
 	d.mux.HandleFunc("GET /jobs/{id}/preview", d.authed(d.previewPage))
+	d.mux.HandleFunc("GET /jobs/{id}/review", d.authed(d.reviewPage))
+	d.mux.HandleFunc("PATCH /jobs/{id}/segments/{sid}", d.authed(d.editSegment))
 	d.mux.HandleFunc("GET /jobs/{id}/preview/{side}", d.authed(d.previewPages))
 	d.mux.HandleFunc("GET /jobs/{id}/preview/{side}/{n}", d.authed(d.previewImage))
 	d.mux.HandleFunc("GET /keys", d.authed(d.keysPage))

@@ -26,9 +26,10 @@ type page struct {
 	Error   string
 	Notice  string
 	Data    any
+	Script  string // a script of the page's own, beside dashboard.js
 }
 
-var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview", "terms", "account"}
+var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview", "terms", "account", "review"}
 
 var funcs = template.FuncMap{
 	"when": func(t time.Time) string {
@@ -69,6 +70,7 @@ var funcs = template.FuncMap{
 		}
 		return b.String()
 	},
+	"hasPrefix": strings.HasPrefix,
 	"has": func(list []string, s string) bool {
 		for _, v := range list {
 			if v == s {

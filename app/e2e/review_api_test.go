@@ -148,10 +148,10 @@ func TestReviewThroughTheAPI(t *testing.T) {
 		t.Errorf("edited: %+v", edited)
 	}
 	out := s.do("GET", "/v1/jobs/"+id+"/download", key, nil, "")
-	if _, text := docxRuns(t, out.body, "b"); out.status != 200 || !strings.Contains(text, "El aparato funciona deprisa.") {
+	if _, text := docxRuns(t, out.body, "<w:b/>"); out.status != 200 || !strings.Contains(text, "El aparato funciona deprisa.") {
 		t.Errorf("the download lacks the edit: %d %q", out.status, text)
 	}
-	if marked, _ := docxRuns(t, out.body, "b"); len(marked) == 0 {
+	if marked, _ := docxRuns(t, out.body, "<w:b/>"); len(marked) == 0 {
 		t.Errorf("the bold of another sentence was lost")
 	}
 

@@ -119,12 +119,13 @@ func UnknownWordsFlag(words []string) *Flag {
 	if len(words) == 0 {
 		return nil
 	}
-	what := "this word"
+	words = dedupe(words)
+	what := "this word and left it as it was"
 	if len(words) > 1 {
-		what = "these words"
+		what = "these words and left them as they were"
 	}
 	return &Flag{Kind: UnknownWords, Severity: Medium,
-		Message: fmt.Sprintf("The engine did not know %s and left them as they were: %s.", what, quoted(dedupe(words)))}
+		Message: fmt.Sprintf("The engine did not know %s: %s.", what, quoted(words))}
 }
 
 func dedupe(s []string) []string {

@@ -76,7 +76,7 @@
         status.textContent = res.body.pages + (res.body.pages === 1 ? " page" : " pages");
         for (var i = 1; i <= res.body.pages; i++) {
           var img = document.createElement("img");
-          img.loading = "lazy"; img.src = base + "/" + i; img.alt = "page " + i; img.className = "page";
+          img.loading = "lazy"; img.src = base + "/" + i + "?r=" + encodeURIComponent(preview.dataset.revision || "0"); img.alt = "page " + i; img.className = "page";
           pages.appendChild(img);
         }
       }).catch(function () { status.textContent = "The preview could not be loaded."; });
