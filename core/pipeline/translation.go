@@ -230,7 +230,8 @@ func (r *run) translateBatch(ctx context.Context, units []segment.Unit) error {
 			n := 0
 			for _, u := range rest {
 				for _, sg := range u.Segments {
-					units[where[n][0]].Segments[where[n][1]].Target = sg.Target
+					// The engine's notes too: the review flags them.
+					units[where[n][0]].Segments[where[n][1]] = sg
 					n++
 				}
 			}

@@ -118,7 +118,7 @@ func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode transl
 		}
 	}
 	res.Metrics.EngineCalls += len(batches(all, l.Engine.Caps, t.BatchSegments)) - len(batches(sent, l.Engine.Caps, t.BatchSegments))
-	t.remember(ctx, key, string(mode), src, got)
+	t.remember(ctx, key, string(mode), src, got, nil)
 }
 
 // remember writes fresh engine output to the memory before the batch is
@@ -127,13 +127,13 @@ func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode transl
 // go together in the next one (group commit), so concurrent batches share
 // a transaction. The write outlives a cancelled job (the engine was paid).
 // A failed write only costs a later engine call.
-func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, out []string) {
+func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, out []string, notes map[int]tagged.Note) {
 	if t.TM == nil || len(src) == 0 {
 		return
 	}
 	entries := make(map[string]string, len(src))
 	for i, s := range src {
-		entries[Hash(s)] = out[i]
+		entries[Hash(s)] = withNotes(out[i], notes[i])
 	}
 	t.writer().write(context.WithoutCancel(ctx), memKey{leg, mode}, entries)
 }

@@ -68,3 +68,37 @@ func TestEngineNotesReachTheirSegments(t *testing.T) {
 		t.Errorf("a glossary placeholder put back by guess: %+v", last)
 	}
 }
+
+// A text the memory answers keeps what the engine noted when it first
+// translated it: the same sentence is flagged the same way the second
+// time, without asking the engine again.
+func TestNotesSurviveTheMemory(t *testing.T) {
+	tm := newMemoryTM()
+	var calls []int
+	for range 2 {
+		n := &noting{}
+		tr := &Translator{Engines: registry{engine("noting", n, ports.Capabilities{AnyToAny: true})}, TM: tm}
+		d := docOf("A zork here.", `<g id="1">Bold</g> text.`, "Plain text.")
+		if _, err := tr.Translate(context.Background(), d, "en", "es", translation.Full); err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, n.calls())
+		if got := d.Units[0].Segments[0].Notes.Unknown; !slices.Equal(got, []string{"zork"}) {
+			t.Errorf("run %d: unknown %q", len(calls), got)
+		}
+		if f := d.Units[1].Segments[0].Notes.Fixes; len(f) != 1 || f[0].Code != 1 {
+			t.Errorf("run %d: fixes %+v", len(calls), f)
+		}
+		if n := d.Units[2].Segments[0].Notes; n.Unknown != nil || n.Fixes != nil {
+			t.Errorf("run %d: notes on a plain text %+v", len(calls), n)
+		}
+		for _, u := range d.Units {
+			if strings.ContainsRune(u.Segments[0].Target, '\uffff') {
+				t.Errorf("run %d: the stored notes leaked into the target %q", len(calls), u.Segments[0].Target)
+			}
+		}
+	}
+	if calls[0] == 0 || calls[1] != 0 {
+		t.Errorf("engine calls %v, want the second run from the memory", calls)
+	}
+}

@@ -133,7 +133,14 @@ func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode tr
 	var todo []int // indexes into texts the engine must translate
 	for i := range texts {
 		if h, ok := hits[i]; ok {
-			out[i] = h
+			text, n, noted := splitNotes(h)
+			out[i] = text
+			if noted {
+				if notes == nil {
+					notes = map[int]tagged.Note{}
+				}
+				notes[i] = n
+			}
 			if !foreign[i] {
 				res.Metrics.CacheHits++
 			}
@@ -174,7 +181,7 @@ func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode tr
 			// (its vendor refused it): that output, made without the
 			// glossary, must not be recalled under the glossary's version.
 			if err == nil && (g == nil || len(warns) == 0) {
-				t.remember(ctx, key, string(mode), req.Segments, got)
+				t.remember(ctx, key, string(mode), req.Segments, got, batchNotes(r.Notes))
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -209,6 +216,18 @@ func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode tr
 		return nil, nil, err
 	}
 	return out, notes, nil
+}
+
+// batchNotes are an engine's notes by index into its batch.
+func batchNotes(ns []tagged.Note) map[int]tagged.Note {
+	if len(ns) == 0 {
+		return nil
+	}
+	m := make(map[int]tagged.Note, len(ns))
+	for _, n := range ns {
+		m[n.Segment] = n
+	}
+	return m
 }
 
 // slotsFor is the engine's semaphore, shared by all jobs.
