@@ -18,7 +18,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
-	"glossary_id", "revision",
+	"glossary_id", "revision", "batch_id", "held_until",
 }
 
 var (
@@ -54,6 +54,8 @@ type jobRow struct {
 	PDF          string         `db:"pdf"`
 	GlossaryID   string         `db:"glossary_id"`
 	Revision     int            `db:"revision"`
+	BatchID      string         `db:"batch_id"`
+	HeldUntil    nullTimeCol    `db:"held_until"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
@@ -64,7 +66,7 @@ func (r *jobRow) job() (*job.Job, error) {
 		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, PDF: job.PDFState(r.PDF),
-		GlossaryID: r.GlossaryID, Revision: r.Revision,
+		GlossaryID: r.GlossaryID, Revision: r.Revision, BatchID: r.BatchID, HeldUntil: r.HeldUntil.T,
 	}
 	if err := json.Unmarshal([]byte(r.Warnings), &j.Warnings); err != nil {
 		return nil, fmt.Errorf("job %s warnings: %w", r.ID, err)
@@ -89,6 +91,7 @@ func (r *jobRow) job() (*job.Job, error) {
 func normJob(j *job.Job) {
 	j.CreatedAt, j.UpdatedAt = norm(j.CreatedAt), norm(j.UpdatedAt)
 	j.CompletedAt, j.ExpiredAt = normPtr(j.CompletedAt), normPtr(j.ExpiredAt)
+	j.HeldUntil = normPtr(j.HeldUntil)
 }
 
 // jobArgs are j's values in jobColumns order.
@@ -117,7 +120,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
-		j.GlossaryID, j.Revision,
+		j.GlossaryID, j.Revision, j.BatchID, tsPtr(j.HeldUntil),
 	}, nil
 }
 
@@ -188,9 +191,10 @@ func (s *Store) CompletedBefore(ctx context.Context, t time.Time) ([]*job.Job, e
 		string(job.Completed), ts(t))
 }
 
-// Unfinished lists pending and processing jobs, oldest first.
+// Unfinished lists pending and processing jobs, oldest first; held jobs
+// wait for their owner, not for recovery, and are left out.
 func (s *Store) Unfinished(ctx context.Context) ([]*job.Job, error) {
-	return s.selectJobs(ctx, jobSelect+" WHERE status IN (?, ?) ORDER BY created_at, id",
+	return s.selectJobs(ctx, jobSelect+" WHERE status IN (?, ?) AND held_until IS NULL ORDER BY created_at, id",
 		string(job.Pending), string(job.Processing))
 }
 

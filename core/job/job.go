@@ -120,6 +120,12 @@ type Job struct {
 	UpdatedAt    time.Time
 	CompletedAt  *time.Time
 	ExpiredAt    *time.Time // when the output was deleted after the download window
+	// BatchID groups the jobs of one submission with several targets (or
+	// documents, from a .zip); "" for a job submitted alone.
+	BatchID string
+	// HeldUntil is set while a job submitted with hold waits for its
+	// owner's confirmation (hold.go); nil otherwise.
+	HeldUntil *time.Time
 	// Revision counts the outputs rebuilt from post-edited XLIFF: 0 is the
 	// machine translation; each revision completes the job again
 	// (CompletedAt moves, opening a fresh download window).
