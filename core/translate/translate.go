@@ -89,6 +89,9 @@ type Translator struct {
 	// engine's own MaxSegments (DRAGOMAN_BATCH_SEGMENTS); 0: the engine's
 	// limit. Smaller batches put more of one document in flight at once.
 	BatchSegments int
+	// Throughput, when set, records each successful call's characters and
+	// time, from which quotes estimate how long a translation takes.
+	Throughput ports.EngineThroughput
 	// MemoryQueue bounds the translation-memory entries waiting to be
 	// written behind the jobs; past it writes are synchronous. Default 500,000.
 	MemoryQueue int
@@ -317,12 +320,14 @@ func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.Transla
 			wait *= 2
 		}
 		var r ports.TranslateResult
+		began := time.Now()
 		r, err = e.Provider.Translate(ctx, req)
 		calls++
 		if err == nil && len(r.Segments) != len(req.Segments) {
 			err = fmt.Errorf("engine returned %d segments for %d", len(r.Segments), len(req.Segments))
 		}
 		if err == nil {
+			t.measured(ctx, e.Name, req.Segments, time.Since(began))
 			return r.Segments, r.Warnings, calls, nil
 		}
 	}
