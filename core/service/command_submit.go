@@ -15,30 +15,25 @@ import (
 
 // SubmitRequest is a document to translate and how.
 type SubmitRequest struct {
-	Name       string        // file name as uploaded
-	NameFn     func() string // or: the name known once Body is read (URL fetches)
-	Body       io.Reader     // the document; read once, streamed to the blob store
-	TargetLang string        // name or code; "" means Arabic
-	SourceLang string        // name, code or "auto"; "" means auto
-	Mode       string        // "" means professional
-	FromURL    bool          // format errors are 400 instead of 422
-	PDF        bool          // also render the translation to PDF (pdf_url in job.completed)
-	GlossaryID string        // one of the caller's glossaries for the pair; "" for none
+	Name       string // file name as uploaded
+	TargetLang string // name or code; "" means Arabic
+	SourceLang string // name, code or "auto"; "" means auto
+	Mode       string // "" means professional
+	FromURL    bool   // format errors are 400 instead of 422
+	PDF        bool   // also render the translation to PDF (pdf_url in job.completed)
+	GlossaryID string // one of the caller's glossaries for the pair; "" for none
+	// TargetLangs, when set, makes one job per target from the one
+	// document, as a batch (TargetLang is then ignored).
+	TargetLangs []string
+	// Hold keeps the job pending, nothing started or charged, until the
+	// caller confirms it (ConfirmJob) or cancels it; see Config.HoldFor.
+	Hold bool
 }
 
 // Accepted is what a submission returns.
 type Accepted struct {
 	Job *job.Job
 	RTL *job.RTLReport // estimate from a pre-scan; nil where direction is irrelevant
-}
-
-// submit stores and queues a request whose options are validated.
-func (s *Service) submit(ctx context.Context, c *Caller, r SubmitRequest, opts Options) (*Accepted, error) {
-	up, err := s.Receive(ctx, r.Body, r.FromURL)
-	if err != nil {
-		return nil, err
-	}
-	return s.queue(ctx, c, up, r, opts)
 }
 
 // queue turns a received document into a pending job. On any error the
@@ -74,8 +69,18 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 		}
 	}
 
+	acc, err := s.create(ctx, c, up.ID, r.name(), format, blob, r, opts, "")
+	if err == nil && !acc.Job.Held() {
+		s.announce(ctx, acc.Job)
+	}
+	return acc, err
+}
+
+// create makes the pending job id of a verified stored input (blob, in
+// format), held when r asks to; the caller announces it.
+func (s *Service) create(ctx context.Context, c *Caller, id, name string, format docformat.Format, blob ports.Blob, r SubmitRequest, opts Options, batchID string) (*Accepted, error) {
 	now := s.Clock.Now()
-	j := job.New(up.ID, c.Account.ID, now)
+	j := job.New(id, c.Account.ID, now)
 	j.TargetLang = opts.Target.Code
 	j.SourceLang = "auto"
 	if opts.Source != nil {
@@ -84,30 +89,41 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	j.Mode = opts.Mode
 	j.GlossaryID = opts.GlossaryID
 	j.Format = string(format)
-	j.OriginalName = cleanName(r.name(), string(format))
+	j.OriginalName = cleanName(name, string(format))
+	j.BatchID = batchID
 	if r.PDF {
 		j.PDF = job.PDFRequested
 	}
+	if r.Hold {
+		_ = j.Hold(now.Add(s.Config.holdFor()))
+	}
 
 	var est *job.RTLReport
+	var err error
 	// The layout estimates from the document's own direction and script
 	// as well as the pair (source auto included); it returns nil where
 	// nothing is right to left.
 	if s.Layout != nil && format == docformat.DOCX {
+		if _, err := blob.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
 		if est, err = s.Layout.Estimate(ctx, blob, layoutRequest(opts)); err != nil {
 			est = nil // an estimate is advice; the job still runs
 		}
 		j.RTL = est
 	}
-	if err := s.Jobs.CreateJob(ctx, j); err != nil {
+	if err = s.Jobs.CreateJob(ctx, j); err != nil {
 		return nil, err
 	}
-	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicAccepted), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: now}
-	// A failed publish is not the client's problem: the job is stored, and
-	// the pipeline's recovery republishes the event of a job still pending
-	// after a minute.
-	_ = s.Bus.Publish(ctx, ports.TopicAccepted, ev)
 	return &Accepted{Job: j, RTL: est}, nil
+}
+
+// announce hands a pending job to the pipeline. A failed publish is not
+// the client's problem: the job is stored, and the pipeline's recovery
+// republishes the event of a job still pending after a minute.
+func (s *Service) announce(ctx context.Context, j *job.Job) {
+	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicAccepted), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: s.Clock.Now()}
+	_ = s.Bus.Publish(ctx, ports.TopicAccepted, ev)
 }
 
 // cleanName keeps the base name of an uploaded file, without control
@@ -130,12 +146,7 @@ func cleanName(name, format string) string {
 	return name
 }
 
-func (r SubmitRequest) name() string {
-	if r.NameFn != nil {
-		return r.NameFn()
-	}
-	return r.Name
-}
+func (r SubmitRequest) name() string { return r.Name }
 
 // checkDetected detects the language of a document sent with source auto
 // (the upload is read here already) and refuses, before the job exists, a

@@ -20,8 +20,12 @@ func (s *Service) expireOutput(ctx context.Context, id string) {
 }
 
 // Sweep deletes outputs past their download window and jobs past their
-// retention. It runs periodically.
+// retention, and drops held jobs not confirmed in time. It runs
+// periodically.
 func (s *Service) Sweep(ctx context.Context) error {
+	if err := s.dropHeld(ctx); err != nil {
+		return err
+	}
 	now := s.Clock.Now()
 	done, err := s.Jobs.CompletedBefore(ctx, now.Add(-s.Config.DownloadTTL))
 	if err != nil {

@@ -16,6 +16,19 @@ type Config struct {
 	// AllowPrivateURLs lets URL fetches and webhooks reach loopback and
 	// private addresses over plain http, for tests and local development.
 	AllowPrivateURLs bool
+	// HoldFor is how long a job submitted with hold waits for its
+	// confirmation before it is dropped; 0 means DefaultHoldFor.
+	HoldFor time.Duration
+}
+
+// DefaultHoldFor is how long a held job waits for its confirmation.
+const DefaultHoldFor = time.Hour
+
+func (c Config) holdFor() time.Duration {
+	if c.HoldFor <= 0 {
+		return DefaultHoldFor
+	}
+	return c.HoldFor
 }
 
 // DefaultConfig is the contract's limits.
@@ -38,8 +51,19 @@ type Service struct {
 	Docs     ports.DocumentEngine
 	Detector ports.LanguageDetector
 	Fetcher  ports.URLFetcher // nil: translate-url unavailable
-	Clock    ports.Clock
-	NewID    func() string
+	// Converter turns .doc, .odt and .rtf into .docx once for a batch or a
+	// quote; nil: those formats are refused there.
+	Converter ports.Converter
+	// Batches finds a batch's jobs and held jobs past their hold; nil: 503
+	// on the batch resource and held jobs are never dropped.
+	Batches ports.Batches
+	// Estimator and Throughput answer quotes: the translation planned
+	// without an engine call, and the engines' measured speed; nil
+	// Estimator: quotes count words only.
+	Estimator  Estimator
+	Throughput ports.EngineThroughput
+	Clock      ports.Clock
+	NewID      func() string
 	// JobCatalog lists and deletes an account's jobs (the API's job list
 	// and the dashboard's); nil: 503 there.
 	JobCatalog ports.JobCatalog
