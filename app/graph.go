@@ -140,6 +140,8 @@ var detector = langdetect.New()
 func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
 	cfg := service.DefaultConfig
 	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
+	cfg.HoldFor = c.HoldFor
+	routes, _ := translate.ParseRoutes(os.Getenv("DRAGOMAN_ROUTES")) // newPipeline reports an error
 	return &service.Service{
 		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
 		Limiter: st, Engines: plugins, Layout: layout,
@@ -152,6 +154,10 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		PDF:        plugins.PDFRenderer(),
 		Glossaries: st,
 		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
+		Converter:  plugins.Converter(), Batches: st,
+		// Quotes plan as the pipeline translates, without calling an engine.
+		Estimator:  &translate.Translator{Engines: plugins, TM: st, Routes: routes},
+		Throughput: st,
 	}
 }
 

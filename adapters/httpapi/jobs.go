@@ -8,7 +8,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -63,16 +62,18 @@ type JobStatus struct {
 	RtlFidelity *RtlFidelity `json:"rtl_fidelity" doc:"null where direction is irrelevant (left-to-right source and target)"`
 
 	// Beyond the specification's fields.
-	OriginalName    string   `json:"original_name" doc:"File name as uploaded"`
-	Stage           string   `json:"stage" enum:"accepted,converted,extracted,translated,assembled,laid_out,finished" doc:"Last pipeline stage the job finished, for progress displays"`
-	TranslationMode string   `json:"translation_mode"`
-	TotalWords      int      `json:"total_words" doc:"Words counted in the document (charged on completion)"`
-	Engine          *string  `json:"engine" nullable:"true" doc:"Translation engine used"`
-	Warnings        []string `json:"warnings" doc:"Repairs and limitations noted while processing"`
-	Metrics         Metrics  `json:"metrics"`
-	Structure       *string  `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
-	PdfURL          *string  `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
-	Revision        int      `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
+	OriginalName    string     `json:"original_name" doc:"File name as uploaded"`
+	Stage           string     `json:"stage" enum:"accepted,converted,extracted,translated,assembled,laid_out,finished" doc:"Last pipeline stage the job finished, for progress displays"`
+	TranslationMode string     `json:"translation_mode"`
+	TotalWords      int        `json:"total_words" doc:"Words counted in the document (charged on completion)"`
+	Engine          *string    `json:"engine" nullable:"true" doc:"Translation engine used"`
+	Warnings        []string   `json:"warnings" doc:"Repairs and limitations noted while processing"`
+	Metrics         Metrics    `json:"metrics"`
+	Structure       *string    `json:"fidelity" nullable:"true" doc:"Summary of the structure check between source and output"`
+	PdfURL          *string    `json:"pdf_url" nullable:"true" doc:"Path to download the PDF rendition, for a job submitted with pdf=true once completed with its PDF rendered (as job.completed's data.pdf_url); null otherwise. Any completed job's PDF can still be downloaded from download_url with ?format=pdf"`
+	Revision        int        `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
+	BatchID         *string    `json:"batch_id" nullable:"true" doc:"The batch of a submission with several targets or documents (GET /batches/{batch_id}); null for a job submitted alone"`
+	HeldUntil       *time.Time `json:"held_until" nullable:"true" doc:"For a job submitted with hold and not yet confirmed: when it is dropped unless POST /jobs/{job_id}/confirm starts it; null otherwise"`
 }
 
 func strp(s string) *string {
@@ -105,7 +106,10 @@ func statusOf(j *job.Job) JobStatus {
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
 		Engine: strp(j.Engine), Warnings: j.Warnings, Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
-		Revision: j.Revision,
+		Revision: j.Revision, BatchID: strp(j.BatchID),
+	}
+	if j.Held() {
+		out.HeldUntil = j.HeldUntil
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
@@ -146,25 +150,25 @@ func (u *rawRequest) Resolve(ctx huma.Context) []error {
 	return nil
 }
 
-type acceptedOutput struct {
+// submittedOutput answers both translate endpoints: a JobAccepted (or
+// JobAcceptedURL) for one job, a BatchAccepted for several (see
+// submissionSchemas).
+type submittedOutput struct {
 	Location string `header:"Location"`
-	Body     JobAccepted
-}
-
-type acceptedURLOutput struct {
-	Location string `header:"Location"`
-	Body     JobAcceptedURL
+	Body     any
 }
 
 type translateURLInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	Body   struct {
-		URL             string `json:"url" format:"uri" maxLength:"4096" doc:"HTTPS URL of the document (.docx, .doc, .odt, .rtf; max 50 MB)"`
-		TargetLang      string `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
-		SourceLang      string `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
-		TranslationMode string `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
-		PDF             bool   `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
-		GlossaryID      string `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
+		URL             string   `json:"url" format:"uri" maxLength:"4096" doc:"HTTPS URL of the document (.docx, .doc, .odt, .rtf; max 50 MB)"`
+		TargetLang      string   `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
+		SourceLang      string   `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
+		TranslationMode string   `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
+		PDF             bool     `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
+		GlossaryID      string   `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
+		TargetLangs     []string `json:"target_langs,omitempty" required:"false" maxItems:"12" doc:"Several targets at once: one job per target from one fetch, as a batch (see POST /translate's target_langs); target_lang is then ignored."`
+		Hold            bool     `json:"hold,omitempty" required:"false" default:"false" doc:"Keep the job pending until POST /jobs/{job_id}/confirm; see POST /translate's hold."`
 	}
 }
 
@@ -192,7 +196,7 @@ func (a *API) registerJobs() {
 	op := huma.Operation{
 		OperationID: "translate", Method: http.MethodPost, Path: "/translate", Tags: []string{"Jobs"},
 		Summary:       "Translate an uploaded document",
-		Description:   "Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). " + modeDoc + " " + pdfDoc + " The answer is 202 with a job id to poll.",
+		Description:   "Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). " + modeDoc + " " + pdfDoc + " The answer is 202 with a job id to poll; with `target_langs` (several targets) or a .zip of documents, 202 with a batch (see target_langs). With `hold`, the job waits for POST /jobs/{job_id}/confirm (see hold and POST /quote).",
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1, MaxBodyBytes: -1,
 		Errors: []int{401, 402, 403, 413, 422, 429, 503},
 	}
@@ -202,7 +206,7 @@ func (a *API) registerJobs() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "translateUrl", Method: http.MethodPost, Path: "/translate-url", Tags: []string{"Jobs"},
 		Summary:       "Translate a document fetched from an HTTPS URL",
-		Description:   "The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). " + modeDoc,
+		Description:   "The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). " + modeDoc + " With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.",
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1,
 		Errors: []int{400, 401, 402, 403, 413, 422, 429, 503},
 	}, a.translateURL)
@@ -248,34 +252,66 @@ func (a *API) documentUpload() {
 				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
 				"pdf":              {Type: "boolean", Description: pdfDoc, Default: false},
 				"glossary_id":      {Type: "string", Description: glossaryIDDoc},
+				"target_langs":     {Type: "string", Description: targetLangsDoc},
+				"hold":             {Type: "boolean", Description: holdDoc, Default: false},
 			},
 		}},
 	}}
 }
 
-func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
+func acceptedBody(acc *service.Accepted) JobAccepted {
 	j := acc.Job
-	poll := Prefix + "/jobs/" + j.ID
-	return &acceptedOutput{Location: poll, Body: JobAccepted{
-		JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: poll, RtlFidelity: rtlReportOut(acc.RTL),
-	}}
+	return JobAccepted{JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: Prefix + "/jobs/" + j.ID, RtlFidelity: rtlReportOut(acc.RTL)}
+}
+
+// submitted answers a submission: the job's acceptance, or the batch's
+// (url: the translate-url form of a job's acceptance).
+func submitted(sub *service.Submission, url bool) *submittedOutput {
+	if b := sub.Batch; b != nil {
+		out := BatchAccepted{BatchID: b.ID, PollURL: Prefix + "/batches/" + b.ID, Jobs: []JobAccepted{}, Skipped: b.Skipped}
+		for _, acc := range b.Jobs {
+			out.Jobs = append(out.Jobs, acceptedBody(acc))
+		}
+		if out.Skipped == nil {
+			out.Skipped = []string{}
+		}
+		return &submittedOutput{Location: out.PollURL, Body: out}
+	}
+	body := acceptedBody(sub.Job)
+	if url {
+		return &submittedOutput{Location: body.PollURL, Body: JobAcceptedURL{JobID: body.JobID, Status: body.Status, CreatedAt: body.CreatedAt, PollURL: body.PollURL}}
+	}
+	return &submittedOutput{Location: body.PollURL, Body: body}
 }
 
 // translate streams the multipart upload into the blob store.
-func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, error) {
+func (a *API) translate(ctx context.Context, in *uploadInput) (*submittedOutput, error) {
 	c := caller(ctx)
-	r := in.req
 	if err := a.svc.CheckQuota(ctx, c); err != nil {
 		return nil, a.fail(err)
 	}
+	up, req, err := a.receiveForm(ctx, in.req)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := a.svc.QueueUpload(ctx, c, up, req)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return submitted(sub, false), nil
+}
+
+// receiveForm reads a multipart upload: its file streamed into the blob
+// store, its fields into a request. Errors are the API's.
+func (a *API) receiveForm(ctx context.Context, r *http.Request) (*service.Upload, service.SubmitRequest, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
+		return nil, service.SubmitRequest{}, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
 	}
 	// Room for the form fields and part headers around a 50 MB file.
 	limit := a.svc.Config.MaxUpload + 1<<20
 	if r.ContentLength > limit { // size before anything else: 413, not 422
-		return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+		return nil, service.SubmitRequest{}, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	var up *service.Upload
@@ -302,152 +338,26 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		a.discard(ctx, up)
 		var re *formReadError
 		if errors.As(err, &re) {
-			return nil, a.bodyError(re.err)
+			return nil, req, a.bodyError(re.err)
 		}
-		return nil, err
+		return nil, req, err
 	}
 	if up == nil {
-		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
+		return nil, req, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
 	}
-	acc, err := a.svc.Queue(ctx, c, up, req)
-	if err != nil {
-		return nil, a.fail(err)
-	}
-	return a.accepted(acc), nil
+	return up, req, nil
 }
 
-// formReadError is a failure to read the multipart body itself (as
-// opposed to the file handler's answer).
-type formReadError struct{ err error }
-
-func (e *formReadError) Error() string { return e.err.Error() }
-
-// maxFieldSize is how much of a form field is read; the rest is skipped.
-const maxFieldSize = 256
-
-// readUploadForm reads the multipart body of POST /translate part by part,
-// without buffering the document: the first "file" part is handed to file
-// as a stream (its error ends the read and is returned as is), the known
-// fields are read up to maxFieldSize and trimmed, anything else is skipped.
-// A body that cannot be read gives a *formReadError.
-func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader) error) (service.SubmitRequest, error) {
-	var req service.SubmitRequest
-	seen := false
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			return req, nil
-		}
-		if err != nil {
-			return req, &formReadError{err}
-		}
-		name := part.FormName()
-		switch {
-		case name == "file" && !seen:
-			seen = true
-			req.Name = part.FileName()
-			if err := file(req.Name, part); err != nil {
-				return req, err
-			}
-		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf" || name == "glossary_id":
-			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
-			if err != nil {
-				return req, &formReadError{err}
-			}
-			s := strings.TrimSpace(string(v))
-			switch name {
-			case "target_lang":
-				req.TargetLang = s
-			case "source_lang":
-				req.SourceLang = s
-			case "pdf":
-				if req.PDF, err = parseFormBool(s); err != nil {
-					return req, newProblem(http.StatusUnprocessableEntity, "pdf: "+err.Error(), &huma.ErrorDetail{Location: "body.pdf", Message: err.Error(), Value: s})
-				}
-			case "glossary_id":
-				req.GlossaryID = s
-			default:
-				req.Mode = s
-			}
-		}
-		// The rest of the part (all of an unknown field) is skipped.
-		if _, err := io.Copy(io.Discard, part); err != nil {
-			return req, &formReadError{err}
-		}
-		part.Close()
-	}
-}
-
-// parseFormBool reads a boolean form field: true/false, 1/0, yes/no,
-// on/off (an HTML checkbox), case-insensitive; empty is false.
-func parseFormBool(s string) (bool, error) {
-	switch strings.ToLower(s) {
-	case "", "false", "0", "no", "off":
-		return false, nil
-	case "true", "1", "yes", "on":
-		return true, nil
-	}
-	return false, errors.New("not a boolean (true or false)")
-}
-
-// countingReader counts what was read through it and keeps the read
-// error other than EOF.
-type countingReader struct {
-	r   io.Reader
-	n   int64
-	err error
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err != nil && err != io.EOF {
-		c.err = err
-	}
-	return n, err
-}
-
-// oversized says whether a file whose type was refused is over the size
-// cap: size comes first (the spec's 413 for anything over 50 MB), so the
-// rest of the part is read, up to the cap, before answering 422.
-func (a *API) oversized(err error, file *countingReader) bool {
-	var se *service.Error
-	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
-		return false
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Config.MaxUpload+1-file.n))
-	return file.n > a.svc.Config.MaxUpload
-}
-
-func (a *API) discard(ctx context.Context, up *service.Upload) {
-	if up != nil {
-		a.svc.Discard(ctx, up)
-	}
-}
-
-func (a *API) bodyError(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
-	}
-	if errors.Is(err, os.ErrDeadlineExceeded) { // see serve's --upload-idle-timeout
-		return newProblem(http.StatusRequestTimeout, "the upload was too slow: it stalled or took too long")
-	}
-	return newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read")
-}
-
-func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
-	acc, err := a.svc.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{
-		TargetLang: in.Body.TargetLang, SourceLang: in.Body.SourceLang, Mode: in.Body.TranslationMode, PDF: in.Body.PDF,
-		GlossaryID: in.Body.GlossaryID,
+func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*submittedOutput, error) {
+	b := in.Body
+	sub, err := a.svc.SubmitURL(ctx, caller(ctx), b.URL, service.SubmitRequest{
+		TargetLang: b.TargetLang, SourceLang: b.SourceLang, Mode: b.TranslationMode, PDF: b.PDF,
+		GlossaryID: b.GlossaryID, TargetLangs: b.TargetLangs, Hold: b.Hold,
 	})
 	if err != nil {
 		return nil, a.fail(err)
 	}
-	out := a.accepted(acc)
-	return &acceptedURLOutput{Location: out.Location, Body: JobAcceptedURL{
-		JobID: out.Body.JobID, Status: out.Body.Status, CreatedAt: out.Body.CreatedAt, PollURL: out.Body.PollURL,
-	}}, nil
+	return submitted(sub, true), nil
 }
 
 func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
