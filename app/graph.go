@@ -154,7 +154,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		PDF:        plugins.PDFRenderer(),
 		Glossaries: st,
 		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
-		Converter:  plugins.Converter(), Batches: st,
+		Converter: plugins.Converter(), Batches: st,
 		// Quotes plan as the pipeline translates, without calling an engine.
 		Estimator:  &translate.Translator{Engines: plugins, TM: st, Routes: routes},
 		Throughput: st,

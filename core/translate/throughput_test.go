@@ -30,7 +30,9 @@ func (s *throughputs) RecordThroughput(_ context.Context, engine string, chars i
 	return s.fail
 }
 
-func (s *throughputs) Throughputs(context.Context) (map[string]ports.Throughput, error) { return nil, nil }
+func (s *throughputs) Throughputs(context.Context) (map[string]ports.Throughput, error) {
+	return nil, nil
+}
 
 // Every successful engine call is measured, with the characters as engines
 // bill them (inline codes excluded); failed calls are not, and a store
