@@ -49,10 +49,14 @@ type Config struct {
 	NATSListen       string // the embedded NATS server's client address
 	LogFormat        string // text or json
 	MetricsAddr      string // Prometheus /metrics listener; empty: off
-	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
-	// wait for the next byte, and for the whole body.
+	// Request bodies (every one, API and dashboard): the longest wait for
+	// the next byte, for the whole body, and the least average rate.
 	UploadIdleTimeout time.Duration
 	UploadTimeout     time.Duration
+	BodyMinRate       int64
+	// MaxConnsPerIP bounds the connections one client address holds open
+	// (0: no bound); trusted proxies are not counted.
+	MaxConnsPerIP int
 	// Engine batches: the most segments in one engine call (0: the
 	// engine's own limit) and the batches in flight per engine across
 	// all jobs of this process.
@@ -110,8 +114,10 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.StringVar(&c.NATSListen, "nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
 	fs.StringVar(&c.LogFormat, "log-format", "text", "log line format: text (logfmt) or json")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
-	fs.DurationVar(&c.UploadIdleTimeout, "upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
-	fs.DurationVar(&c.UploadTimeout, "upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
+	fs.DurationVar(&c.UploadIdleTimeout, "upload-idle-timeout", 30*time.Second, "a request body (an upload, a form, a JSON body) that sends no byte for this long is refused with 408")
+	fs.DurationVar(&c.UploadTimeout, "upload-timeout", 10*time.Minute, "the longest a request body may take (50 MB at about 700 kbit/s); 408 after it")
+	fs.Int64Var(&c.BodyMinRate, "body-min-rate", 500, "bytes a second a request body must keep up on average after its first --upload-idle-timeout (each byte buys 1/rate s more); 408 below it; 0: no minimum")
+	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one client address may hold open at once (more are closed on accept; --trusted-proxies are not counted); 0: no bound")
 	fs.VisitAll(func(fl *pflag.Flag) { cmdline.Bind(fs, fl.Name) })
 	return f
 }
@@ -133,6 +139,9 @@ func (f *serveFlags) config() (*Config, error) {
 	}
 	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
 		return nil, cmdline.UsageError{Msg: "--upload-idle-timeout and --upload-timeout must be positive"}
+	}
+	if c.BodyMinRate < 0 || c.MaxConnsPerIP < 0 {
+		return nil, cmdline.UsageError{Msg: "--body-min-rate and --max-conns-per-ip must be 0 or more"}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, cmdline.UsageError{Msg: "--tls-cert and --tls-key go together"}

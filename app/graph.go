@@ -24,6 +24,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
@@ -147,7 +148,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		Limiter: st, Engines: plugins, Layout: layout,
 		// Source auto: the language is detected at submission too, so an
 		// unserved pair is refused before the job exists.
-		Docs: docx.New(), Detector: detector,
+		Docs: docx.New(), Detector: detector, Packages: ooxml.Checker{},
 		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 		Clock:   systemClock{}, NewID: newID,
 		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,

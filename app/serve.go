@@ -21,6 +21,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/dashboard"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/app/internal/instance"
@@ -110,7 +111,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := boundUploads(site(api.Handler(), dash), c.UploadIdleTimeout, c.UploadTimeout)
+	handler := httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse)
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
@@ -118,19 +119,19 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ReadHeaderTimeout: 15 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	servers := []*http.Server{https}
 	var plain *http.Server
 	if c.HTTPAddr != "" && c.servesAPI() {
-		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: 15 * time.Second}
+		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
 		servers = append(servers, plain)
 	}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
-			ln, err := listen(c.HTTPSAddr)
+			ln, err := c.listen(c.HTTPSAddr)
 			if err != nil {
 				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
 			}
@@ -139,7 +140,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 			// 0 (any free port) serves scripts and tests that start a server.
 			c.HTTPSAddr = ln.Addr().String()
 			if plain != nil {
-				pl, err := listen(c.HTTPAddr)
+				pl, err := c.listen(c.HTTPAddr)
 				if err != nil {
 					ln.Close()
 					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)

@@ -28,7 +28,7 @@ type page struct {
 	Data    any
 }
 
-var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview", "terms"}
+var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview", "terms", "account"}
 
 var funcs = template.FuncMap{
 	"when": func(t time.Time) string {

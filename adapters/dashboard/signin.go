@@ -4,8 +4,10 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -71,10 +73,23 @@ func (d *Dashboard) signin(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, localPath(next), http.StatusSeeOther)
 }
 
-// localPath keeps a redirect on this site.
+// home is where a sign-in lands without a usable next.
+const home = "/translate"
+
+// localPath keeps a redirect after sign-in on this site: only a path of
+// this origin is taken. Browsers drop tabs and line breaks from a URL and
+// read a backslash as a slash, so "/\t/evil.example" would become the
+// other host's "//evil.example": any control character, space or
+// backslash is refused, as is anything with a scheme or a host.
 func localPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.HasPrefix(p, "/signin") {
-		return "/translate"
+	if len(p) < 1 || p[0] != '/' || (len(p) > 1 && p[1] == '/') ||
+		strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) }) {
+		return home
+	}
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") || strings.HasPrefix(u.Path, "/signin") {
+		return home
 	}
 	return p
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -69,80 +70,88 @@ type accepted struct {
 	Status string `json:"status"`
 }
 
-// translate takes a multipart form whose text fields (target_lang,
-// source_lang, mode, pdf, glossary_id, url) come before the file, and streams the file
-// straight into the submission, as the API does.
+// translate takes a multipart form with text fields (target_lang,
+// source_lang, mode, pdf, glossary_id, url) and a file, and streams the
+// file straight into the submission, as the API does. The job is queued
+// only once the whole form is in: a body cut short, even after the file,
+// makes no job.
 func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
 		d.writeJSONError(w, err)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
-	mr, err := r.MultipartReader()
+	mr, err := httpguard.MultipartOf(r)
 	if err != nil {
 		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the form as multipart/form-data"})
 		return
 	}
-	f := map[string]string{}
+	f, up, err := d.readForm(r, s, mr)
+	if err != nil {
+		if up != nil {
+			d.svc.Discard(r.Context(), up)
+		}
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+		}
+		d.writeJSONError(w, err)
+		return
+	}
+	req := service.SubmitRequest{Name: f["name"], TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
+		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"]}
 	var acc *service.Accepted
+	switch {
+	case up != nil:
+		acc, err = d.svc.Queue(r.Context(), s.Caller, up, req)
+	case f["url"] != "":
+		acc, err = d.svc.SubmitURLRequest(r.Context(), s.Caller, f["url"], req)
+	default:
+		err = &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"}
+	}
+	if err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
+}
+
+// readForm reads the whole upload form: its text fields, and its first
+// file (as "name") received into the blob store (quota first, as the API
+// does). On an error the upload received so far is returned for discarding.
+func (d *Dashboard) readForm(r *http.Request, s *service.SessionCaller, mr *httpguard.Multipart) (map[string]string, *service.Upload, error) {
+	f := map[string]string{}
+	var up *service.Upload
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			break
+			return f, up, nil
 		}
 		if err != nil {
 			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
-			} else {
+			if !errors.As(err, &mbe) {
 				err = &service.Error{Kind: service.KindUnprocessable, Message: "the upload was interrupted: " + err.Error()}
 			}
-			d.writeJSONError(w, err)
-			return
+			return f, up, err
 		}
-		if part.FormName() == "file" && part.FileName() != "" {
-			// As the API does: quota first, then the file, then the job.
+		if part.FormName() == "file" && part.FileName() != "" && up == nil {
 			if err := d.svc.CheckQuota(r.Context(), s.Caller); err != nil {
-				d.writeJSONError(w, err)
-				return
+				return f, nil, err
 			}
-			up, err := d.svc.Receive(r.Context(), part, false)
-			if err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
-				}
-				d.writeJSONError(w, err)
-				return
+			if up, err = d.svc.Receive(r.Context(), part, false); err != nil {
+				return f, nil, err
 			}
-			acc, err = d.svc.Queue(r.Context(), s.Caller, up, service.SubmitRequest{
-				Name: part.FileName(), TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
-				PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"],
-			})
-			if err != nil {
-				d.writeJSONError(w, err)
-				return
-			}
-			break
+			f["name"] = part.FileName()
+			continue
 		}
-		b, _ := io.ReadAll(io.LimitReader(part, 4<<10))
-		f[part.FormName()] = strings.TrimSpace(string(b))
-	}
-	if acc == nil {
-		if f["url"] == "" {
-			d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"})
-			return
-		}
-		acc, err = d.svc.SubmitURLRequest(r.Context(), s.Caller, f["url"], service.SubmitRequest{
-			TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"], PDF: wantsPDF(f["pdf"]),
-			GlossaryID: f["glossary_id"],
-		})
+		b, err := io.ReadAll(io.LimitReader(part, 4<<10))
 		if err != nil {
-			d.writeJSONError(w, err)
-			return
+			return f, up, &service.Error{Kind: service.KindUnprocessable, Message: "the upload was interrupted: " + err.Error()}
+		}
+		if part.FormName() != "name" {
+			f[part.FormName()] = strings.TrimSpace(string(b))
 		}
 	}
-	writeJSON(w, http.StatusAccepted, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
 }
 
 // wantsPDF reads the form's "PDF too" checkbox: checked sends "true"

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
@@ -315,7 +315,7 @@ func (a *API) receiveForm(ctx context.Context, r *http.Request) (*service.Upload
 	}
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	var up *service.Upload
-	req, err := readUploadForm(multipart.NewReader(body, params["boundary"]), func(name string, part io.Reader) error {
+	req, err := readUploadForm(httpguard.NewMultipart(body, params["boundary"]), func(name string, part io.Reader) error {
 		file := &countingReader{r: part}
 		var err error
 		up, err = a.svc.Receive(ctx, file, false)

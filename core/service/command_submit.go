@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"io"
 	"path"
 	"strings"
@@ -60,8 +61,8 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	defer blob.Close()
 	// The whole file is here now: confirm the type and refuse what cannot
 	// be translated (corrupt, encrypted, zip bombs) before it becomes a job.
-	if format, err = docformat.VerifyPackage(blob, blob.Size()); err != nil {
-		return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
+	if format, err = s.verify(ctx, blob, formatErr, ""); err != nil {
+		return nil, err
 	}
 	if opts.Source == nil && format == docformat.DOCX {
 		if err := s.checkDetected(ctx, blob, opts); err != nil {
@@ -74,6 +75,33 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 		s.announce(ctx, acc.Job)
 	}
 	return acc, err
+}
+
+// verify confirms the type of a whole stored document and refuses what
+// cannot be translated: corrupt, encrypted, zip bombs, and .docx packages
+// with a part the pipeline could not read. Errors are of kind formatErr,
+// their message prefixed with name when given.
+func (s *Service) verify(ctx context.Context, blob ports.Blob, formatErr Kind, name string) (docformat.Format, error) {
+	bad := func(err error) error {
+		msg := err.Error()
+		if name != "" {
+			msg = name + ": " + msg
+		}
+		return &Error{Kind: formatErr, Message: msg, Err: err}
+	}
+	format, err := docformat.VerifyPackage(blob, blob.Size())
+	if err != nil {
+		return "", bad(err)
+	}
+	if s.Packages != nil && format == docformat.DOCX {
+		if err := s.Packages.CheckPackage(ctx, blob); err != nil {
+			if errors.Is(err, ports.ErrBadPackage) {
+				return "", bad(err)
+			}
+			return "", err
+		}
+	}
+	return format, nil
 }
 
 // create makes the pending job id of a verified stored input (blob, in

@@ -36,10 +36,14 @@ func (s *Service) read(ctx context.Context, up *Upload, name string, opts Option
 	if err != nil {
 		return nil, err
 	}
-	format, err := docformat.VerifyPackage(blob, blob.Size())
+	formatErr := KindUnprocessable
+	if up.fromURL {
+		formatErr = KindBadURL
+	}
+	format, err := s.verify(ctx, blob, formatErr, name)
 	blob.Close()
 	if err != nil {
-		return nil, &Error{Kind: KindUnprocessable, Message: name + ": " + err.Error(), Err: err}
+		return nil, err
 	}
 	rd := &reading{name: name, key: up.Key, source: opts.Source}
 	if format != docformat.DOCX {

@@ -1,3 +1,6 @@
+// Starts Swagger UI on the contract: a file of its own, not an inline
+// script, so that the page's Content-Security-Policy allows only this
+// origin's scripts.
 // Paths are relative to /v1/docs. validatorUrl null keeps Swagger UI from
 // calling its public validator. deepLinking stays off: it puts a link
 // inside each operation's toggle button, a control within a control that

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -42,8 +42,9 @@ func splitList(s string) []string {
 // without buffering the document: the first "file" part is handed to file
 // as a stream (its error ends the read and is returned as is), the known
 // fields are read up to maxFieldSize and trimmed, anything else is skipped.
-// A body that cannot be read gives a *formReadError.
-func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader) error) (service.SubmitRequest, error) {
+// A body that cannot be read, or that ends before its closing boundary
+// (a body cut inside a part's headers too), gives a *formReadError.
+func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Reader) error) (service.SubmitRequest, error) {
 	var req service.SubmitRequest
 	seen := false
 	for {
