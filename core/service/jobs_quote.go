@@ -86,6 +86,11 @@ func (s *Service) QuoteUpload(ctx context.Context, c *Caller, up *Upload, r Subm
 			docs = docs[1:]
 		}
 	}
+	return s.quoteDocs(ctx, c, docs, targets)
+}
+
+// quoteDocs quotes stored documents to targets.
+func (s *Service) quoteDocs(ctx context.Context, c *Caller, docs []named, targets []Options) (*Quote, error) {
 	q := &Quote{Documents: len(docs)}
 	for _, o := range targets {
 		q.Targets = append(q.Targets, TargetQuote{Target: o.Target, Measured: true})
