@@ -114,10 +114,12 @@ func (a *API) quote(ctx context.Context, in *uploadInput) (*quoteOutput, error) 
 	if err != nil {
 		return nil, a.fail(err)
 	}
-	return &quoteOutput{Body: quoteOut(q, c.Account.Limits().Name)}, nil
+	return &quoteOutput{Body: QuoteBody(q, c.Account.Limits().Name)}, nil
 }
 
-func quoteOut(q *service.Quote, plan string) QuoteOut {
+// QuoteBody is the JSON of a quote, as POST /v1/quote answers it (the
+// dashboard shows the same).
+func QuoteBody(q *service.Quote, plan string) QuoteOut {
 	out := QuoteOut{Documents: q.Documents, Words: q.Words, Segments: q.Segments, Targets: []TargetQuoteOut{},
 		ChargedWords: q.ChargedWords, EstimatedSeconds: round1(q.Seconds),
 		Quota: QuoteQuota{PlanName: plan, LimitWords: q.LimitWords, UsedWords: q.UsedWords, LeftAfter: q.LeftAfter, Fits: q.Fits()}}
