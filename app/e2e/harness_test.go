@@ -107,6 +107,7 @@ type server struct {
 	cmd     *exec.Cmd
 	logs    *syncBuffer
 	client  *http.Client
+	keys    map[string]string // API keys by account (keyFor)
 }
 
 func startServer(t testing.TB, extraArgs []string, env ...string) *server {
