@@ -157,7 +157,7 @@ func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *event
 		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
 		Converter: plugins.Converter(), Batches: st,
 		// Quotes plan as the pipeline translates, without calling an engine.
-		Estimator:  &translate.Translator{Engines: plugins, TM: st, Routes: routes},
+		Estimator:  &translate.Translator{Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory},
 		Throughput: st,
 	}
 }
@@ -179,7 +179,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
 		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
 		Translator: &translate.Translator{
-			Engines: plugins, TM: st, Routes: routes, Throughput: st,
+			Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory, Throughput: st,
 			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
 			// Plugins retry their vendor's errors themselves; only a crashed
 			// (and restarted) plugin is worth another try from here.

@@ -129,7 +129,7 @@ func (s *Service) quoteTarget(ctx context.Context, c *Caller, rd *reading, o Opt
 	}
 	doc, remembered := s.unremembered(ctx, c, rd, o)
 	tq.InMemory += remembered
-	topts := translate.Options{DoNotTranslate: c.Account.DoNotTranslate}
+	topts := translate.Options{DoNotTranslate: c.Account.DoNotTranslate, Account: c.Account.ID}
 	if o.GlossaryID != "" && s.Glossaries != nil {
 		g, err := s.Glossaries.GetGlossary(ctx, c.Account.ID, o.GlossaryID)
 		if err != nil {

@@ -59,7 +59,13 @@ func (t *Translator) Estimate(ctx context.Context, doc *segment.Document, src, t
 	}
 	for n, l := range legs {
 		le := LegEstimate{Engine: l.Engine.Name, Source: l.Source, Target: l.Target, Exact: true}
-		hits := t.recall(ctx, memoryKey(l, terms.glossary()), string(mode), texts)
+		// Another account's entries (a shared memory) are counted as the
+		// engine characters they stand for, as a job's metrics count them:
+		// no quote reveals what another account translated.
+		hits, foreign := t.recall(ctx, memoryKey(o.Account, l, terms.glossary()), string(mode), texts)
+		for i := range foreign {
+			delete(hits, i)
+		}
 		for i, s := range texts {
 			if !known[i] {
 				le.Exact = false
