@@ -32,13 +32,13 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 	u.open("/translate")
 	u.do("two targets",
 		chromedp.WaitReady(chromedp.CSS("#more-targets option")),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
+		chromedp.WaitVisible(chromedp.CSS("#chosen")),
 		chromedp.Evaluate[chromedp.Void](`(() => {
 			const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
 			document.getElementById("target").value = "Spanish";
 			for (const o of document.getElementById("more-targets").options) o.selected = o.value === "Urdu";
 		})()`),
-		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
-		chromedp.WaitVisible(chromedp.CSS("#chosen")),
 	)
 	u.checkAxe(src, "/translate with two targets")
 	u.do("submit the batch", chromedp.Click(chromedp.CSS("#submit")), chromedp.WaitVisible(chromedp.CSS("tr.batch")))
@@ -81,12 +81,12 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 		u.open("/translate")
 		u.do("quote a large document",
 			chromedp.WaitReady(chromedp.CSS("#target option")),
+			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{large}),
+			chromedp.WaitVisible(chromedp.CSS("#chosen")),
 			chromedp.Evaluate[chromedp.Void](`(() => {
 				const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
 				document.getElementById("target").value = "Spanish";
 			})()`),
-			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{large}),
-			chromedp.WaitVisible(chromedp.CSS("#chosen")),
 			chromedp.Click(chromedp.CSS("#submit")),
 			chromedp.WaitVisible(chromedp.CSS("#quote")),
 		)
