@@ -91,8 +91,12 @@ func printQuote(w io.Writer, name string, q *client.Quote) {
 		if route == "" {
 			route = "nothing to send"
 		}
-		fmt.Fprintf(w, "  %s: %d engine characters, %d segments in memory, ~%s (%s rate); route: %s\n",
-			t.TargetLang, t.EngineCharacters, t.SegmentsInMemory, seconds(t.EstimatedSeconds), t.EstimateBasis, route)
+		time := "no engine time"
+		if t.EngineCharacters > 0 {
+			time = fmt.Sprintf("~%s (%s rate)", seconds(t.EstimatedSeconds), t.EstimateBasis)
+		}
+		fmt.Fprintf(w, "  %s: %d engine characters, %d segments in memory, %s; route: %s\n",
+			t.TargetLang, t.EngineCharacters, t.SegmentsInMemory, time, route)
 	}
 	left := "unlimited"
 	if q.Quota.LeftAfter != nil {
