@@ -20,6 +20,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
+	"github.com/dragoman-translate/dragoman/adapters/docx/bilingual"
 	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
@@ -195,6 +196,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		p.Converter = conv
 	}
 	p.PDF = plugins.PDFRenderer()
+	p.Bilingual = bilingual.Composer{}
 	g.p.Store(p)
 	return p, nil
 }

@@ -26,18 +26,19 @@ func structureParts(s string) (verdict, details string) {
 
 type jobView struct {
 	*job.Job
-	Step, Steps int
-	Ready       bool
-	HasPDF      bool // ready, and its PDF rendition was rendered
-	Expired     bool
-	TimeLeft    string
-	Source      string // language names: jobs store codes
-	Target      string
-	Verdict     string // the structure check's verdict, and its counts
-	Counts      string
-	Route       string // over a chain: "English → Spanish → French, apertium"
-	Held        bool   // waiting for its owner's confirmation
-	HeldUntil   string // when it is dropped
+	Step, Steps  int
+	Ready        bool
+	HasPDF       bool // ready, and its PDF rendition was rendered
+	HasBilingual bool // ready, and its bilingual document was made
+	Expired      bool
+	TimeLeft     string
+	Source       string // language names: jobs store codes
+	Target       string
+	Verdict      string // the structure check's verdict, and its counts
+	Counts       string
+	Route        string // over a chain: "English → Spanish → French, apertium"
+	Held         bool   // waiting for its owner's confirmation
+	HeldUntil    string // when it is dropped
 }
 
 // jobEntry is one row of the jobs page: a job alone, or a batch (a
@@ -134,6 +135,7 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 		case job.DownloadReady:
 			v.Ready = true
 			v.HasPDF = j.PDF == job.PDFReady
+			v.HasBilingual = j.Bilingual == job.PDFReady
 			left := d.svc.Config.DownloadTTL - now.Sub(*j.CompletedAt)
 			v.TimeLeft = fmt.Sprintf("%d min %02d s left to download", int(left.Minutes()), int(left.Seconds())%60)
 		case job.DownloadExpired:
@@ -170,8 +172,10 @@ func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.
 	case "", "docx":
 	case "pdf":
 		get, ctype = d.svc.DownloadPDF, "application/pdf"
+	case "bilingual":
+		get = d.svc.DownloadBilingual
 	default:
-		d.render(w, r, http.StatusBadRequest, "error", s, page{Title: "Download", Nav: "jobs", Error: "A translation downloads as docx or pdf."})
+		d.render(w, r, http.StatusBadRequest, "error", s, page{Title: "Download", Nav: "jobs", Error: "A translation downloads as docx, pdf or bilingual."})
 		return
 	}
 	dl, err := get(r.Context(), s.Caller, r.PathValue("id"))

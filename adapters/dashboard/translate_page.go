@@ -151,7 +151,7 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		return
 	}
 	req := service.SubmitRequest{Name: f["name"], TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
-		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"], Hold: wantsPDF(f["hold"])}
+		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"], Hold: wantsPDF(f["hold"]), Bilingual: wantsPDF(f["bilingual"])}
 	for _, t := range strings.Split(f["target_langs"], ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			req.TargetLangs = append(req.TargetLangs, t)

@@ -63,6 +63,7 @@ type JobStatus struct {
 	Revision        int        `json:"revision" doc:"Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation"`
 	Route           []RouteLeg `json:"route" doc:"The languages and engine of each leg the text was translated over: one leg for a pair an engine serves directly, up to three over a chain of served pairs (English → Spanish → French is two). Empty until the job is translated, and when no engine was needed (source and target the same, or every segment from the account's memory)"`
 	BatchID         *string    `json:"batch_id" nullable:"true" doc:"The batch of a submission with several targets or documents (GET /batches/{batch_id}); null for a job submitted alone"`
+	BilingualURL    *string    `json:"bilingual_url" nullable:"true" doc:"Path to download the bilingual document (source beside translation, each in its own direction), for a job submitted with bilingual=true once completed with it made (as job.completed's data.bilingual_url); null otherwise"`
 	HeldUntil       *time.Time `json:"held_until" nullable:"true" doc:"For a job submitted with hold and not yet confirmed: when it is dropped unless POST /jobs/{job_id}/confirm starts it; null otherwise"`
 }
 
@@ -119,6 +120,9 @@ func statusOf(j *job.Job) JobStatus {
 		out.DownloadURL = strp(Prefix + "/jobs/" + j.ID + "/download")
 		if j.PDF == job.PDFReady {
 			out.PdfURL = strp(Prefix + "/jobs/" + j.ID + "/download?format=pdf")
+		}
+		if j.Bilingual == job.PDFReady {
+			out.BilingualURL = strp(Prefix + "/jobs/" + j.ID + "/download?format=bilingual")
 		}
 	}
 	return out

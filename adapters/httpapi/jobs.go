@@ -21,6 +21,11 @@ const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail ad
 	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
 	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
 
+// bilingualDoc documents the bilingual request field.
+const bilingualDoc = "Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, " +
+	"each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. " +
+	"Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged."
+
 // pdfDoc documents the pdf request field and what it costs.
 const pdfDoc = "Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). " +
 	"The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). " +
@@ -62,6 +67,7 @@ type translateURLInput struct {
 		GlossaryID      string   `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
 		TargetLangs     []string `json:"target_langs,omitempty" required:"false" maxItems:"12" doc:"Several targets at once: one job per target from one fetch, as a batch (see POST /translate's target_langs); target_lang is then ignored."`
 		Hold            bool     `json:"hold,omitempty" required:"false" default:"false" doc:"Keep the job pending until POST /jobs/{job_id}/confirm; see POST /translate's hold."`
+		Bilingual       bool     `json:"bilingual,omitempty" required:"false" default:"false" doc:"Also make the bilingual document; see POST /translate's bilingual field"`
 	}
 }
 
@@ -75,7 +81,7 @@ type jobOutput struct{ Body JobStatus }
 type downloadInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	JobID  string `path:"job_id" format:"uuid" doc:"Job identifier"`
-	Format string `query:"format" enum:"docx,pdf" default:"docx" doc:"docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds)"`
+	Format string `query:"format" enum:"docx,pdf,bilingual" default:"docx" doc:"docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds); bilingual: the bilingual .docx of a job submitted with bilingual=true (404 otherwise)"`
 }
 
 const pdfType = "application/pdf"
@@ -144,6 +150,7 @@ func (a *API) documentUpload() {
 				"source_lang":      str("Source language name, or auto for detection", "auto"),
 				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
 				"pdf":              {Type: "boolean", Description: pdfDoc, Default: false},
+				"bilingual":        {Type: "boolean", Description: bilingualDoc, Default: false},
 				"glossary_id":      {Type: "string", Description: glossaryIDDoc},
 				"target_langs":     {Type: "string", Description: targetLangsDoc},
 				"hold":             {Type: "boolean", Description: holdDoc, Default: false},
@@ -245,7 +252,7 @@ func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*submitt
 	b := in.Body
 	sub, err := a.svc.SubmitURL(ctx, caller(ctx), b.URL, service.SubmitRequest{
 		TargetLang: b.TargetLang, SourceLang: b.SourceLang, Mode: b.TranslationMode, PDF: b.PDF,
-		GlossaryID: b.GlossaryID, TargetLangs: b.TargetLangs, Hold: b.Hold,
+		GlossaryID: b.GlossaryID, TargetLangs: b.TargetLangs, Hold: b.Hold, Bilingual: b.Bilingual,
 	})
 	if err != nil {
 		return nil, a.fail(err)
@@ -263,8 +270,11 @@ func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
 
 func (a *API) download(ctx context.Context, in *downloadInput) (*huma.StreamResponse, error) {
 	get, ctype := a.svc.Download, docxType
-	if in.Format == "pdf" {
+	switch in.Format {
+	case "pdf":
 		get, ctype = a.svc.DownloadPDF, pdfType
+	case "bilingual":
+		get = a.svc.DownloadBilingual
 	}
 	d, err := get(ctx, caller(ctx), in.JobID)
 	if err != nil {

@@ -64,7 +64,7 @@ func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Read
 				return req, err
 			}
 		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf" || name == "glossary_id" ||
-			name == "target_langs" || name == "hold":
+			name == "target_langs" || name == "hold" || name == "bilingual":
 			size := int64(maxFieldSize)
 			if name == "target_langs" {
 				size = maxTargetsSize
@@ -87,9 +87,15 @@ func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Read
 				req.GlossaryID = s
 			case "target_langs": // comma-separated; the field may also repeat
 				req.TargetLangs = append(req.TargetLangs, splitList(s)...)
-			case "hold":
-				if req.Hold, err = parseFormBool(s); err != nil {
-					return req, newProblem(http.StatusUnprocessableEntity, "hold: "+err.Error(), &huma.ErrorDetail{Location: "body.hold", Message: err.Error(), Value: s})
+			case "hold", "bilingual":
+				v, err := parseFormBool(s)
+				if err != nil {
+					return req, newProblem(http.StatusUnprocessableEntity, name+": "+err.Error(), &huma.ErrorDetail{Location: "body." + name, Message: err.Error(), Value: s})
+				}
+				if name == "hold" {
+					req.Hold = v
+				} else {
+					req.Bilingual = v
 				}
 			default:
 				req.Mode = s

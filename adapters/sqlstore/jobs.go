@@ -18,7 +18,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
-	"glossary_id", "revision", "route", "batch_id", "held_until",
+	"glossary_id", "revision", "route", "batch_id", "held_until", "bilingual",
 }
 
 var (
@@ -57,6 +57,7 @@ type jobRow struct {
 	Route        string         `db:"route"`
 	BatchID      string         `db:"batch_id"`
 	HeldUntil    nullTimeCol    `db:"held_until"`
+	Bilingual    string         `db:"bilingual"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
@@ -67,7 +68,7 @@ func (r *jobRow) job() (*job.Job, error) {
 		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, PDF: job.PDFState(r.PDF),
-		GlossaryID: r.GlossaryID, Revision: r.Revision, BatchID: r.BatchID, HeldUntil: r.HeldUntil.T,
+		GlossaryID: r.GlossaryID, Revision: r.Revision, BatchID: r.BatchID, HeldUntil: r.HeldUntil.T, Bilingual: job.PDFState(r.Bilingual),
 	}
 	if err := json.Unmarshal([]byte(r.Warnings), &j.Warnings); err != nil {
 		return nil, fmt.Errorf("job %s warnings: %w", r.ID, err)
@@ -135,7 +136,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
-		j.GlossaryID, j.Revision, string(rt), j.BatchID, tsPtr(j.HeldUntil),
+		j.GlossaryID, j.Revision, string(rt), j.BatchID, tsPtr(j.HeldUntil), string(j.Bilingual),
 	}, nil
 }
 

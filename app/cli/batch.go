@@ -80,7 +80,7 @@ func (it item) run(ctx context.Context, tr Translator, c *client.Client, o clien
 		}
 		var out []outcome
 		for i, r := range res.Results {
-			oc := outcome{Input: it.input, BatchID: res.BatchID, Output: r.Path, PDF: r.PDFPath, Job: r.Job, name: it.name, err: res.Errors[i]}
+			oc := outcome{Input: it.input, BatchID: res.BatchID, Output: r.Path, PDF: r.PDFPath, Bilingual: r.BilingualPath, Job: r.Job, name: it.name, err: res.Errors[i]}
 			if r.Job != nil {
 				oc.name = r.Job.OriginalName + " (" + deref(r.Job.TargetLang) + ")"
 			}
@@ -103,7 +103,7 @@ func (it item) run(ctx context.Context, tr Translator, c *client.Client, o clien
 	}
 	oc := outcome{Input: it.input, name: it.name, err: err}
 	if res != nil {
-		oc.Output, oc.Job, oc.PDF = res.Path, res.Job, res.PDFPath
+		oc.Output, oc.Job, oc.PDF, oc.Bilingual = res.Path, res.Job, res.PDFPath, res.BilingualPath
 	}
 	if err != nil {
 		oc.Error = err.Error()

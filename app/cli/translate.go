@@ -34,12 +34,12 @@ type Local interface {
 type NewLocal func(ctx context.Context, pluginDir, engines string, stderr io.Writer) (Local, error)
 
 // translateUsage is the synopsis printed after a wrong translate command line.
-const translateUsage = "usage: dragoman translate FILE... --to LANG[,LANG...] [--from LANG] [--mode M] [--pdf] [--hold] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]"
+const translateUsage = "usage: dragoman translate FILE... --to LANG[,LANG...] [--from LANG] [--mode M] [--pdf] [--bilingual] [--hold] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]"
 
 // translateFlags are translate's own flags.
 type translateFlags struct {
 	to, from, mode, out, pluginDir, engines, glossaryFile, glossaryID string
-	pdf, local, hold                                                  bool
+	pdf, local, hold, bilingual                                       bool
 	urls                                                              []string
 }
 
@@ -64,6 +64,7 @@ func translateCommand(newLocal NewLocal) *cobra.Command {
 	fs.StringVar(&f.from, "from", "", "source language; default: detected")
 	fs.StringVar(&f.mode, "mode", "", "professional (default), full, literal or extreme")
 	fs.BoolVar(&f.pdf, "pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
+	fs.BoolVar(&f.bilingual, "bilingual", false, "also write the bilingual document beside each translation (NAME.<code>.bilingual.docx): the source beside the translation, each in its own direction")
 	fs.StringVar(&f.out, "out", "", "folder for the translations; default: beside each file (the working folder for --url)")
 	fs.BoolVar(&f.local, "local", false, "run the pipeline in this process with the installed plugins: no server, no key")
 	fs.StringVar(&f.pluginDir, "plugin-dir", cmdline.DefaultPluginDir(), "--local: plugin binaries")
@@ -144,7 +145,7 @@ func translate(c *cobra.Command, cf *clientFlags, f *translateFlags, files []str
 		}
 		tr, clientOf = cl, cl
 	}
-	opts := client.Options{From: f.from, Mode: f.mode, PDF: f.pdf, OutDir: f.out, GlossaryID: f.glossaryID}
+	opts := client.Options{From: f.from, Mode: f.mode, PDF: f.pdf, Bilingual: f.bilingual, OutDir: f.out, GlossaryID: f.glossaryID}
 	targets := splitTargets(f.to)
 	if f.hold {
 		return holdAll(ctx, clientOf, files, f.urls, targets, opts, cf.json, stdout, stderr)
@@ -174,14 +175,15 @@ func glossaryFlags(file, id, from string, local bool) error {
 // outcome is one translation's end (a document to a target), as --json
 // prints it.
 type outcome struct {
-	Input   string      `json:"input"`
-	BatchID string      `json:"batch_id,omitempty"`
-	Output  string      `json:"output,omitempty"`
-	PDF     string      `json:"pdf,omitempty"`
-	Job     *client.Job `json:"job,omitempty"`
-	Error   string      `json:"error,omitempty"`
-	name    string
-	err     error
+	Input     string      `json:"input"`
+	BatchID   string      `json:"batch_id,omitempty"`
+	Output    string      `json:"output,omitempty"`
+	PDF       string      `json:"pdf,omitempty"`
+	Bilingual string      `json:"bilingual,omitempty"`
+	Job       *client.Job `json:"job,omitempty"`
+	Error     string      `json:"error,omitempty"`
+	name      string
+	err       error
 }
 
 func runTranslations(ctx context.Context, tr Translator, c *client.Client, items []item, opts client.Options, asJSON bool, stdout, stderr io.Writer) int {
@@ -237,8 +239,10 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, items
 				fmt.Fprintf(stdout, "%s: failed: %s\n", o.name, ErrorText(o.err))
 			} else {
 				fmt.Fprintf(stdout, "%s → %s\n", o.name, o.Output)
-				if o.PDF != "" {
-					fmt.Fprintf(stdout, "%s → %s\n", o.name, o.PDF)
+				for _, extra := range []string{o.PDF, o.Bilingual} {
+					if extra != "" {
+						fmt.Fprintf(stdout, "%s → %s\n", o.name, extra)
+					}
 				}
 			}
 			if o.Job != nil {

@@ -123,6 +123,9 @@ type Job struct {
 	Metrics      Metrics
 	Structure    string // what the structure check (source against output) found
 	PDF          PDFState
+	// Bilingual is where the job's bilingual document (source beside
+	// target) is, in the states of the PDF: "" when not asked for.
+	Bilingual PDFState
 	Error        string
 	Attempts     int
 	CreatedAt    time.Time

@@ -362,14 +362,23 @@ func (p *Pipeline) layout(ctx context.Context, j *job.Job) (func(*job.Job), erro
 	if err != nil {
 		return nil, err
 	}
+	bi, biWarning, err := p.renderBilingual(ctx, j)
+	if err != nil {
+		return nil, err
+	}
 	return func(j *job.Job) {
 		j.RTL = fid
 		j.Structure = summary
 		if pdf != "" {
 			j.PDF = pdf
 		}
-		if warning != "" {
-			j.Warn(warning)
+		if bi != "" {
+			j.Bilingual = bi
+		}
+		for _, w := range []string{warning, biWarning} {
+			if w != "" {
+				j.Warn(w)
+			}
 		}
 	}, nil
 }

@@ -22,6 +22,7 @@ type SubmitRequest struct {
 	Mode       string // "" means professional
 	FromURL    bool   // format errors are 400 instead of 422
 	PDF        bool   // also render the translation to PDF (pdf_url in job.completed)
+	Bilingual  bool   // also make the bilingual document (bilingual_url in job.completed)
 	GlossaryID string // one of the caller's glossaries for the pair; "" for none
 	// TargetLangs, when set, makes one job per target from the one
 	// document, as a batch (TargetLang is then ignored).
@@ -121,6 +122,9 @@ func (s *Service) create(ctx context.Context, c *Caller, id, name string, format
 	j.BatchID = batchID
 	if r.PDF {
 		j.PDF = job.PDFRequested
+	}
+	if r.Bilingual {
+		j.Bilingual = job.PDFRequested
 	}
 	if r.Hold {
 		_ = j.Hold(now.Add(s.Config.holdFor()))

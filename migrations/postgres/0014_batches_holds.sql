@@ -17,3 +17,7 @@ CREATE TABLE engine_throughput (
     calls      BIGINT  NOT NULL,
     updated_at TIMESTAMPTZ NOT NULL
 );
+
+-- The bilingual document a job asked for (bilingual: true): '' when not
+-- asked, then requested, ready or failed.
+ALTER TABLE jobs ADD COLUMN bilingual TEXT NOT NULL DEFAULT '';

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -36,6 +35,10 @@ type Options struct {
 	// Hold keeps the submitted job(s) pending until Confirm (the hold
 	// field); nothing is charged until then.
 	Hold bool
+	// Bilingual asks for the bilingual document too (source beside
+	// translation), which the Translate helpers write beside the .docx as
+	// NAME.<code>.bilingual.docx.
+	Bilingual bool
 	// OutDir receives NAME.<code>.docx; "" is the input's folder.
 	OutDir string
 	// Progress, if set, is told of every step.
@@ -73,6 +76,8 @@ type Result struct {
 	Job     *Job
 	Path    string // the translated document written
 	PDFPath string // its PDF rendition, with Options.PDF
+	// BilingualPath is the bilingual document, with Options.Bilingual.
+	BilingualPath string
 }
 
 // TranslateFile uploads the document at path (streamed, never held in
@@ -162,6 +167,9 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 	if opts.Hold {
 		body.Hold = &opts.Hold
 	}
+	if opts.Bilingual {
+		body.Bilingual = &opts.Bilingual
+	}
 	sent := make(chan struct{})
 	close(sent) // a small JSON body: always wait for the answer
 	rctx, stop := requestContext(ctx, sent)
@@ -208,6 +216,11 @@ func (c *Client) finish(ctx context.Context, id, dir string, opts Options) (*Res
 	}
 	if opts.PDF {
 		if res.PDFPath, err = c.DownloadPDF(ctx, id, dir, opts.Progress); err != nil {
+			return res, err
+		}
+	}
+	if opts.Bilingual {
+		if res.BilingualPath, err = c.DownloadBilingual(ctx, id, dir, opts.Progress); err != nil {
 			return res, err
 		}
 	}
@@ -291,6 +304,9 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options, post
 		}
 		if opts.Hold {
 			fields = append(fields, [2]string{"hold", "true"})
+		}
+		if opts.Bilingual {
+			fields = append(fields, [2]string{"bilingual", "true"})
 		}
 		for _, kv := range fields {
 			if kv[1] != "" {
@@ -377,62 +393,3 @@ func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (
 	}
 }
 
-// Download writes a completed job's document into dir under the name the
-// server gives it (NAME.<code>.docx) and returns its path.
-func (c *Client) Download(ctx context.Context, id, dir string, progress func(Progress)) (string, error) {
-	return c.download(ctx, id, dir, gen.Docx, progress)
-}
-
-// DownloadPDF writes the PDF rendition of a completed job's document into
-// dir (NAME.<code>.pdf) and returns its path. A job submitted without
-// PDF has it rendered on demand by the server, which takes a few seconds.
-func (c *Client) DownloadPDF(ctx context.Context, id, dir string, progress func(Progress)) (string, error) {
-	return c.download(ctx, id, dir, gen.Pdf, progress)
-}
-
-func (c *Client) download(ctx context.Context, id, dir string, format gen.DownloadJobParamsFormat, progress func(Progress)) (string, error) {
-	u, err := jobID(id)
-	if err != nil {
-		return "", err
-	}
-	resp, err := c.API.DownloadJob(ctx, u, &gen.DownloadJobParams{Format: &format})
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", apiError(resp.StatusCode, resp.Header, readAll(resp.Body))
-	}
-	name := "translated-" + id + "." + string(format)
-	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
-		if n := filepath.Base(strings.ReplaceAll(params["filename"], "\\", "/")); n != "" && n != "." && n != "/" && n != ".." {
-			name = n
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, ".dragoman-*.part")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	total := max(resp.ContentLength, 0)
-	report(progress, Progress{Phase: PhaseDownload, JobID: id, Total: total})
-	cw := &counter{w: tmp, total: total, fn: func(p Progress) {
-		p.Phase, p.JobID = PhaseDownload, id
-		report(progress, p)
-	}}
-	if _, err := io.Copy(cw, resp.Body); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	out := filepath.Join(dir, name)
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return "", err
-	}
-	return out, nil
-}

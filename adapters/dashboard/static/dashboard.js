@@ -360,6 +360,8 @@
     fd.append("source_lang", source.value);
     fd.append("mode", (form.querySelector("input[name=mode]:checked") || {}).value || "professional");
     fd.append("pdf", pdf && pdf.checked ? "true" : "false");
+    var bilingual = document.getElementById("bilingual");
+    if (bilingual && bilingual.checked) fd.append("bilingual", "true");
     var quoting = needsQuote();
     if (quoting) fd.append("hold", "true");
     if (glossary && glossary.value) fd.append("glossary_id", glossary.value);

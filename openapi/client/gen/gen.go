@@ -383,13 +383,16 @@ func (e ListJobsParamsStatus) Valid() bool {
 
 // Defines values for DownloadJobParamsFormat.
 const (
-	Docx DownloadJobParamsFormat = "docx"
-	Pdf  DownloadJobParamsFormat = "pdf"
+	Bilingual DownloadJobParamsFormat = "bilingual"
+	Docx      DownloadJobParamsFormat = "docx"
+	Pdf       DownloadJobParamsFormat = "pdf"
 )
 
 // Valid indicates whether the value is a known member of the DownloadJobParamsFormat enum.
 func (e DownloadJobParamsFormat) Valid() bool {
 	switch e {
+	case Bilingual:
+		return true
 	case Docx:
 		return true
 	case Pdf:
@@ -664,6 +667,9 @@ type JobEventEvent string
 
 // JobEventData defines model for JobEventData.
 type JobEventData struct {
+	// BilingualUrl Absolute download address of the bilingual document (source beside translation), for a job submitted with bilingual=true once made; null otherwise
+	BilingualUrl *string `json:"bilingual_url"`
+
 	// DocxUrl Absolute download address of the translated document (GET with the same X-API-Key); null on failure
 	DocxUrl *string `json:"docx_url"`
 
@@ -706,9 +712,12 @@ type JobList struct {
 // JobStatus defines model for JobStatus.
 type JobStatus struct {
 	// BatchId The batch of a submission with several targets or documents (GET /batches/{batch_id}); null for a job submitted alone
-	BatchId     *string    `json:"batch_id"`
-	CompletedAt *time.Time `json:"completed_at"`
-	CreatedAt   *time.Time `json:"created_at"`
+	BatchId *string `json:"batch_id"`
+
+	// BilingualUrl Path to download the bilingual document (source beside translation, each in its own direction), for a job submitted with bilingual=true once completed with it made (as job.completed's data.bilingual_url); null otherwise
+	BilingualUrl *string    `json:"bilingual_url"`
+	CompletedAt  *time.Time `json:"completed_at"`
+	CreatedAt    *time.Time `json:"created_at"`
 
 	// DownloadUrl Path to download the translated file once completed
 	DownloadUrl *string `json:"download_url"`
@@ -999,6 +1008,9 @@ type TestEventData struct {
 
 // TranslateURLInputBody defines model for TranslateURLInputBody.
 type TranslateURLInputBody struct {
+	// Bilingual Also make the bilingual document; see POST /translate's bilingual field
+	Bilingual *bool `json:"bilingual,omitempty"`
+
 	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
 	GlossaryId *string `json:"glossary_id,omitempty"`
 
@@ -1196,7 +1208,7 @@ type ListJobsParamsStatus string
 
 // DownloadJobParams defines parameters for DownloadJob.
 type DownloadJobParams struct {
-	// Format docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds)
+	// Format docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds); bilingual: the bilingual .docx of a job submitted with bilingual=true (404 otherwise)
 	Format *DownloadJobParamsFormat `form:"format,omitempty" json:"format,omitempty"`
 }
 
@@ -1235,6 +1247,9 @@ type ImportMemoryTmxMultipartBody struct {
 
 // QuoteMultipartBody defines parameters for Quote.
 type QuoteMultipartBody struct {
+	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged.
+	Bilingual *bool `json:"bilingual,omitempty"`
+
 	// File .docx, .doc, .odt or .rtf; max 50 MB
 	File openapi_types.File `json:"file"`
 
@@ -1265,6 +1280,9 @@ type QuoteMultipartBodyTranslationMode string
 
 // TranslateMultipartBody defines parameters for Translate.
 type TranslateMultipartBody struct {
+	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged.
+	Bilingual *bool `json:"bilingual,omitempty"`
+
 	// File .docx, .doc, .odt or .rtf; max 50 MB
 	File openapi_types.File `json:"file"`
 
