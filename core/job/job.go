@@ -125,13 +125,13 @@ type Job struct {
 	PDF          PDFState
 	// Bilingual is where the job's bilingual document (source beside
 	// target) is, in the states of the PDF: "" when not asked for.
-	Bilingual PDFState
-	Error        string
-	Attempts     int
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	CompletedAt  *time.Time
-	ExpiredAt    *time.Time // when the output was deleted after the download window
+	Bilingual   PDFState
+	Error       string
+	Attempts    int
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt *time.Time
+	ExpiredAt   *time.Time // when the output was deleted after the download window
 	// BatchID groups the jobs of one submission with several targets (or
 	// documents, from a .zip); "" for a job submitted alone.
 	BatchID string

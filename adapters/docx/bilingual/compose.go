@@ -111,8 +111,10 @@ func (c *composition) row(s, t *ooxml.Node) {
 		tc := w(t, "tc")
 		tcPr := w(t, "tcPr")
 		tcPr.Children = append(tcPr.Children, width(t, "tcW", c.cellW, "dxa"))
-		appendAll(tc, tcPr, content)
-		if content.IsW("tbl") { // a cell ends with a paragraph
+		appendAll(tc, tcPr)
+		blocks := unwrap(content)
+		appendAll(tc, blocks...)
+		if len(blocks) == 0 || blocks[len(blocks)-1].IsW("tbl") { // a cell ends with a paragraph
 			appendAll(tc, w(t, "p"))
 		}
 		appendAll(tr, tc)
@@ -202,4 +204,30 @@ func appendAll(parent *ooxml.Node, kids ...*ooxml.Node) {
 		k.Parent = parent
 		parent.Children = append(parent.Children, k)
 	}
+}
+
+// unwrap is a block as a cell holds it: a block-level content control or
+// custom XML element gives its content (LibreOffice ends a table at a
+// content control inside a cell), any other block itself.
+func unwrap(n *ooxml.Node) []*ooxml.Node {
+	var inner *ooxml.Node
+	switch {
+	case n.IsW("sdt"):
+		inner = n.Child("sdtContent")
+	case n.IsW("customXml"):
+		inner = n
+	default:
+		return []*ooxml.Node{n}
+	}
+	var out []*ooxml.Node
+	if inner == nil {
+		return nil
+	}
+	for _, c := range elems(inner) {
+		if c.IsW("customXmlPr") {
+			continue
+		}
+		out = append(out, unwrap(c)...)
+	}
+	return out
 }
