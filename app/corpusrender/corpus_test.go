@@ -620,4 +620,3 @@ func runBriefChecker(t *testing.T, py, pdfDir string, outs []*output) map[string
 	}
 	return res
 }
-
