@@ -25,16 +25,12 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
-	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
-	"github.com/dragoman-translate/dragoman/adapters/tmx"
-	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
-	"github.com/dragoman-translate/dragoman/adapters/xliff"
 	"github.com/dragoman-translate/dragoman/app/internal/datadir"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -139,30 +135,6 @@ func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metr
 // lazily, on the first detection.
 var detector = langdetect.New()
 
-func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
-	cfg := service.DefaultConfig
-	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
-	cfg.HoldFor = c.HoldFor
-	routes, _ := translate.ParseRoutes(os.Getenv("DRAGOMAN_ROUTES")) // newPipeline reports an error
-	return &service.Service{
-		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
-		Limiter: st, Engines: plugins, Layout: layout,
-		// Source auto: the language is detected at submission too, so an
-		// unserved pair is refused before the job exists.
-		Docs: docx.New(), Detector: detector, Packages: ooxml.Checker{},
-		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
-		Clock:   systemClock{}, NewID: newID,
-		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,
-		PDF:        plugins.PDFRenderer(),
-		Glossaries: st,
-		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
-		Converter: plugins.Converter(), Batches: st,
-		// Quotes plan as the pipeline translates, without calling an engine.
-		Estimator:  &translate.Translator{Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory},
-		Throughput: st,
-	}
-}
-
 // previewRenderer renders previews on the converter plugin's warm
 // LibreOffice pool when there is one, else with a fresh soffice each.
 func previewRenderer(plugins *pluginhost.Host) *preview.Renderer {
@@ -231,10 +203,10 @@ func pipelineModules(c *Config, stderr io.Writer) fx.Option {
 			openBus,
 			openPlugins,
 			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
-			newService,
+			newUseCases,
 			newWebhookWorker,
 			newPipeline,
-			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
+			func(uc service.UseCases, log *slog.Logger) *httpapi.API { return httpapi.New(uc, log) },
 			newDashboard,
 		),
 		fx.Invoke(runPipeline),

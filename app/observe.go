@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strings"
 	"time"
 
@@ -24,7 +23,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
-	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // defaultMetricsAddr is loopback, so metrics are not public unless asked.
@@ -69,16 +68,17 @@ func tracedPluginCall(info *stats.RPCTagInfo) bool {
 
 // instrumentService counts accepted jobs, rate-limit refusals and PDF
 // renditions (downloads and previews).
-func instrumentService(s *service.Service, m *telemetry.Metrics) *service.Service {
-	s.Jobs = m.Jobs(s.Jobs)
-	s.Limiter = m.Limiter(s.Limiter)
-	if s.PDF != nil {
-		s.PDF = m.PDFRenderer(s.PDF)
+func instrumentService(uc service.UseCases, m *telemetry.Metrics) service.UseCases {
+	uc.Jobs.Jobs = m.Jobs(uc.Jobs.Jobs)
+	uc.Accounts.Limiter = m.Limiter(uc.Accounts.Limiter)
+	uc.Sessions.Limiter = m.Limiter(uc.Sessions.Limiter)
+	if uc.Documents.PDF != nil {
+		uc.Documents.PDF = m.PDFRenderer(uc.Documents.PDF)
 	}
-	if r, ok := s.Pages.(*preview.Renderer); ok && r.PDF != nil {
+	if r, ok := uc.Documents.Pages.(*preview.Renderer); ok && r.PDF != nil {
 		r.PDF = m.PDFRenderer(r.PDF)
 	}
-	return s
+	return uc
 }
 
 // instrumentPipeline puts the metrics and the stage spans around the
@@ -87,8 +87,10 @@ func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry
 	p.Jobs = m.Jobs(p.Jobs)
 	p.Bus = m.Bus(p.Bus, t.Tracer())
 	if p.Converter != nil {
+		if c, ok := p.Converter.(sdk.ConcurrencyReporter); ok { // the plugin host's, as the plugins said
+			m.SetLibreOfficePoolSize(c.MaxConcurrent())
+		}
 		p.Converter = m.Converter(p.Converter)
-		m.SetLibreOfficePoolSize(libreOfficePoolSize())
 	}
 	if p.PDF != nil {
 		p.PDF = m.PDFRenderer(p.PDF)
@@ -102,15 +104,6 @@ func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry
 		tr.Retryable = m.CountRetries(tr.Retryable)
 	}
 	return p
-}
-
-// libreOfficePoolSize is the pool the converter plugin starts, read from
-// the environment it inherits.
-func libreOfficePoolSize() int {
-	if c, err := pool.ConfigFromEnv(); err == nil && c.Size > 0 {
-		return c.Size
-	}
-	return runtime.NumCPU()
 }
 
 // runMetrics serves /metrics on its own plain-HTTP listener.

@@ -32,7 +32,7 @@ import (
 // runPipeline registers the stages, starts the bus and republishes the
 // events of jobs that were in flight when the process last stopped. An
 // api process runs none of it: it only publishes the jobs it accepts.
-func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
+func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc service.UseCases, log *slog.Logger) {
 	if !c.runsStages() {
 		return
 	}
@@ -83,12 +83,12 @@ const staleJob = 30 * time.Minute
 
 // sweep deletes expired downloads and jobs past their retention, and
 // republishes the events of jobs that went stale.
-func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, done chan struct{}) {
+func sweep(svc service.UseCases, p *pipeline.Pipeline, log *slog.Logger, stop, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(15 * time.Second)
 	defer t.Stop()
 	for i := 0; ; i++ {
-		if err := svc.Sweep(context.Background()); err != nil {
+		if err := svc.Jobs.Sweep(context.Background()); err != nil {
 			log.Warn("sweep failed", "err", err)
 		}
 		if i%4 == 3 { // every minute: pending jobs after a minute, others when stale

@@ -13,19 +13,9 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
-
-type modeInfo struct {
-	Value, Name, Help string
-}
-
-var modes = []modeInfo{
-	{"professional", "Professional", "Everything is translated except technical terms, product names and code, which stay as written."},
-	{"full", "Full", "Every word is translated, terms and names included."},
-	{"literal", "Literal", "Close to word for word, keeping the original sentence structure where the engine can."},
-	{"extreme", "Localised", "Adapted for the reader: idioms, units, dates and number formats follow the target language."},
-}
 
 type translateData struct {
 	Sources    []langOption
@@ -35,6 +25,8 @@ type translateData struct {
 	Modes      []modeInfo
 	MaxMB      int64
 	MaxSize    int64
+	Accept     string // the file picker's extensions: ".docx,.doc,.odt,.rtf"
+	Formats    string // "Word (.docx, .doc), OpenDocument (.odt) or RTF"
 	DetectMax  int64
 	// The quota, for the script to decide when to quote before Translate:
 	// the words left this month, empty when unlimited.
@@ -62,7 +54,7 @@ func optionOf(name string) langOption {
 }
 
 func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	pairs, err := d.svc.TargetsBySource(r.Context())
+	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	p := page{Title: "Translate", Nav: "translate"}
 	if err != nil {
 		p.Error = d.message(err)
@@ -88,8 +80,9 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	// A server without glossaries still translates: the picker is empty.
 	glossaries, _ := d.glossaryViews(r, s)
 	td := translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Langs: string(l), Modes: modes,
-		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload, DetectMax: detectLimit}
-	if u, err := d.svc.Usage(r.Context(), s.Caller); err == nil && u.LimitWords != nil {
+		MaxMB: d.svc.Jobs.Config.MaxUpload >> 20, MaxSize: d.svc.Jobs.Config.MaxUpload, DetectMax: detectLimit,
+		Accept: strings.Join(docformat.Extensions(), ",") + ",.zip", Formats: formatsText()}
+	if u, err := d.svc.Accounts.Usage(r.Context(), s.Caller); err == nil && u.LimitWords != nil {
 		td.LeftWords, td.LimitWords = fmt.Sprint(max(*u.LimitWords-u.UsedWords, 0)), fmt.Sprint(*u.LimitWords)
 	}
 	p.Data = td
@@ -97,7 +90,7 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 }
 
 func (d *Dashboard) languages(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	pairs, err := d.svc.TargetsBySource(r.Context())
+	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	if err != nil {
 		d.writeJSONError(w, err)
 		return
@@ -128,11 +121,11 @@ type submittedBody struct {
 // form is in: a body cut short, even after the file, makes no job. With
 // hold, the jobs wait and the answer carries their quote.
 func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
+	if err := d.svc.Accounts.ChargeRequest(r.Context(), s.Caller); err != nil {
 		d.writeJSONError(w, err)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
+	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Jobs.Config.MaxUpload+1<<20)
 	mr, err := httpguard.MultipartOf(r)
 	if err != nil {
 		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the form as multipart/form-data"})
@@ -141,33 +134,27 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 	f, up, err := d.readForm(r, s, mr)
 	if err != nil {
 		if up != nil {
-			d.svc.Discard(r.Context(), up)
+			d.svc.Jobs.Discard(r.Context(), up)
 		}
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+			err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Jobs.Config.MaxUpload>>20)}
 		}
 		d.writeJSONError(w, err)
 		return
 	}
-	req := service.SubmitRequest{Name: f["name"], TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
-		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"], Hold: wantsPDF(f["hold"]), Bilingual: wantsPDF(f["bilingual"])}
-	for _, t := range strings.Split(f["target_langs"], ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			req.TargetLangs = append(req.TargetLangs, t)
-		}
-	}
+	req := service.SubmitRequest{Name: f["name"], JobOptions: jobOptions(f)}
 	var (
 		sub *service.Submission
 		q   *service.Quote
 	)
 	switch {
 	case up != nil && req.Hold:
-		sub, q, err = d.svc.HoldAndQuote(r.Context(), s.Caller, up, req)
+		sub, q, err = d.svc.Jobs.HoldAndQuote(r.Context(), s.Caller, up, req)
 	case up != nil:
-		sub, err = d.svc.QueueUpload(r.Context(), s.Caller, up, req)
+		sub, err = d.svc.Jobs.QueueUpload(r.Context(), s.Caller, up, req)
 	case f["url"] != "":
-		sub, err = d.svc.SubmitURL(r.Context(), s.Caller, f["url"], req)
+		sub, err = d.svc.Jobs.SubmitURL(r.Context(), s.Caller, f["url"], req)
 	default:
 		err = &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"}
 	}
@@ -205,19 +192,19 @@ func (d *Dashboard) cancelAll(r *http.Request, s *service.SessionCaller, sub *se
 		jobs = sub.Batch.Jobs
 	}
 	for _, acc := range jobs {
-		_, _ = d.svc.CancelJob(r.Context(), s.Caller, acc.Job.ID)
+		_, _ = d.svc.Jobs.CancelJob(r.Context(), s.Caller, acc.Job.ID)
 	}
 }
 
 // confirmJob starts a held job (the quote panel's Translate).
 func (d *Dashboard) confirmJob(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	j, err := d.svc.ConfirmJob(r.Context(), s.Caller, r.PathValue("id"))
+	j, err := d.svc.Jobs.ConfirmJob(r.Context(), s.Caller, r.PathValue("id"))
 	d.jobAnswer(w, r, s, j, err)
 }
 
 // cancelJob cancels a job that has not finished (the quote panel's Cancel).
 func (d *Dashboard) cancelJob(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	c, err := d.svc.CancelJob(r.Context(), s.Caller, r.PathValue("id"))
+	c, err := d.svc.Jobs.CancelJob(r.Context(), s.Caller, r.PathValue("id"))
 	var j *job.Job
 	if c != nil {
 		j = c.Job
@@ -261,10 +248,10 @@ func (d *Dashboard) readForm(r *http.Request, s *service.SessionCaller, mr *http
 			return f, up, err
 		}
 		if part.FormName() == "file" && part.FileName() != "" && up == nil {
-			if err := d.svc.CheckQuota(r.Context(), s.Caller); err != nil {
+			if err := d.svc.Accounts.CheckQuota(r.Context(), s.Caller); err != nil {
 				return f, nil, err
 			}
-			if up, err = d.svc.Receive(r.Context(), part, false); err != nil {
+			if up, err = d.svc.Jobs.Receive(r.Context(), part, false); err != nil {
 				return f, nil, err
 			}
 			f["name"] = part.FileName()
@@ -279,10 +266,6 @@ func (d *Dashboard) readForm(r *http.Request, s *service.SessionCaller, mr *http
 		}
 	}
 }
-
-// wantsPDF reads the form's "PDF too" checkbox: checked sends "true"
-// (the script) or "on" (a plain form).
-func wantsPDF(v string) bool { return v == "true" || v == "on" }
 
 // detectLimit bounds the documents the Translate page has detected
 // before submission; a larger one is detected when it is submitted.
@@ -312,7 +295,7 @@ func (d *Dashboard) detect(w http.ResponseWriter, r *http.Request, s *service.Se
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		l, ok := d.svc.DetectDocument(r.Context(), doc)
+		l, ok := d.svc.Jobs.DetectDocument(r.Context(), doc)
 		if !ok {
 			w.WriteHeader(http.StatusNoContent)
 			return

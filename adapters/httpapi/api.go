@@ -24,7 +24,7 @@ const Prefix = "/v1"
 
 // API is the HTTP face of the service.
 type API struct {
-	svc *service.Service
+	svc service.UseCases
 	log *slog.Logger
 	api huma.API
 	mux *http.ServeMux
@@ -44,7 +44,7 @@ func caller(ctx context.Context) *service.Caller {
 var security = []map[string][]string{{"apiKey": {}}}
 
 // New builds the API and its routes.
-func New(svc *service.Service, log *slog.Logger) *API {
+func New(svc service.UseCases, log *slog.Logger) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -116,7 +116,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
-	c, err := a.svc.Authenticate(ctx.Context(), ctx.Header("X-API-Key"))
+	c, err := a.svc.Accounts.Authenticate(ctx.Context(), ctx.Header("X-API-Key"))
 	if err != nil {
 		a.writeErr(ctx, err)
 		return

@@ -66,7 +66,7 @@ func (a *API) registerBatches() {
 }
 
 func (a *API) getBatch(ctx context.Context, in *batchInput) (*batchOutput, error) {
-	v, err := a.svc.Batch(ctx, caller(ctx), in.BatchID)
+	v, err := a.svc.Jobs.Batch(ctx, caller(ctx), in.BatchID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -88,7 +88,7 @@ func (a *API) getBatch(ctx context.Context, in *batchInput) (*batchOutput, error
 }
 
 func (a *API) confirmJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
-	j, err := a.svc.ConfirmJob(ctx, caller(ctx), in.JobID)
+	j, err := a.svc.Jobs.ConfirmJob(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}

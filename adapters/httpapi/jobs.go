@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -14,12 +15,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
-
-const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); " +
-	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
-	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
-	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
 
 // bilingualDoc documents the bilingual request field.
 const bilingualDoc = "Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, " +
@@ -59,15 +56,8 @@ type submittedOutput struct {
 type translateURLInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	Body   struct {
-		URL             string   `json:"url" format:"uri" maxLength:"4096" doc:"HTTPS URL of the document (.docx, .doc, .odt, .rtf; max 50 MB)"`
-		TargetLang      string   `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
-		SourceLang      string   `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
-		TranslationMode string   `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
-		PDF             bool     `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
-		GlossaryID      string   `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
-		TargetLangs     []string `json:"target_langs,omitempty" required:"false" maxItems:"12" doc:"Several targets at once: one job per target from one fetch, as a batch (see POST /translate's target_langs); target_lang is then ignored."`
-		Hold            bool     `json:"hold,omitempty" required:"false" default:"false" doc:"Keep the job pending until POST /jobs/{job_id}/confirm; see POST /translate's hold."`
-		Bilingual       bool     `json:"bilingual,omitempty" required:"false" default:"false" doc:"Also make the bilingual document; see POST /translate's bilingual field"`
+		URL string `json:"url" format:"uri" maxLength:"4096"` // described by registerJobs
+		JobOptions
 	}
 }
 
@@ -109,6 +99,8 @@ func (a *API) registerJobs() {
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1,
 		Errors: []int{400, 401, 402, 403, 413, 422, 429, 503},
 	}, a.translateURL)
+	urlField := a.api.OpenAPI().Components.Schemas.Map()["TranslateURLInputBody"].Properties["url"]
+	urlField.Description = "HTTPS URL of the document (" + strings.Join(docformat.Extensions(), ", ") + "; max 50 MB)"
 
 	huma.Register(a.api, huma.Operation{
 		OperationID: "getJob", Method: http.MethodGet, Path: "/jobs/{job_id}", Tags: []string{"Jobs"},
@@ -137,25 +129,10 @@ func (a *API) registerJobs() {
 // after registration so that huma does not buffer or parse the body itself.
 func (a *API) documentUpload() {
 	op := a.api.OpenAPI().Paths["/translate"].Post
-	str := func(doc, def string, enum ...any) *huma.Schema {
-		return &huma.Schema{Type: "string", Description: doc, Default: def, Enum: enum}
-	}
+	props := formSchemas()
+	props["file"] = &huma.Schema{Type: "string", Format: "binary", Description: docformat.ListExtensions("or") + "; max 50 MB"}
 	op.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
-		"multipart/form-data": {Schema: &huma.Schema{
-			Type:     "object",
-			Required: []string{"file"},
-			Properties: map[string]*huma.Schema{
-				"file":             {Type: "string", Format: "binary", Description: ".docx, .doc, .odt or .rtf; max 50 MB"},
-				"target_lang":      str("Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)", "Arabic"),
-				"source_lang":      str("Source language name, or auto for detection", "auto"),
-				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
-				"pdf":              {Type: "boolean", Description: pdfDoc, Default: false},
-				"bilingual":        {Type: "boolean", Description: bilingualDoc, Default: false},
-				"glossary_id":      {Type: "string", Description: glossaryIDDoc},
-				"target_langs":     {Type: "string", Description: targetLangsDoc},
-				"hold":             {Type: "boolean", Description: holdDoc, Default: false},
-			},
-		}},
+		"multipart/form-data": {Schema: &huma.Schema{Type: "object", Required: []string{"file"}, Properties: props}},
 	}}
 }
 
@@ -187,14 +164,14 @@ func submitted(sub *service.Submission, url bool) *submittedOutput {
 // translate streams the multipart upload into the blob store.
 func (a *API) translate(ctx context.Context, in *uploadInput) (*submittedOutput, error) {
 	c := caller(ctx)
-	if err := a.svc.CheckQuota(ctx, c); err != nil {
+	if err := a.svc.Accounts.CheckQuota(ctx, c); err != nil {
 		return nil, a.fail(err)
 	}
 	up, req, err := a.receiveForm(ctx, in.req)
 	if err != nil {
 		return nil, err
 	}
-	sub, err := a.svc.QueueUpload(ctx, c, up, req)
+	sub, err := a.svc.Jobs.QueueUpload(ctx, c, up, req)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -209,7 +186,7 @@ func (a *API) receiveForm(ctx context.Context, r *http.Request) (*service.Upload
 		return nil, service.SubmitRequest{}, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
 	}
 	// Room for the form fields and part headers around a 50 MB file.
-	limit := a.svc.Config.MaxUpload + 1<<20
+	limit := a.svc.Jobs.Config.MaxUpload + 1<<20
 	if r.ContentLength > limit { // size before anything else: 413, not 422
 		return nil, service.SubmitRequest{}, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
@@ -218,7 +195,7 @@ func (a *API) receiveForm(ctx context.Context, r *http.Request) (*service.Upload
 	req, err := readUploadForm(httpguard.NewMultipart(body, params["boundary"]), func(name string, part io.Reader) error {
 		file := &countingReader{r: part}
 		var err error
-		up, err = a.svc.Receive(ctx, file, false)
+		up, err = a.svc.Jobs.Receive(ctx, file, false)
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) || a.oversized(err, file) {
@@ -249,11 +226,7 @@ func (a *API) receiveForm(ctx context.Context, r *http.Request) (*service.Upload
 }
 
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*submittedOutput, error) {
-	b := in.Body
-	sub, err := a.svc.SubmitURL(ctx, caller(ctx), b.URL, service.SubmitRequest{
-		TargetLang: b.TargetLang, SourceLang: b.SourceLang, Mode: b.TranslationMode, PDF: b.PDF,
-		GlossaryID: b.GlossaryID, TargetLangs: b.TargetLangs, Hold: b.Hold, Bilingual: b.Bilingual,
-	})
+	sub, err := a.svc.Jobs.SubmitURL(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{JobOptions: in.Body.submission()})
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -261,7 +234,7 @@ func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*submitt
 }
 
 func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
-	j, err := a.svc.Job(ctx, caller(ctx), in.JobID)
+	j, err := a.svc.Jobs.Job(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -269,12 +242,12 @@ func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
 }
 
 func (a *API) download(ctx context.Context, in *downloadInput) (*huma.StreamResponse, error) {
-	get, ctype := a.svc.Download, docxType
+	get, ctype := a.svc.Jobs.Download, docxType
 	switch in.Format {
 	case "pdf":
-		get, ctype = a.svc.DownloadPDF, pdfType
+		get, ctype = a.svc.Documents.DownloadPDF, pdfType
 	case "bilingual":
-		get = a.svc.DownloadBilingual
+		get = a.svc.Jobs.DownloadBilingual
 	}
 	d, err := get(ctx, caller(ctx), in.JobID)
 	if err != nil {

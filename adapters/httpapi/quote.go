@@ -100,14 +100,14 @@ func (a *API) quote(ctx context.Context, in *uploadInput) (*quoteOutput, error) 
 		if err := dec.Decode(&b); err != nil {
 			return nil, newProblem(http.StatusUnprocessableEntity, "the JSON body could not be read: "+err.Error())
 		}
-		q, err = a.svc.QuoteURL(ctx, c, b.URL, service.SubmitRequest{TargetLang: b.TargetLang, TargetLangs: b.TargetLangs,
-			SourceLang: b.SourceLang, Mode: b.TranslationMode, GlossaryID: b.GlossaryID})
+		q, err = a.svc.Jobs.QuoteURL(ctx, c, b.URL, service.SubmitRequest{JobOptions: service.JobOptions{TargetLang: b.TargetLang, TargetLangs: b.TargetLangs,
+			SourceLang: b.SourceLang, Mode: b.TranslationMode, GlossaryID: b.GlossaryID}})
 	case "multipart/form-data":
 		up, req, ferr := a.receiveForm(ctx, in.req)
 		if ferr != nil {
 			return nil, ferr
 		}
-		q, err = a.svc.QuoteUpload(ctx, c, up, req)
+		q, err = a.svc.Jobs.QuoteUpload(ctx, c, up, req)
 	default:
 		return nil, newProblem(http.StatusUnsupportedMediaType, "send the document as multipart/form-data (as POST /translate) or a URL as application/json (as POST /translate-url)")
 	}

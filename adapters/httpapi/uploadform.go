@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/danielgtaylor/huma/v2"
-
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
@@ -41,15 +39,18 @@ func splitList(s string) []string {
 // readUploadForm reads the multipart body of POST /translate part by part,
 // without buffering the document: the first "file" part is handed to file
 // as a stream (its error ends the read and is returned as is), the known
-// fields are read up to maxFieldSize and trimmed, anything else is skipped.
+// fields (JobOptions) are read up to maxFieldSize and trimmed, anything
+// else is skipped.
 // A body that cannot be read, or that ends before its closing boundary
 // (a body cut inside a part's headers too), gives a *formReadError.
 func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Reader) error) (service.SubmitRequest, error) {
 	var req service.SubmitRequest
+	var opts JobOptions
 	seen := false
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
+			req.JobOptions = opts.submission()
 			return req, nil
 		}
 		if err != nil {
@@ -63,8 +64,7 @@ func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Read
 			if err := file(req.Name, part); err != nil {
 				return req, err
 			}
-		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf" || name == "glossary_id" ||
-			name == "target_langs" || name == "hold" || name == "bilingual":
+		case isFormField(name):
 			size := int64(maxFieldSize)
 			if name == "target_langs" {
 				size = maxTargetsSize
@@ -73,32 +73,8 @@ func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Read
 			if err != nil {
 				return req, &formReadError{err}
 			}
-			s := strings.TrimSpace(string(v))
-			switch name {
-			case "target_lang":
-				req.TargetLang = s
-			case "source_lang":
-				req.SourceLang = s
-			case "pdf":
-				if req.PDF, err = parseFormBool(s); err != nil {
-					return req, newProblem(http.StatusUnprocessableEntity, "pdf: "+err.Error(), &huma.ErrorDetail{Location: "body.pdf", Message: err.Error(), Value: s})
-				}
-			case "glossary_id":
-				req.GlossaryID = s
-			case "target_langs": // comma-separated; the field may also repeat
-				req.TargetLangs = append(req.TargetLangs, splitList(s)...)
-			case "hold", "bilingual":
-				v, err := parseFormBool(s)
-				if err != nil {
-					return req, newProblem(http.StatusUnprocessableEntity, name+": "+err.Error(), &huma.ErrorDetail{Location: "body." + name, Message: err.Error(), Value: s})
-				}
-				if name == "hold" {
-					req.Hold = v
-				} else {
-					req.Bilingual = v
-				}
-			default:
-				req.Mode = s
+			if err := opts.setFormField(name, strings.TrimSpace(string(v))); err != nil {
+				return req, err
 			}
 		}
 		// The rest of the part (all of an unknown field) is skipped.
@@ -146,13 +122,13 @@ func (a *API) oversized(err error, file *countingReader) bool {
 	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
 		return false
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Config.MaxUpload+1-file.n))
-	return file.n > a.svc.Config.MaxUpload
+	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Jobs.Config.MaxUpload+1-file.n))
+	return file.n > a.svc.Jobs.Config.MaxUpload
 }
 
 func (a *API) discard(ctx context.Context, up *service.Upload) {
 	if up != nil {
-		a.svc.Discard(ctx, up)
+		a.svc.Jobs.Discard(ctx, up)
 	}
 }
 

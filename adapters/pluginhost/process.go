@@ -39,6 +39,7 @@ type process struct {
 	caps     ports.Capabilities // providers
 	formats  []string           // converters
 	targets  []string           // converters: output formats besides docx ("pdf")
+	maxConc  int                // converters: documents at once, 0 if not said
 	starting sync.Mutex         // one eager restart at a time
 }
 
@@ -101,7 +102,7 @@ func (p *process) startLocked() error {
 			client.Kill()
 			return p.startError(fmt.Errorf("formats: %w", err))
 		}
-		p.formats, p.targets = c.Formats(), c.Targets()
+		p.formats, p.targets, p.maxConc = c.Formats(), c.Targets(), c.MaxConcurrent()
 	}
 	p.client, p.raw = client, raw
 	p.gen++

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // jobColumns are the jobs columns in the order of jobArgs.
@@ -64,7 +65,7 @@ func (r *jobRow) job() (*job.Job, error) {
 	j := &job.Job{
 		ID: r.ID, AccountID: r.AccountID, Status: job.Status(r.Status), Stage: job.Stage(r.Stage),
 		SourceLang: r.SourceLang, DetectedLang: r.DetectedLang, TargetLang: r.TargetLang,
-		Mode: job.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
+		Mode: translation.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
 		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, PDF: job.PDFState(r.PDF),

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Status is where a job is in its life.
@@ -42,32 +44,6 @@ var stageOrder = map[Stage]int{
 
 // Reached reports whether stage s is at or past stage t.
 func (s Stage) Reached(t Stage) bool { return stageOrder[s] >= stageOrder[t] }
-
-// Mode is a translation mode of the API.
-type Mode string
-
-const (
-	Professional Mode = "professional" // technical terms protected
-	Full         Mode = "full"         // everything translated
-	Literal      Mode = "literal"      // word for word where the engine can
-	Extreme      Mode = "extreme"      // full localisation (idioms, units, formats)
-)
-
-// Modes lists the accepted modes, in the order the API documents them.
-var Modes = []Mode{Professional, Full, Literal, Extreme}
-
-// ParseMode accepts a mode name; empty means professional.
-func ParseMode(s string) (Mode, error) {
-	if s == "" {
-		return Professional, nil
-	}
-	for _, m := range Modes {
-		if string(m) == s {
-			return m, nil
-		}
-	}
-	return "", errors.New("translation_mode is not one of professional, full, literal, extreme")
-}
 
 // RTLReport is the RTL-layout quality report of a job (rtl_fidelity in the
 // API): full, partial or degraded, with warnings.
@@ -111,7 +87,7 @@ type Job struct {
 	SourceLang   string // as requested: an ISO code (plugins/sdk/language) or "auto"
 	DetectedLang string // ISO code of the detected or confirmed source language, once known
 	TargetLang   string // ISO code; names are for the API edge only
-	Mode         Mode
+	Mode         translation.Mode
 	GlossaryID   string // the account's glossary enforced on this job; "" for none
 	OriginalName string
 	Format       string // docx, doc, odt, rtf (from content sniffing)

@@ -48,7 +48,7 @@ func isBundle(blob ports.Blob) (*zip.Reader, bool) {
 
 // unbundle stores each document of a .zip as an upload of its own. skipped
 // names the entries left out. On error nothing stays stored.
-func (s *Service) unbundle(ctx context.Context, zr *zip.Reader) (docs []named, skipped []string, err error) {
+func (s *Jobs) unbundle(ctx context.Context, zr *zip.Reader) (docs []named, skipped []string, err error) {
 	defer func() {
 		if err != nil {
 			s.discardAll(ctx, docs)
@@ -94,7 +94,7 @@ func (s *Service) unbundle(ctx context.Context, zr *zip.Reader) (docs []named, s
 	return docs, skipped, nil
 }
 
-func (s *Service) discardAll(ctx context.Context, docs []named) {
+func (s *Jobs) discardAll(ctx context.Context, docs []named) {
 	for _, d := range docs {
 		s.Discard(ctx, d.up)
 	}

@@ -11,7 +11,7 @@ import (
 // it is announced to the pipeline as any new job. A job that is not held
 // (never was, or confirmed already, or cancelled) is a conflict; one
 // whose hold ran out is refused too (the sweep drops it).
-func (s *Service) ConfirmJob(ctx context.Context, c *Caller, id string) (*job.Job, error) {
+func (s *Jobs) ConfirmJob(ctx context.Context, c *Caller, id string) (*job.Job, error) {
 	held, err := s.Job(ctx, c, id)
 	if err != nil {
 		return nil, err

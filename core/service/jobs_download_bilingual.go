@@ -12,7 +12,7 @@ import (
 // DownloadBilingual opens a completed job's bilingual document (source
 // beside translation) under the same window and rules as its output. A
 // job submitted without bilingual has none: 404 saying so.
-func (s *Service) DownloadBilingual(ctx context.Context, c *Caller, id string) (*Download, error) {
+func (s *Jobs) DownloadBilingual(ctx context.Context, c *Caller, id string) (*Download, error) {
 	j, err := s.Job(ctx, c, id)
 	if err != nil {
 		return nil, err

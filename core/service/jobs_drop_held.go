@@ -11,7 +11,7 @@ import (
 // dropHeld ends the held jobs whose hold ran out: each fails with the
 // reason, its document is deleted and job.failed is announced. Nothing was
 // reserved for a held job, so nothing is charged.
-func (s *Service) dropHeld(ctx context.Context) error {
+func (s *Jobs) dropHeld(ctx context.Context) error {
 	if s.Batches == nil {
 		return nil
 	}

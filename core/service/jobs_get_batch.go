@@ -43,7 +43,7 @@ func (b *BatchView) Status() string {
 
 // Batch reads one of the caller's batches. Another account's batch, or
 // one whose jobs are past their retention, is not found.
-func (s *Service) Batch(ctx context.Context, c *Caller, id string) (*BatchView, error) {
+func (s *Jobs) Batch(ctx context.Context, c *Caller, id string) (*BatchView, error) {
 	if s.Batches == nil {
 		return nil, fail(KindUnavailable, "batches are not available on this server")
 	}

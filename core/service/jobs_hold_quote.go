@@ -12,7 +12,7 @@ import (
 // confirming it (ConfirmJob) or cancelling it (CancelJob); nothing is
 // charged until then. The dashboard uses it for large documents and tight
 // quotas.
-func (s *Service) HoldAndQuote(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Submission, *Quote, error) {
+func (s *Jobs) HoldAndQuote(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Submission, *Quote, error) {
 	r.Hold = true
 	sub, err := s.QueueUpload(ctx, c, up, r)
 	if err != nil {

@@ -4,18 +4,18 @@ import (
 	"context"
 	"errors"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Estimator plans a translation without calling an engine
 // (translate.Translator).
 type Estimator interface {
-	Estimate(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode, o translate.Options) (translate.Estimate, error)
+	Estimate(ctx context.Context, doc *segment.Document, src, tgt string, mode translation.Mode, o translate.Options) (translate.Estimate, error)
 }
 
 // DefaultCharsPerSecond is the rate a quote assumes for an engine this
@@ -63,7 +63,7 @@ type QuoteLeg struct {
 // QueueUpload would submit it, and deletes it: the same checks answer
 // the same errors (target languages, pairs, glossary, formats), but the
 // quota is reported, not enforced.
-func (s *Service) QuoteUpload(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Quote, error) {
+func (s *Jobs) QuoteUpload(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Quote, error) {
 	docs := []named{{up: up, name: r.name()}}
 	defer func() { s.discardAll(context.WithoutCancel(ctx), docs) }()
 	targets, err := s.batchOptions(ctx, c, r)
@@ -90,7 +90,7 @@ func (s *Service) QuoteUpload(ctx context.Context, c *Caller, up *Upload, r Subm
 }
 
 // quoteDocs quotes stored documents to targets.
-func (s *Service) quoteDocs(ctx context.Context, c *Caller, docs []named, targets []Options) (*Quote, error) {
+func (s *Jobs) quoteDocs(ctx context.Context, c *Caller, docs []named, targets []Options) (*Quote, error) {
 	q := &Quote{Documents: len(docs)}
 	for _, o := range targets {
 		q.Targets = append(q.Targets, TargetQuote{Target: o.Target, Measured: true})
@@ -123,7 +123,7 @@ func (s *Service) quoteDocs(ctx context.Context, c *Caller, docs []named, target
 // quoteTarget adds a document's estimate to one target's quote: the
 // account's memory first (its human translations are used as they are),
 // then the route's engines and their translation memory.
-func (s *Service) quoteTarget(ctx context.Context, c *Caller, rd *reading, o Options, rates map[string]ports.Throughput, tq *TargetQuote) error {
+func (s *Jobs) quoteTarget(ctx context.Context, c *Caller, rd *reading, o Options, rates map[string]ports.Throughput, tq *TargetQuote) error {
 	if rd.source == nil || rd.words == 0 || rd.source.Code == o.Target.Code || s.Estimator == nil {
 		return nil // nothing to send; or the language is only known once the job detects it
 	}
@@ -165,13 +165,13 @@ func (s *Service) quoteTarget(ctx context.Context, c *Caller, rd *reading, o Opt
 
 // unremembered is the document without the segments the account's own
 // memory holds, and how many those are.
-func (s *Service) unremembered(ctx context.Context, c *Caller, rd *reading, o Options) (*segment.Document, int) {
-	if s.Memory == nil {
+func (s *Jobs) unremembered(ctx context.Context, c *Caller, rd *reading, o Options) (*segment.Document, int) {
+	if s.AccountMemory == nil {
 		return rd.doc, 0
 	}
 	var sources []string
 	rd.doc.EachSegment(func(_ *segment.Unit, sg *segment.Segment) { sources = append(sources, sg.Source) })
-	hits, err := s.Memory.RecallMemory(ctx, c.Account.ID, rd.source.Code, o.Target.Code, sources)
+	hits, err := s.AccountMemory.RecallMemory(ctx, c.Account.ID, rd.source.Code, o.Target.Code, sources)
 	if err != nil || len(hits) == 0 {
 		return rd.doc, 0
 	}
@@ -193,7 +193,7 @@ func (s *Service) unremembered(ctx context.Context, c *Caller, rd *reading, o Op
 	return rest, found
 }
 
-func (s *Service) rates(ctx context.Context) (map[string]ports.Throughput, error) {
+func (s *Jobs) rates(ctx context.Context) (map[string]ports.Throughput, error) {
 	if s.Throughput == nil {
 		return nil, nil
 	}
@@ -202,7 +202,7 @@ func (s *Service) rates(ctx context.Context) (map[string]ports.Throughput, error
 
 // quoteQuota fills the quota figures: what is used this month and what
 // would be left after the submission.
-func (s *Service) quoteQuota(ctx context.Context, c *Caller, q *Quote) error {
+func (s *Jobs) quoteQuota(ctx context.Context, c *Caller, q *Quote) error {
 	used, err := s.Quota.Used(ctx, c.Account.ID, quota.Period(s.Clock.Now()))
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@ import "context"
 // QuoteURL quotes the document at rawURL as SubmitURL would submit it:
 // the options are checked before the fetch, and the fetched document is
 // deleted once quoted.
-func (s *Service) QuoteURL(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Quote, error) {
+func (s *Jobs) QuoteURL(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Quote, error) {
 	u, err := s.checkURL(rawURL)
 	if err != nil {
 		return nil, err

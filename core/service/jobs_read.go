@@ -31,7 +31,7 @@ type reading struct {
 // read verifies an upload, converts a .doc, .odt or .rtf once to .docx
 // (beside the upload, as the pipeline would), extracts the text, counts
 // its words and detects its language when none is given.
-func (s *Service) read(ctx context.Context, up *Upload, name string, opts Options) (*reading, error) {
+func (s *Jobs) read(ctx context.Context, up *Upload, name string, opts Options) (*reading, error) {
 	blob, err := s.Blobs.Open(ctx, up.Key)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (s *Service) read(ctx context.Context, up *Upload, name string, opts Option
 
 // convert turns a .doc, .odt or .rtf upload into the .docx its jobs start
 // from, stored beside the upload.
-func (s *Service) convert(ctx context.Context, up *Upload, format docformat.Format, name string) (string, error) {
+func (s *Jobs) convert(ctx context.Context, up *Upload, format docformat.Format, name string) (string, error) {
 	if s.Converter == nil || !slices.Contains(s.Converter.Formats(), string(format)) {
 		return "", fail(KindUnprocessable, "%s: .%s documents cannot be translated yet: no converter for this format is installed (the LibreOffice converter plugin)", name, format)
 	}

@@ -30,7 +30,7 @@ type Submission struct {
 // QueueUpload turns an upload into one job (Queue) or, when r names
 // several targets (TargetLangs) or the upload is a .zip of documents, into
 // a batch (see queueBatch). On any error the upload is deleted.
-func (s *Service) QueueUpload(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Submission, error) {
+func (s *Jobs) QueueUpload(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Submission, error) {
 	if len(r.TargetLangs) == 0 && up.Format == docformat.DOCX {
 		if blob, err := s.Blobs.Open(ctx, up.Key); err == nil {
 			_, bundle := isBundle(blob)
@@ -55,7 +55,7 @@ func (s *Service) QueueUpload(ctx context.Context, c *Caller, up *Upload, r Subm
 // checked for every target before any job exists (402 when the words of
 // all do not fit), then one pending job per document and target is made,
 // each with its own copy of the document, and each announced (or held).
-func (s *Service) queueBatch(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (sub *Submission, err error) {
+func (s *Jobs) queueBatch(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (sub *Submission, err error) {
 	docs := []named{{up: up, name: r.name()}}
 	defer func() { s.discardAll(context.WithoutCancel(ctx), docs) }() // the jobs have their copies
 	targets, err := s.batchOptions(ctx, c, r)
@@ -121,7 +121,7 @@ func (s *Service) queueBatch(ctx context.Context, c *Caller, up *Upload, r Submi
 
 // batchOptions parses every target with the request's source and mode,
 // once each, and checks each pair a given source makes.
-func (s *Service) batchOptions(ctx context.Context, c *Caller, r SubmitRequest) ([]Options, error) {
+func (s *Jobs) batchOptions(ctx context.Context, c *Caller, r SubmitRequest) ([]Options, error) {
 	names := r.TargetLangs
 	if len(names) == 0 {
 		names = []string{r.TargetLang}
@@ -165,7 +165,7 @@ func (s *Service) batchOptions(ctx context.Context, c *Caller, r SubmitRequest) 
 
 // checkReadPairs refuses, before any job exists, a detected source that
 // no engine translates to one of the targets.
-func (s *Service) checkReadPairs(ctx context.Context, rd *reading, targets []Options) error {
+func (s *Jobs) checkReadPairs(ctx context.Context, rd *reading, targets []Options) error {
 	if rd.source == nil || rd.words == 0 || s.Engines == nil {
 		return nil
 	}
@@ -191,7 +191,7 @@ func givenOrDetected(o Options) string {
 
 // checkWords refuses a document over the plan's per-document cap, which
 // its jobs would fail at.
-func (s *Service) checkWords(c *Caller, rd *reading) error {
+func (s *Jobs) checkWords(c *Caller, rd *reading) error {
 	plan := c.Account.Limits()
 	if plan.MaxDocumentWords > 0 && int64(rd.words) > plan.MaxDocumentWords {
 		return fail(KindUnprocessable, "%s has %d words, over the %s plan's cap of %d words per document", rd.name, rd.words, plan.Name, plan.MaxDocumentWords)
@@ -201,7 +201,7 @@ func (s *Service) checkWords(c *Caller, rd *reading) error {
 
 // checkBatchQuota is the quota check of a batch: the words of every job
 // must fit in what is left of the month, or nothing starts (402).
-func (s *Service) checkBatchQuota(ctx context.Context, c *Caller, words, docs, targets int) error {
+func (s *Jobs) checkBatchQuota(ctx context.Context, c *Caller, words, docs, targets int) error {
 	limit := c.Account.Limits().LimitWords
 	if limit == nil {
 		return nil
@@ -222,7 +222,7 @@ func (s *Service) checkBatchQuota(ctx context.Context, c *Caller, words, docs, t
 }
 
 // batchJob makes one job of a batch from its own copy of the read document.
-func (s *Service) batchJob(ctx context.Context, c *Caller, rd *reading, r SubmitRequest, o Options, batchID string) (*Accepted, error) {
+func (s *Jobs) batchJob(ctx context.Context, c *Caller, rd *reading, r SubmitRequest, o Options, batchID string) (*Accepted, error) {
 	id := s.NewID()
 	src, err := s.Blobs.Open(ctx, rd.key)
 	if err != nil {
@@ -246,7 +246,7 @@ func (s *Service) batchJob(ctx context.Context, c *Caller, rd *reading, r Submit
 
 // dropBatch deletes the jobs made so far of a batch that could not be
 // made whole; none was announced yet.
-func (s *Service) dropBatch(ctx context.Context, b *Batch) {
+func (s *Jobs) dropBatch(ctx context.Context, b *Batch) {
 	for _, acc := range b.Jobs {
 		_ = s.Blobs.DeletePrefix(ctx, job.Prefix(acc.Job.ID))
 		if s.JobCatalog != nil {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"unicode/utf8"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Estimate is what translating a document would take, found as the
@@ -35,7 +35,7 @@ type LegEstimate struct {
 // Estimate plans src→tgt for doc as TranslateWith would and counts, leg by
 // leg, what the memory already holds and what the engines would be sent.
 // ErrNoRoute when no engine serves the pair.
-func (t *Translator) Estimate(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode, o Options) (Estimate, error) {
+func (t *Translator) Estimate(ctx context.Context, doc *segment.Document, src, tgt string, mode translation.Mode, o Options) (Estimate, error) {
 	engines, err := t.Engines.Engines(ctx)
 	if err != nil {
 		return Estimate{}, err
@@ -45,7 +45,7 @@ func (t *Translator) Estimate(ctx context.Context, doc *segment.Document, src, t
 		return Estimate{}, ErrNoRoute
 	}
 	var prot *protect.Protector
-	if mode == job.Professional {
+	if mode == translation.Professional {
 		prot = protect.New(o.DoNotTranslate)
 	}
 	terms := newTerms(o.Glossary)

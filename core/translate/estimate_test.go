@@ -3,8 +3,9 @@ package translate
 import (
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // An estimate counts what the translation would send, leg by leg, as the
@@ -13,11 +14,11 @@ func TestEstimateAgreesWithTheTranslation(t *testing.T) {
 	u := &upper{}
 	tm := newMemoryTM()
 	// es→fr only through English: two legs.
-	caps := ports.Capabilities{Pairs: []ports.Pair{{Source: "es", Target: "en"}, {Source: "en", Target: "fr"}}}
+	caps := ports.Capabilities{Pairs: []language.Pair{{Source: "es", Target: "en"}, {Source: "en", Target: "fr"}}}
 	tr := &Translator{Engines: registry{engine("upper", u, caps)}, TM: tm}
 	texts := []string{"Uno.", "Dos.", "Uno.", "123"} // a repeat, and a segment without letters
 
-	est, err := tr.Estimate(ctx, docOf(texts...), "es", "fr", job.Full, Options{})
+	est, err := tr.Estimate(ctx, docOf(texts...), "es", "fr", translation.Full, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestEstimateAgreesWithTheTranslation(t *testing.T) {
 	if second.Source != "en" || second.Target != "fr" || second.Chars != 8 || second.Exact {
 		t.Errorf("second leg %+v, want en→fr estimated at 8", second)
 	}
-	res, err := tr.Translate(ctx, docOf(texts...), "es", "fr", job.Full)
+	res, err := tr.Translate(ctx, docOf(texts...), "es", "fr", translation.Full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestEstimateAgreesWithTheTranslation(t *testing.T) {
 	}
 
 	// Translated once: everything is in the memory, both legs exactly.
-	est, _ = tr.Estimate(ctx, docOf(append(texts, "Tres.")...), "es", "fr", job.Full, Options{})
+	est, _ = tr.Estimate(ctx, docOf(append(texts, "Tres.")...), "es", "fr", translation.Full, Options{})
 	if est.InMemory != 3 || est.Segments != 5 {
 		t.Errorf("in memory %d of %d, want 3 of 5", est.InMemory, est.Segments)
 	}
@@ -56,7 +57,7 @@ func TestEstimateAgreesWithTheTranslation(t *testing.T) {
 	if l := est.Legs[1]; l.Chars != len("Tres.") || l.Exact {
 		t.Errorf("second leg with the memory %+v: the known texts are hits, Tres. is estimated", l)
 	}
-	if _, err := tr.Estimate(ctx, docOf("Hola."), "es", "de", job.Full, Options{}); err != ErrNoRoute {
+	if _, err := tr.Estimate(ctx, docOf("Hola."), "es", "de", translation.Full, Options{}); err != ErrNoRoute {
 		t.Errorf("unserved pair: %v", err)
 	}
 }

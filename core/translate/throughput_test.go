@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 type recorded struct {
@@ -42,7 +42,7 @@ func TestEngineCallsAreMeasured(t *testing.T) {
 	th := &throughputs{fail: errors.New("store down")}
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true, MaxSegments: 1})}, Throughput: th}
 	doc := docOf(`Hello <g id="1">world</g>`, "Good morning")
-	if _, err := tr.Translate(context.Background(), doc, "en", "es", job.Full); err != nil {
+	if _, err := tr.Translate(context.Background(), doc, "en", "es", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	if len(th.got) != 2 {
@@ -62,7 +62,7 @@ func TestEngineCallsAreMeasured(t *testing.T) {
 	failing := &upper{fail: errors.New("engine down")}
 	th2 := &throughputs{}
 	tr = &Translator{Engines: registry{engine("upper", failing, ports.Capabilities{AnyToAny: true})}, Throughput: th2, Attempts: 1}
-	if _, err := tr.Translate(context.Background(), docOf("Hello"), "en", "es", job.Full); err == nil {
+	if _, err := tr.Translate(context.Background(), docOf("Hello"), "en", "es", translation.Full); err == nil {
 		t.Fatal("no error from a failing engine")
 	}
 	if len(th2.got) != 0 {
