@@ -222,7 +222,7 @@ func newRun(t *testing.T) *run {
 			t.Fatalf("%s is required (make deps): %v", tool, err)
 		}
 	}
-	r.py = rtltest.PythonWithLXML(t)
+	r.py = pythonWithLXML(t)
 	r.bin = binDir(t)
 	r.work = t.TempDir()
 	if keep := os.Getenv("DRAGOMAN_CORPUS_RENDER_KEEP"); keep != "" {
@@ -619,4 +619,25 @@ func runBriefChecker(t *testing.T, py, pdfDir string, outs []*output) map[string
 		res[v.Label] = &v
 	}
 	return res
+}
+
+// pythonWithLXML finds a python3 on PATH that imports lxml (the brief's
+// checker needs it): DRAGOMAN_PYTHON, else the first python3 of PATH's
+// folders that has it.
+func pythonWithLXML(t *testing.T) string {
+	t.Helper()
+	cands := []string{os.Getenv("DRAGOMAN_PYTHON")}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		cands = append(cands, filepath.Join(d, "python3"))
+	}
+	for _, c := range cands {
+		if c == "" {
+			continue
+		}
+		if exec.Command(c, "-c", "import lxml.etree").Run() == nil {
+			return c
+		}
+	}
+	t.Fatal("no python3 with lxml on PATH (apt-get install python3-lxml, or set DRAGOMAN_PYTHON)")
+	return ""
 }
