@@ -32,10 +32,14 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 	u.open("/translate")
 	u.do("two targets",
 		chromedp.WaitReady(chromedp.CSS("#more-targets option")),
+		// The source first: a document chosen with source auto is detected,
+		// and the detection's answer picks the default target again.
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
+		})()`),
 		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
 		chromedp.WaitVisible(chromedp.CSS("#chosen")),
 		chromedp.Evaluate[chromedp.Void](`(() => {
-			const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
 			document.getElementById("target").value = "Spanish";
 			for (const o of document.getElementById("more-targets").options) o.selected = o.value === "Urdu";
 		})()`),
@@ -81,12 +85,12 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 		u.open("/translate")
 		u.do("quote a large document",
 			chromedp.WaitReady(chromedp.CSS("#target option")),
-			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{large}),
-			chromedp.WaitVisible(chromedp.CSS("#chosen")),
 			chromedp.Evaluate[chromedp.Void](`(() => {
 				const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
-				document.getElementById("target").value = "Spanish";
 			})()`),
+			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{large}),
+			chromedp.WaitVisible(chromedp.CSS("#chosen")),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById("target").value = "Spanish"`),
 			chromedp.Click(chromedp.CSS("#submit")),
 			chromedp.WaitVisible(chromedp.CSS("#quote")),
 		)
