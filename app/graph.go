@@ -79,10 +79,11 @@ type abandonedEvents struct {
 	p atomic.Pointer[pipeline.Pipeline]
 }
 
-func (g *abandonedEvents) forward(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
+func (g *abandonedEvents) forward(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) error {
 	if p := g.p.Load(); p != nil {
-		_ = p.GiveUp(ctx, e.JobID, err)
+		return p.GiveUp(ctx, e.JobID, err)
 	}
+	return errors.New("the pipeline is not running yet")
 }
 
 func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (*eventbus.Bus, error) {
@@ -163,6 +164,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Glossaries: st,
 		Memory:     st,
 		Clock:      systemClock{}, NewID: newID, Log: log,
+		RetryFor: c.RetryFor,
 	}
 	if conv := plugins.Converter(); conv != nil {
 		p.Converter = conv

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"go.uber.org/fx"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
@@ -114,7 +114,9 @@ func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.S
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 15 * time.Second}
+	// GET /metrics reads no body, so the server reads what is left of one
+	// (up to 256 KB) before it answers: bounded as on the other ports.
+	srv := &http.Server{Handler: httpguard.Bodies(mux, c.bodyLimits(), refuse), ReadHeaderTimeout: headerTimeout}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
 			ln, err := listen(c.MetricsAddr)
@@ -131,11 +133,15 @@ func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.S
 	})
 }
 
-// wireReadiness gives GET /v1/ready its checks.
-func wireReadiness(api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blobs ports.BlobStore, plugins *pluginhost.Host) {
+// wireReadiness gives GET /v1/ready its checks. Readiness says what this
+// process can do: an api process stores the jobs it accepts while the
+// event bus is down (the workers' recovery publishes them once it is
+// back), so the bus is advisory there; a process that runs the stages
+// needs it.
+func wireReadiness(c *Config, api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blobs ports.BlobStore, plugins *pluginhost.Host) {
 	checks := []httpapi.ReadinessCheck{
 		{Name: "database", Check: st.Ping},
-		{Name: "bus", Check: bus.Ping},
+		{Name: "bus", Check: bus.Ping, Advisory: !c.runsStages()},
 		{Name: "plugins", Check: plugins.Ready},
 	}
 	if b, ok := blobs.(interface{ Check(context.Context) error }); ok {

@@ -133,8 +133,11 @@ func (a *API) writeErr(ctx huma.Context, err error) {
 // problem maps err and logs what the client does not see.
 func (a *API) problem(err error) *Problem {
 	p := problemOf(err)
-	if p.Status == http.StatusInternalServerError {
+	switch p.Status {
+	case http.StatusInternalServerError:
 		a.log.Error("request failed", "err", err)
+	case http.StatusServiceUnavailable:
+		a.log.Warn("request refused: a dependency is unavailable", "err", err)
 	}
 	return p
 }
@@ -159,21 +162,34 @@ func nullableRefs(o *huma.OpenAPI, prop string) {
 	}
 }
 
-// retryAfterHeaders declares the Retry-After header of every 429 (huma has
-// no tag for headers of error responses).
+// retryAfterHeaders declares the Retry-After header of every 429 and 503
+// (huma has no tag for headers of error responses), and a 503 on every
+// operation that needs a key: authentication reads the database, so any of
+// them is refused with 503 while the database is down, full or locked.
 func retryAfterHeaders(o *huma.OpenAPI) {
 	for _, item := range o.Paths {
 		for _, op := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
 			if op == nil || op.Responses["429"] == nil {
 				continue
 			}
-			r := op.Responses["429"]
-			if r.Headers == nil {
-				r.Headers = map[string]*huma.Param{}
+			if len(op.Security) > 0 && op.Responses["503"] == nil {
+				unavailable := *op.Responses["429"]
+				unavailable.Headers = nil
+				unavailable.Description = "Service Unavailable"
+				op.Responses["503"] = &unavailable
 			}
-			r.Headers["Retry-After"] = &huma.Param{
-				Description: "Whole seconds until a request would pass",
-				Schema:      &huma.Schema{Type: "integer", Minimum: ptr(1.0)},
+			for code, what := range map[string]string{
+				"429": "Whole seconds until a request would pass",
+				"503": "Whole seconds after which the service may be back (a dependency was down, full or locked)",
+			} {
+				r := op.Responses[code]
+				if r == nil {
+					continue
+				}
+				if r.Headers == nil {
+					r.Headers = map[string]*huma.Param{}
+				}
+				r.Headers["Retry-After"] = &huma.Param{Description: what, Schema: &huma.Schema{Type: "integer", Minimum: ptr(1.0)}}
 			}
 		}
 	}

@@ -45,6 +45,7 @@ func runSuite(t *testing.T, b backend) {
 		{"RateLimit", testRateLimit},
 		{"RateLimitConcurrent", testRateLimitConcurrent},
 		{"RateLimitMinuteBoundary", testRateLimitMinuteBoundary},
+		{"RateLimitNewLimit", testRateLimitNewLimit},
 		{"TranslationMemory", testTranslationMemory},
 		{"TranslationMemoryMigratedToAccounts", testTranslationMemoryMigratedToAccounts},
 	}
@@ -382,7 +383,7 @@ func testJobQueries(t *testing.T, b backend) {
 	if len(cb) != 1 {
 		t.Fatalf("completed 1µs before: %v", ids(cb))
 	}
-	del, err := s.DeleteJobsBefore(ctx, at(4))
+	del, err := s.DeleteJobsBefore(ctx, at(4), func(string) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,9 +101,25 @@ type Job struct {
 	PDF          PDFState
 	// Bilingual is where the job's bilingual document (source beside
 	// target) is, in the states of the PDF: "" when not asked for.
-	Bilingual   PDFState
-	Error       string
-	Attempts    int
+	Bilingual PDFState
+	Error     string
+	// Attempts counts the starts of the current stage that did not end
+	// (the process died in them), to stop a crash loop; a stage that
+	// returns an error gives its start back.
+	Attempts int
+	// RetryingSince is when the current stage first failed with an error
+	// worth retrying (an outage); nil while it has not. The retries of a
+	// stage are bounded by the time since then, not by their number, so an
+	// outage does not use them up.
+	RetryingSince *time.Time
+	// What an ended job still owes, each cleared once done: AnnounceDue,
+	// its terminal event (job_completed, job_failed) on the bus; CleanupDue,
+	// a failed job's reserved words given back and its files deleted. They
+	// are set with the terminal state, in the same write, so an outage
+	// that stops the follow-up when the job ends cannot lose it: a sweep
+	// finishes what is due.
+	AnnounceDue bool
+	CleanupDue  bool
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	CompletedAt *time.Time
@@ -147,7 +163,7 @@ func (j *Job) Advance(s Stage, now time.Time) error {
 	if stageOrder[s] > stageOrder[j.Stage] {
 		j.Stage = s
 	}
-	j.UpdatedAt = now
+	j.UpdatedAt, j.Attempts, j.RetryingSince = now, 0, nil
 	return nil
 }
 
@@ -159,6 +175,7 @@ func (j *Job) Complete(now time.Time) error {
 	j.Status, j.Stage, j.UpdatedAt = Completed, StageFinished, now
 	t := now
 	j.CompletedAt = &t
+	j.Attempts, j.RetryingSince, j.AnnounceDue = 0, nil, true
 	return nil
 }
 
@@ -172,6 +189,7 @@ func (j *Job) Revise(now time.Time) error {
 	j.UpdatedAt = now
 	t := now
 	j.CompletedAt = &t
+	j.AnnounceDue = true // job.completed again, for the revision
 	return nil
 }
 
@@ -183,7 +201,28 @@ func (j *Job) Fail(reason string, now time.Time) error {
 	j.Status, j.Error, j.UpdatedAt = Failed, reason, now
 	t := now
 	j.CompletedAt = &t
+	j.Attempts, j.RetryingSince, j.AnnounceDue, j.CleanupDue = 0, nil, true, true
 	return nil
+}
+
+// RetryingFor is how long the current stage has been failing with errors
+// worth retrying at now; 0 if it has not failed.
+func (j *Job) RetryingFor(now time.Time) time.Duration {
+	if j.RetryingSince == nil {
+		return 0
+	}
+	return now.Sub(*j.RetryingSince)
+}
+
+// Retrying records a failed attempt of the current stage that is worth
+// retrying: it gives the start back (it did not crash) and keeps when
+// the stage first failed.
+func (j *Job) Retrying(now time.Time) {
+	j.Attempts = max(j.Attempts-1, 0)
+	if j.RetryingSince == nil {
+		t := now
+		j.RetryingSince = &t
+	}
 }
 
 // Warn adds a warning once.

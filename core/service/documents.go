@@ -35,6 +35,6 @@ func (s *Documents) job(ctx context.Context, c *Caller, id string) (*job.Job, er
 	return callerJob(ctx, s.Jobs, s.Clock, s.Config, c, id)
 }
 
-func (s *Documents) expireOutput(ctx context.Context, id string) {
-	expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
+func (s *Documents) expireOutput(ctx context.Context, id string) error {
+	return expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
 }

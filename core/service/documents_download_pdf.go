@@ -21,7 +21,7 @@ func (s *Documents) DownloadPDF(ctx context.Context, c *Caller, id string) (*Dow
 	case job.DownloadNotReady:
 		return nil, fail(KindNotFound, "job %s is %s: the PDF is available once the job is completed", id, j.Status)
 	case job.DownloadExpired:
-		s.expireOutput(ctx, j.ID)
+		_ = s.expireOutput(ctx, j.ID) // a failed delete is tried again by the sweep
 		return nil, fail(KindGone, "the translated file of job %s expired %s after completion and was deleted", id, s.Config.DownloadTTL)
 	}
 	b, err := s.translationPDF(ctx, j)

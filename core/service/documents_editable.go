@@ -25,7 +25,7 @@ func (s *Documents) editable(ctx context.Context, c *Caller, id string) (*job.Jo
 	case job.DownloadNotReady:
 		return nil, nil, fail(KindNotFound, "job %s is %s: its segments can be exported as XLIFF once the job is completed", id, j.Status)
 	case job.DownloadExpired:
-		s.expireOutput(ctx, j.ID)
+		_ = s.expireOutput(ctx, j.ID) // a failed delete is tried again by the sweep
 		return nil, nil, fail(KindGone, "the files of job %s expired %s after completion and were deleted", id, s.Config.DownloadTTL)
 	}
 	b, err := s.Blobs.Open(ctx, job.SegmentsKey(j.ID))

@@ -15,11 +15,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
-// RevisionEventID is the bus event id of a job's n-th revision completing.
-func RevisionEventID(jobID string, n int) string {
-	return ports.StageEventID(fmt.Sprintf("%s#revision-%d", jobID, n), ports.TopicCompleted)
-}
-
 // ImportXLIFF rebuilds a completed job's output from a post-edited XLIFF
 // file (the job's own export, edited in a CAT tool): the edited targets go
 // through the same assembly (codes repaired and warned as for engines) and
@@ -87,9 +82,7 @@ func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body 
 		// The revision stands without them; a failure only loses the reuse.
 		_ = s.AccountMemory.PutMemory(ctx, j.AccountID, entries)
 	}
-	ev := ports.JobEvent{EventID: RevisionEventID(j.ID, j.Revision), JobID: j.ID, AccountID: j.AccountID,
-		Stage: j.Stage, Status: j.Status, At: now}
-	_ = s.Bus.Publish(ctx, ports.TopicCompleted, ev)
+	_ = s.settler().Job(ctx, j) // job.completed of the revision; what fails stays due
 	return j, nil
 }
 

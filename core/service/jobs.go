@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -61,19 +62,24 @@ func callerJob(ctx context.Context, jobs ports.JobStore, clock ports.Clock, cfg 
 	return j, err
 }
 
-// expireOutput deletes a job's files and records when; the job record stays
-// until its retention ends.
-func expireOutput(ctx context.Context, blobs ports.BlobStore, jobs ports.JobStore, clock ports.Clock, id string) {
-	_ = blobs.DeletePrefix(ctx, job.Prefix(id))
+// expireOutput deletes a job's files and then records when; the job
+// record stays until its retention ends. A delete that fails (the bucket
+// down) records nothing, so the next sweep tries again: the download
+// answers 410 meanwhile, and the files do not wait for the retention.
+func expireOutput(ctx context.Context, blobs ports.BlobStore, jobs ports.JobStore, clock ports.Clock, id string) error {
+	if err := blobs.DeletePrefix(ctx, job.Prefix(id)); err != nil {
+		return fmt.Errorf("expiring the output of job %s: %w", id, err)
+	}
 	now := clock.Now()
-	_, _ = jobs.UpdateJob(ctx, id, func(j *job.Job) error {
+	_, err := jobs.UpdateJob(ctx, id, func(j *job.Job) error {
 		if j.ExpiredAt == nil {
 			j.ExpiredAt = &now
 		}
 		return nil
 	})
+	return err
 }
 
-func (s *Jobs) expireOutput(ctx context.Context, id string) {
-	expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
+func (s *Jobs) expireOutput(ctx context.Context, id string) error {
+	return expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
 }

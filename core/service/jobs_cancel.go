@@ -19,7 +19,9 @@ type Cancellation struct {
 
 // CancelJob stops a pending or processing job of the caller: it fails with
 // the error "cancelled", its reserved words are given back, its files are
-// deleted and job.failed is announced. A stage still running finds the job
+// deleted and job.failed is announced. The cancellation stands once
+// recorded: what an outage stops (the bucket or the bus down) stays due on
+// the job and the sweep finishes it. A stage still running finds the job
 // failed when it ends and settles it again (every step is idempotent). A
 // finished job (completed or failed) is deleted instead, with its files.
 func (s *Jobs) CancelJob(ctx context.Context, c *Caller, id string) (*Cancellation, error) {
@@ -43,18 +45,7 @@ func (s *Jobs) CancelJob(ctx context.Context, c *Caller, id string) (*Cancellati
 	if !cancelled {
 		return s.deleteFinished(ctx, j)
 	}
-	ctx = context.WithoutCancel(ctx) // half a cancellation would keep the words
-	if err := s.Quota.Release(ctx, j.ID); err != nil {
-		return nil, err
-	}
-	if err := s.Blobs.DeletePrefix(ctx, job.Prefix(j.ID)); err != nil {
-		return nil, err
-	}
-	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicFailed), JobID: j.ID, AccountID: j.AccountID,
-		Stage: j.Stage, Status: j.Status, At: s.Clock.Now(), Error: j.Error}
-	if err := s.Bus.Publish(ctx, ports.TopicFailed, ev); err != nil {
-		return nil, err
-	}
+	_ = s.settler().Job(context.WithoutCancel(ctx), j) // what fails stays due
 	return &Cancellation{Job: j}, nil
 }
 

@@ -27,7 +27,7 @@ func (s *Jobs) Download(ctx context.Context, c *Caller, id string) (*Download, e
 	case job.DownloadNotReady:
 		return nil, fail(KindNotFound, "job %s is %s: the translated file is available once the job is completed", id, j.Status)
 	case job.DownloadExpired:
-		s.expireOutput(ctx, j.ID)
+		_ = s.expireOutput(ctx, j.ID) // a failed delete is tried again by the sweep
 		return nil, fail(KindGone, "the translated file of job %s expired %s after completion and was deleted", id, s.Config.DownloadTTL)
 	}
 	b, err := s.Blobs.Open(ctx, job.OutputKey(j.ID))

@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 // dropHeld ends the held jobs whose hold ran out: each fails with the
-// reason, its document is deleted and job.failed is announced. Nothing was
-// reserved for a held job, so nothing is charged.
+// reason, its document is deleted and job.failed is announced (settled as
+// a cancellation is). Nothing was reserved for a held job, so nothing is
+// charged.
 func (s *Jobs) dropHeld(ctx context.Context) error {
 	if s.Batches == nil {
 		return nil
@@ -33,10 +33,9 @@ func (s *Jobs) dropHeld(ctx context.Context) error {
 		if err != nil || !dropped {
 			continue
 		}
-		_ = s.Blobs.DeletePrefix(ctx, job.Prefix(j.ID))
-		ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicFailed), JobID: j.ID, AccountID: j.AccountID,
-			Stage: j.Stage, Status: j.Status, At: now, Error: j.Error}
-		_ = s.Bus.Publish(ctx, ports.TopicFailed, ev)
+		// As a cancellation: files deleted and job.failed sent, or left
+		// due on the job for the sweep when an outage stops them.
+		_ = s.settler().Job(context.WithoutCancel(ctx), j)
 	}
 	return nil
 }

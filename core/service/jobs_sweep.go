@@ -2,13 +2,15 @@ package service
 
 import (
 	"context"
+	"errors"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 )
 
 // Sweep deletes outputs past their download window and jobs past their
-// retention, and drops held jobs not confirmed in time. It runs
-// periodically.
+// retention, each job's files before its record, and drops held jobs not
+// confirmed in time. It runs periodically; what fails is tried again on
+// the next run.
 func (s *Jobs) Sweep(ctx context.Context) error {
 	if err := s.dropHeld(ctx); err != nil {
 		return err
@@ -18,15 +20,12 @@ func (s *Jobs) Sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	var errs []error
 	for _, j := range done {
-		s.expireOutput(ctx, j.ID)
+		errs = append(errs, s.expireOutput(ctx, j.ID))
 	}
-	gone, err := s.Jobs.DeleteJobsBefore(ctx, now.Add(-s.Config.JobRetention))
-	if err != nil {
-		return err
-	}
-	for _, id := range gone {
-		_ = s.Blobs.DeletePrefix(ctx, job.Prefix(id))
-	}
-	return nil
+	_, err = s.Jobs.DeleteJobsBefore(ctx, now.Add(-s.Config.JobRetention), func(id string) error {
+		return s.Blobs.DeletePrefix(ctx, job.Prefix(id))
+	})
+	return errors.Join(append(errs, err)...)
 }

@@ -836,7 +836,7 @@ type Problem struct {
 	// Example: target_lang: unknown language "Klingon"
 	Message string `json:"message"`
 
-	// RetryAfter With 429: whole seconds until a request would pass (as the Retry-After header)
+	// RetryAfter With 429: whole seconds until a request would pass; with 503 from a dependency that is down, full or locked: whole seconds to wait before trying again (as the Retry-After header)
 	RetryAfter *int64 `json:"retry_after,omitempty"`
 
 	// Status HTTP status code
@@ -920,10 +920,10 @@ type QuoteQuota struct {
 
 // ReadyOutputBody defines model for ReadyOutputBody.
 type ReadyOutputBody struct {
-	// Checks Each dependency (database, bus, blobs, plugins) and "ok" or why it failed
+	// Checks Each dependency (database, bus, blobs, plugins) and "ok" or why it failed; a dependency an api process can do without (bus) is reported without making it unready
 	Checks map[string]string `json:"checks"`
 
-	// Ready true when every dependency answered
+	// Ready true when every dependency this process needs answered
 	Ready bool `json:"ready"`
 }
 
@@ -1884,7 +1884,7 @@ type ClientInterface interface {
 
 	// Ready Readiness check
 	//
-	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 	//
 	// Corresponds with GET /ready (the `Ready` operationId).
 	Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2582,7 +2582,7 @@ func (c *Client) Quote(ctx context.Context, body QuoteJSONRequestBody, reqEditor
 
 // Ready Readiness check
 //
-// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 //
 // Corresponds with GET /ready (the `Ready` operationId).
 func (c *Client) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4676,7 +4676,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReadyWithResponse Readiness check
 	//
-	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4806,6 +4806,11 @@ type GetDoNotTranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetDoNotTranslateResponse503Headers the declared response headers of an HTTP 503 response for GetDoNotTranslate
+type GetDoNotTranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetDoNotTranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4821,8 +4826,12 @@ type GetDoNotTranslateResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDoNotTranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetDoNotTranslateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4853,6 +4862,11 @@ func (r GetDoNotTranslateResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4889,6 +4903,11 @@ type PutDoNotTranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// PutDoNotTranslateResponse503Headers the declared response headers of an HTTP 503 response for PutDoNotTranslate
+type PutDoNotTranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type PutDoNotTranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4906,8 +4925,12 @@ type PutDoNotTranslateResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutDoNotTranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutDoNotTranslateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4945,6 +4968,11 @@ func (r PutDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PutDoNotTranslateResponse) GetBody() []byte {
 	return r.Body
@@ -4979,6 +5007,11 @@ type ListWebhooksApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListWebhooksApiResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooksApi
+type ListWebhooksApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListWebhooksApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4994,8 +5027,12 @@ type ListWebhooksApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListWebhooksApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5026,6 +5063,11 @@ func (r ListWebhooksApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5067,6 +5109,11 @@ type RegisterWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// RegisterWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for RegisterWebhookApi
+type RegisterWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type RegisterWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5084,10 +5131,14 @@ type RegisterWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *RegisterWebhookApiResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RegisterWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterWebhookApiResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5125,6 +5176,11 @@ func (r RegisterWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RegisterWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -5159,6 +5215,11 @@ type DeleteWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhookApi
+type DeleteWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5174,8 +5235,12 @@ type DeleteWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookApiResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -5206,6 +5271,11 @@ func (r DeleteWebhookApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5242,6 +5312,11 @@ type GetWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for GetWebhookApi
+type GetWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5259,8 +5334,12 @@ type GetWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5298,6 +5377,11 @@ func (r GetWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -5332,6 +5416,11 @@ type UpdateWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UpdateWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhookApi
+type UpdateWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5351,8 +5440,12 @@ type UpdateWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5395,6 +5488,11 @@ func (r UpdateWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -5429,6 +5527,11 @@ type WebhookDeliveriesApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// WebhookDeliveriesApiResponse503Headers the declared response headers of an HTTP 503 response for WebhookDeliveriesApi
+type WebhookDeliveriesApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type WebhookDeliveriesApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5446,8 +5549,12 @@ type WebhookDeliveriesApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *WebhookDeliveriesApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WebhookDeliveriesApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5483,6 +5590,11 @@ func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5524,6 +5636,11 @@ type TestWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TestWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for TestWebhookApi
+type TestWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TestWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5541,10 +5658,14 @@ type TestWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *TestWebhookApiResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TestWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookApiResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -5582,6 +5703,11 @@ func (r TestWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TestWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -5616,6 +5742,11 @@ type GetBatchResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetBatchResponse503Headers the declared response headers of an HTTP 503 response for GetBatch
+type GetBatchResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetBatchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5637,6 +5768,8 @@ type GetBatchResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetBatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBatchResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5713,6 +5846,11 @@ type ListGlossariesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListGlossariesResponse503Headers the declared response headers of an HTTP 503 response for ListGlossaries
+type ListGlossariesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListGlossariesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5732,6 +5870,8 @@ type ListGlossariesResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListGlossariesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListGlossariesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5808,6 +5948,11 @@ type CreateGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CreateGlossaryResponse503Headers the declared response headers of an HTTP 503 response for CreateGlossary
+type CreateGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5833,6 +5978,8 @@ type CreateGlossaryResponse struct {
 	Headers201 *CreateGlossaryResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateGlossaryResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5914,6 +6061,11 @@ type DeleteGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteGlossaryResponse503Headers the declared response headers of an HTTP 503 response for DeleteGlossary
+type DeleteGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5933,6 +6085,8 @@ type DeleteGlossaryResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteGlossaryResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -6004,6 +6158,11 @@ type GetGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetGlossaryResponse503Headers the declared response headers of an HTTP 503 response for GetGlossary
+type GetGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6025,6 +6184,8 @@ type GetGlossaryResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGlossaryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6149,6 +6310,11 @@ type ListJobsResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListJobsResponse503Headers the declared response headers of an HTTP 503 response for ListJobs
+type ListJobsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListJobsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6164,8 +6330,12 @@ type ListJobsResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListJobsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListJobsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6196,6 +6366,11 @@ func (r ListJobsResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListJobsResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListJobsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6232,6 +6407,11 @@ type CancelJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CancelJobResponse503Headers the declared response headers of an HTTP 503 response for CancelJob
+type CancelJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CancelJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6249,8 +6429,12 @@ type CancelJobResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CancelJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelJobResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6288,6 +6472,11 @@ func (r CancelJobResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelJobResponse) GetBody() []byte {
 	return r.Body
@@ -6322,6 +6511,11 @@ type GetJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetJobResponse503Headers the declared response headers of an HTTP 503 response for GetJob
+type GetJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6339,8 +6533,12 @@ type GetJobResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetJobResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6378,6 +6576,11 @@ func (r GetJobResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetJobResponse) GetBody() []byte {
 	return r.Body
@@ -6412,6 +6615,11 @@ type ConfirmJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ConfirmJobResponse503Headers the declared response headers of an HTTP 503 response for ConfirmJob
+type ConfirmJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ConfirmJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6435,6 +6643,8 @@ type ConfirmJobResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ConfirmJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ConfirmJobResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6521,6 +6731,11 @@ type DownloadJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DownloadJobResponse503Headers the declared response headers of an HTTP 503 response for DownloadJob
+type DownloadJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DownloadJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6544,6 +6759,8 @@ type DownloadJobResponse struct {
 	Headers200 *DownloadJobResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DownloadJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DownloadJobResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -6625,6 +6842,11 @@ type ExportJobXliffResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ExportJobXliffResponse503Headers the declared response headers of an HTTP 503 response for ExportJobXliff
+type ExportJobXliffResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ExportJobXliffResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6642,10 +6864,14 @@ type ExportJobXliffResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ExportJobXliffResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExportJobXliffResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportJobXliffResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -6683,6 +6909,11 @@ func (r ExportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ExportJobXliffResponse) GetBody() []byte {
 	return r.Body
@@ -6717,6 +6948,11 @@ type ImportJobXliffResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ImportJobXliffResponse503Headers the declared response headers of an HTTP 503 response for ImportJobXliff
+type ImportJobXliffResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ImportJobXliffResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6740,8 +6976,12 @@ type ImportJobXliffResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ImportJobXliffResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportJobXliffResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6794,6 +7034,11 @@ func (r ImportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ImportJobXliffResponse) GetBody() []byte {
 	return r.Body
@@ -6828,6 +7073,11 @@ type LanguagesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LanguagesResponse503Headers the declared response headers of an HTTP 503 response for Languages
+type LanguagesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LanguagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6847,6 +7097,8 @@ type LanguagesResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LanguagesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LanguagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6918,6 +7170,11 @@ type LanguagePairsResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LanguagePairsResponse503Headers the declared response headers of an HTTP 503 response for LanguagePairs
+type LanguagePairsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LanguagePairsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6937,6 +7194,8 @@ type LanguagePairsResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LanguagePairsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LanguagePairsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7008,6 +7267,11 @@ type ExportMemoryTmxResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ExportMemoryTmxResponse503Headers the declared response headers of an HTTP 503 response for ExportMemoryTmx
+type ExportMemoryTmxResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ExportMemoryTmxResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7021,8 +7285,12 @@ type ExportMemoryTmxResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExportMemoryTmxResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportMemoryTmxResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -7048,6 +7316,11 @@ func (r ExportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ExportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7084,6 +7357,11 @@ type ImportMemoryTmxResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ImportMemoryTmxResponse503Headers the declared response headers of an HTTP 503 response for ImportMemoryTmx
+type ImportMemoryTmxResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ImportMemoryTmxResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7103,8 +7381,12 @@ type ImportMemoryTmxResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ImportMemoryTmxResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportMemoryTmxResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7145,6 +7427,11 @@ func (r ImportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ImportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7243,6 +7530,11 @@ type QuoteResponse429Headers struct {
 	RetryAfter *int
 }
 
+// QuoteResponse503Headers the declared response headers of an HTTP 503 response for Quote
+type QuoteResponse503Headers struct {
+	RetryAfter *int
+}
+
 type QuoteResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7270,6 +7562,8 @@ type QuoteResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *QuoteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *QuoteResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7421,6 +7715,11 @@ type TranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TranslateResponse503Headers the declared response headers of an HTTP 503 response for Translate
+type TranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7448,6 +7747,8 @@ type TranslateResponse struct {
 	Headers202 *TranslateResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TranslateResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -7539,6 +7840,11 @@ type TranslateUrlResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TranslateUrlResponse503Headers the declared response headers of an HTTP 503 response for TranslateUrl
+type TranslateUrlResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TranslateUrlResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7568,6 +7874,8 @@ type TranslateUrlResponse struct {
 	Headers202 *TranslateUrlResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TranslateUrlResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TranslateUrlResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -7659,6 +7967,11 @@ type UsageResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UsageResponse503Headers the declared response headers of an HTTP 503 response for Usage
+type UsageResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UsageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7674,8 +7987,12 @@ type UsageResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UsageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UsageResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7706,6 +8023,11 @@ func (r UsageResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r UsageResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UsageResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7742,6 +8064,11 @@ type ListWebhooksResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
+type ListWebhooksResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListWebhooksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7757,8 +8084,12 @@ type ListWebhooksResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListWebhooksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7789,6 +8120,11 @@ func (r ListWebhooksResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7830,6 +8166,11 @@ type RegisterWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// RegisterWebhookResponse503Headers the declared response headers of an HTTP 503 response for RegisterWebhook
+type RegisterWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type RegisterWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7847,10 +8188,14 @@ type RegisterWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *RegisterWebhookResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RegisterWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterWebhookResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -7888,6 +8233,11 @@ func (r RegisterWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RegisterWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -7922,6 +8272,11 @@ type DeleteWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
+type DeleteWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7937,8 +8292,12 @@ type DeleteWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -7969,6 +8328,11 @@ func (r DeleteWebhookResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8005,6 +8369,11 @@ type GetWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetWebhookResponse503Headers the declared response headers of an HTTP 503 response for GetWebhook
+type GetWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8022,8 +8391,12 @@ type GetWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8061,6 +8434,11 @@ func (r GetWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -8095,6 +8473,11 @@ type UpdateWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UpdateWebhookResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhook
+type UpdateWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8114,8 +8497,12 @@ type UpdateWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8158,6 +8545,11 @@ func (r UpdateWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -8192,6 +8584,11 @@ type WebhookDeliveriesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// WebhookDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for WebhookDeliveries
+type WebhookDeliveriesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type WebhookDeliveriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8209,8 +8606,12 @@ type WebhookDeliveriesResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *WebhookDeliveriesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WebhookDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8246,6 +8647,11 @@ func (r WebhookDeliveriesResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WebhookDeliveriesResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WebhookDeliveriesResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8287,6 +8693,11 @@ type TestWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TestWebhookResponse503Headers the declared response headers of an HTTP 503 response for TestWebhook
+type TestWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TestWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8304,10 +8715,14 @@ type TestWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *TestWebhookResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TestWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -8343,6 +8758,11 @@ func (r TestWebhookResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r TestWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8871,7 +9291,7 @@ func (c *ClientWithResponses) QuoteWithResponse(ctx context.Context, body QuoteJ
 
 // ReadyWithResponse Readiness check
 //
-// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -9135,6 +9555,13 @@ func ParseGetDoNotTranslateResponse(rsp *http.Response) (*GetDoNotTranslateRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9148,6 +9575,16 @@ func ParseGetDoNotTranslateResponse(rsp *http.Response) (*GetDoNotTranslateRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetDoNotTranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9216,6 +9653,13 @@ func ParsePutDoNotTranslateResponse(rsp *http.Response) (*PutDoNotTranslateRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9229,6 +9673,16 @@ func ParsePutDoNotTranslateResponse(rsp *http.Response) (*PutDoNotTranslateRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutDoNotTranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9290,6 +9744,13 @@ func ParseListWebhooksApiResponse(rsp *http.Response) (*ListWebhooksApiResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9303,6 +9764,16 @@ func ParseListWebhooksApiResponse(rsp *http.Response) (*ListWebhooksApiResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9371,6 +9842,13 @@ func ParseRegisterWebhookApiResponse(rsp *http.Response) (*RegisterWebhookApiRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9394,6 +9872,16 @@ func ParseRegisterWebhookApiResponse(rsp *http.Response) (*RegisterWebhookApiRes
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9458,6 +9946,13 @@ func ParseDeleteWebhookApiResponse(rsp *http.Response) (*DeleteWebhookApiRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9471,6 +9966,16 @@ func ParseDeleteWebhookApiResponse(rsp *http.Response) (*DeleteWebhookApiRespons
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9539,6 +10044,13 @@ func ParseGetWebhookApiResponse(rsp *http.Response) (*GetWebhookApiResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9552,6 +10064,16 @@ func ParseGetWebhookApiResponse(rsp *http.Response) (*GetWebhookApiResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9627,6 +10149,13 @@ func ParseUpdateWebhookApiResponse(rsp *http.Response) (*UpdateWebhookApiRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9640,6 +10169,16 @@ func ParseUpdateWebhookApiResponse(rsp *http.Response) (*UpdateWebhookApiRespons
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9708,6 +10247,13 @@ func ParseWebhookDeliveriesApiResponse(rsp *http.Response) (*WebhookDeliveriesAp
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9721,6 +10267,16 @@ func ParseWebhookDeliveriesApiResponse(rsp *http.Response) (*WebhookDeliveriesAp
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers WebhookDeliveriesApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9789,6 +10345,13 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9812,6 +10375,16 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9900,6 +10473,16 @@ func ParseGetBatchResponse(rsp *http.Response) (*GetBatchResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9981,6 +10564,16 @@ func ParseListGlossariesResponse(rsp *http.Response) (*ListGlossariesResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListGlossariesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10086,6 +10679,16 @@ func ParseCreateGlossaryResponse(rsp *http.Response) (*CreateGlossaryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10170,6 +10773,16 @@ func ParseDeleteGlossaryResponse(rsp *http.Response) (*DeleteGlossaryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10258,6 +10871,16 @@ func ParseGetGlossaryResponse(rsp *http.Response) (*GetGlossaryResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10352,6 +10975,13 @@ func ParseListJobsResponse(rsp *http.Response) (*ListJobsResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10365,6 +10995,16 @@ func ParseListJobsResponse(rsp *http.Response) (*ListJobsResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListJobsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10436,6 +11076,13 @@ func ParseCancelJobResponse(rsp *http.Response) (*CancelJobResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10449,6 +11096,16 @@ func ParseCancelJobResponse(rsp *http.Response) (*CancelJobResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10517,6 +11174,13 @@ func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10530,6 +11194,16 @@ func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10625,6 +11299,16 @@ func ParseConfirmJobResponse(rsp *http.Response) (*ConfirmJobResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ConfirmJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10723,6 +11407,16 @@ func ParseDownloadJobResponse(rsp *http.Response) (*DownloadJobResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DownloadJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10791,6 +11485,13 @@ func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10814,6 +11515,16 @@ func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportJobXliffResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10903,6 +11614,13 @@ func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10916,6 +11634,16 @@ func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ImportJobXliffResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10997,6 +11725,16 @@ func ParseLanguagesResponse(rsp *http.Response) (*LanguagesResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LanguagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11078,6 +11816,16 @@ func ParseLanguagePairsResponse(rsp *http.Response) (*LanguagePairsResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LanguagePairsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11132,6 +11880,13 @@ func ParseExportMemoryTmxResponse(rsp *http.Response) (*ExportMemoryTmxResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -11145,6 +11900,16 @@ func ParseExportMemoryTmxResponse(rsp *http.Response) (*ExportMemoryTmxResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportMemoryTmxResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11220,6 +11985,13 @@ func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -11233,6 +12005,16 @@ func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ImportMemoryTmxResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11389,6 +12171,16 @@ func ParseQuoteResponse(rsp *http.Response) (*QuoteResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers QuoteResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11541,6 +12333,16 @@ func ParseTranslateResponse(rsp *http.Response) (*TranslateResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11660,6 +12462,16 @@ func ParseTranslateUrlResponse(rsp *http.Response) (*TranslateUrlResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TranslateUrlResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11721,6 +12533,13 @@ func ParseUsageResponse(rsp *http.Response) (*UsageResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -11734,6 +12553,16 @@ func ParseUsageResponse(rsp *http.Response) (*UsageResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UsageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11795,6 +12624,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -11808,6 +12644,16 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11876,6 +12722,13 @@ func ParseRegisterWebhookResponse(rsp *http.Response) (*RegisterWebhookResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -11899,6 +12752,16 @@ func ParseRegisterWebhookResponse(rsp *http.Response) (*RegisterWebhookResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -11963,6 +12826,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -11976,6 +12846,16 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12044,6 +12924,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -12057,6 +12944,16 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12132,6 +13029,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -12145,6 +13049,16 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12213,6 +13127,13 @@ func ParseWebhookDeliveriesResponse(rsp *http.Response) (*WebhookDeliveriesRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -12226,6 +13147,16 @@ func ParseWebhookDeliveriesResponse(rsp *http.Response) (*WebhookDeliveriesRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers WebhookDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12294,6 +13225,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -12317,6 +13255,16 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
