@@ -392,4 +392,3 @@ func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (
 		interval = min(interval+time.Second, 5*time.Second)
 	}
 }
-
