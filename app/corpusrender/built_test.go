@@ -111,14 +111,7 @@ func causes() builtDoc {
 		`<c:legend><c:legendPos val="r"/><c:overlay val="0"/></c:legend><c:plotVisOnly val="1"/></c:chart></c:chartSpace>`
 	return builtDoc{name: "built-causes", from: "English", to: []string{"Arabic", "Hebrew"}, chart: space,
 		styles: `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>`,
-		// A paragraph that wraps, as body text does: its lines reach both
-		// margins, which the brief's checker takes as the page's edges
-		// (from the rendered lines). Without it the leftmost line on the
-		// page is the outer table's left cell, right-aligned at x=270 of
-		// a column from 50 to 281, and the checker flags that line as
-		// flush left (as in checkerLimits' table cases).
-		body: `<w:p><w:r><w:t>` + strings.Repeat("The tables, the text box and the chart below are each laid out from the right in a right-to-left document. ", 3) + `</w:t></w:r></w:p>` +
-			outer + table(`<w:tblW w:w="0" w:type="auto"/>`, "narrow") +
+		body: outer + table(`<w:tblW w:w="0" w:type="auto"/>`, "narrow") +
 			table(`<w:tblW w:w="4000" w:type="dxa"/><w:tblInd w:w="720" w:type="dxa"/>`, "indented") +
 			table(`<w:tblW w:w="2500" w:type="pct"/>`, "by percentage") +
 			textBox + chart + `<w:p><w:r><w:t>end of the document</w:t></w:r></w:p>`}
