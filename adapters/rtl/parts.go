@@ -1,0 +1,101 @@
+package rtl
+
+import (
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+)
+
+// layoutNumbering fixes list levels: cs twins and fonts in lvl/rPr,
+// directional bullets swapped, native number formats back to decimal in
+// LTR output. lvlJc and ind stay: they are logical.
+func (ps *pass) layoutNumbering(root *node) {
+	root.RootElem().Walk(func(n *node) bool {
+		switch {
+		case n.IsW("rPr"):
+			ps.twins(n)
+			ps.fonts(n)
+		case n.IsW("lvlText") && ps.m.flip:
+			font := n.Parent.Child("rPr").Child("rFonts").AttrOr("ascii", "")
+			n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
+		case n.IsW("numFmt") && ps.m.flip && !ps.m.targetRTL:
+			switch n.AttrOr("val", "") {
+			case "arabicAbjad", "arabicAlpha", "hebrew1", "hebrew2", "hindiNumbers", "hindiCounting":
+				n.SetAttr("val", "decimal")
+			}
+		}
+		return true
+	})
+}
+
+// mirrorText swaps pointing glyphs (brief row 18).
+func (ps *pass) mirrorText(s, font string) string {
+	rs := []rune(s)
+	for i, r := range rs {
+		switch strings.ToLower(font) {
+		case "wingdings":
+			if m, ok := wingdingsMirror[r]; ok && pointsForward(r, ps.m.targetRTL, wingdingsRight) {
+				rs[i] = m
+			}
+		case "symbol":
+			if m, ok := symbolMirror[r]; ok && pointsForward(r, ps.m.targetRTL, symbolRight) {
+				rs[i] = m
+			}
+		default:
+			table := mirrorGlyph
+			if !ps.m.targetRTL {
+				table = mirrorGlyphBack
+			}
+			if m, ok := table[r]; ok {
+				rs[i] = m
+			}
+		}
+	}
+	return string(rs)
+}
+
+var (
+	wingdingsRight = map[rune]bool{0xF0D8: true, 0xF0E0: true, 0xF0E8: true}
+	symbolRight    = map[rune]bool{0xF0AE: true, 0xF0DE: true}
+)
+
+// pointsForward: in RTL output swap right-pointing glyphs, in LTR output
+// left-pointing ones.
+func pointsForward(r rune, rtl bool, right map[rune]bool) bool { return right[r] == rtl }
+
+// layoutSettings names the target in themeFontLang/@bidi (so minorBidi
+// theme fonts resolve to the target script) and asks Word to update
+// fields whose cached results depend on the translated text.
+func (ps *pass) layoutSettings(root *node, fields bool) {
+	r := root.RootElem()
+	if ps.m.targetRTL {
+		tfl := ensure(r, "themeFontLang", settingsOrder)
+		tfl.SetAttr("bidi", locale(ps.m.target))
+	}
+	if fields && ps.m.flip {
+		setFlag(r, "updateFields", true, settingsOrder)
+	}
+}
+
+// layoutFontTable declares the complex-script font with its charset so
+// Word substitutes a same-script font where it is missing.
+func (ps *pass) layoutFontTable(root *node) {
+	r := root.RootElem()
+	for _, f := range r.ChildrenW("font") {
+		if strings.EqualFold(f.AttrOr("name", ""), ps.csFont) {
+			return
+		}
+	}
+	f := ooxml.NewW(r, "font")
+	f.SetAttr("name", ps.csFont)
+	cs := ooxml.NewW(r, "charset")
+	cs.SetAttr("val", charsetOf(ps.m.rtlLang))
+	fam := ooxml.NewW(r, "family")
+	fam.SetAttr("val", "auto")
+	pitch := ooxml.NewW(r, "pitch")
+	pitch.SetAttr("val", "variable")
+	for _, c := range []*node{cs, fam, pitch} {
+		insertOrdered(f, c, fontOrder)
+	}
+	r.InsertAt(len(r.Children), f)
+}
