@@ -67,9 +67,10 @@ func toPDFs(t *testing.T, dir string, outs []*output) {
 
 // verdict is the brief checker's result for one output.
 type verdict struct {
-	Label string   `json:"label"`
-	RC    int      `json:"rc"`
-	Fails []string `json:"fails"`
+	Label  string   `json:"label"`
+	RC     int      `json:"rc"`
+	Passed int      `json:"passed"` // the checks that passed ("N passed, N failed")
+	Fails  []string `json:"fails"`
 }
 
 // briefDriver runs check_rtl.main(path, target, render=True) on each
@@ -98,8 +99,10 @@ for item in sys.argv[3:]:
             rc = check_rtl.main(path, target, True)
     except Exception as e:
         rc, _ = 2, buf.write('FAIL exception: %r\n' % (e,))
-    fails = [l[5:] for l in buf.getvalue().splitlines() if l.startswith('FAIL ')]
-    print(json.dumps({'label': os.path.splitext(os.path.basename(path))[0], 'rc': rc, 'fails': fails}))
+    lines = buf.getvalue().splitlines()
+    fails = [l[5:] for l in lines if l.startswith('FAIL ')]
+    passed = [int(l.split()[0]) for l in lines if l.endswith(' failed') and ' passed, ' in l]
+    print(json.dumps({'label': os.path.splitext(os.path.basename(path))[0], 'rc': rc, 'passed': (passed or [0])[-1], 'fails': fails}))
     sys.stdout.flush()
 `
 

@@ -38,7 +38,10 @@ var rtlSource = map[string]string{
 	"shareaza-hebrew.rtf":               "Hebrew",
 }
 
-var langCode = map[string]string{"English": "en", "Arabic": "ar", "Hebrew": "he", "Persian": "fa"}
+var langCode = map[string]string{"English": "en", "Arabic": "ar", "Hebrew": "he", "Persian": "fa", "Urdu": "ur", "Hindi": "hi"}
+
+// rtlLang are the targets written right to left.
+var rtlLang = map[string]bool{"Arabic": true, "Hebrew": true, "Persian": true, "Urdu": true}
 
 // crashOnClose are outputs after which LibreOffice aborts (signal 6) while
 // closing the document, after the complete PDF was written (the brief's
@@ -71,7 +74,7 @@ type output struct {
 	loAbort             bool // LibreOffice aborted after writing the PDF
 }
 
-func (o *output) rtl() bool { return o.to != "English" }
+func (o *output) rtl() bool { return rtlLang[o.to] }
 
 // TestCorpusRender: see the package comment.
 func TestCorpusRender(t *testing.T) {
@@ -126,6 +129,9 @@ type run struct {
 	work    string
 	srv     *api
 	outs    []*output
+	// more, when set, checks an output further once it passed the
+	// common checks' preparation: the laid-out package and its pages.
+	more func(o *output, out []byte, pages []rtltest.Page)
 }
 
 // newRun starts a server translating with engines (DRAGOMAN_ENGINES).
@@ -223,16 +229,20 @@ func (r *run) check() {
 		for _, f := range rtltest.CheckRender(pages, fonts, rt) {
 			t.Errorf("%s: %s", o.label, f)
 		}
+		if r.more != nil {
+			r.more(o, out, pages)
+		}
 		// The brief's checker.
-		r := brief[o.label]
-		if r == nil {
+		v := brief[o.label]
+		if v == nil {
 			t.Errorf("%s: the brief's checker gave no verdict", o.label)
 			continue
 		}
+		t.Logf("%s: check_rtl.py --render: %d passed, %d failed", o.label, v.Passed, len(v.Fails))
 		// Every finding of the brief's checker fails the output, its
 		// render check's included: the checker judges against the
 		// sections' own page geometry (its copy in testdata/rtl/checker).
-		for _, f := range first(r.Fails, 5) {
+		for _, f := range first(v.Fails, 5) {
 			t.Errorf("%s: check_rtl.py --render: %s", o.label, f)
 		}
 	}
