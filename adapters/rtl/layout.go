@@ -92,7 +92,13 @@ type mode struct {
 	twins                twinMode
 	touchTwins           bool
 	arabicScript         bool   // target written in Arabic script (UBA rule W2 applies)
-	rtlLang              string // language whose script @cs fonts must cover; "" if none
+	rtlLang              string // language of the right-to-left script in play; "" if none
+	// csLang is the language whose script @cs fonts must cover: rtlLang,
+	// or a left-to-right target Word sets with its complex-script font
+	// (Hindi from Urdu: the Devanagari, not the Urdu left untranslated).
+	csLang string
+	// csTarget: the target is such a left-to-right complex script.
+	csTarget bool
 }
 
 // resolveMode reads the language pair. An empty source means "not known
@@ -112,6 +118,8 @@ func resolveMode(req ports.LayoutRequest) (mode, error) {
 	}
 	m := mode{source: src.Code, target: tgt.Code, sourceLangRTL: src.IsRTL(), targetRTL: tgt.IsRTL()}
 	m.arabicScript = tgt.Script == "Arab"
+	_, m.csTarget = defaultCSFont[tgt.Code]
+	m.csTarget = m.csTarget && !tgt.IsRTL()
 	m.settle(src.IsRTL(), "")
 	return m, nil
 }
@@ -138,6 +146,10 @@ func (m *mode) settle(sourceRTL bool, scriptLang string) {
 	default:
 		m.rtlLang = scriptLang
 	}
+	m.csLang = m.rtlLang
+	if m.csTarget && m.sourceRTL {
+		m.csLang = m.target
+	}
 	m.touchTwins = m.targetRTL || m.sourceRTL || m.rtlLang != ""
 }
 
@@ -148,8 +160,14 @@ type pass struct {
 	coverage    FontCoverage
 	styles      *styleSheet
 	doc         docDirection
-	geom        pageGeom
+	sects       sections
+	mainPart    string
+	part        string        // the story part being laid out or scanned
+	cursor      sectionCursor // the section being laid out, kept in geom
+	geom        pageGeom      // its page
 	csFont      string
+	fallback    string       // the font for what csFont lacks (csFallback), "" if none
+	lacks       map[rune]bool // what csFont lacks of neededRunes, set in fallback's runs
 	substituted map[string]bool
 }
 
@@ -284,16 +302,19 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	}
 	// The document's own direction counts as much as its language's: a
 	// French-detected document laid out right to left is converted too.
-	// The same pass reads the page geometry of the main part.
-	dd, geom, err := pk.direction(ps.styles)
+	// The same pass reads the sections of the main part.
+	dd, secs, err := pk.direction(ps.styles)
 	if err != nil {
 		return nil, err
 	}
-	ps.doc, ps.geom = dd, geom
+	ps.doc, ps.sects, ps.mainPart = dd, secs, pk.mainDoc
+	ps.cursor.s = &ps.sects
+	ps.geom = ps.sects.last()
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
-	if ps.m.rtlLang != "" {
+	if ps.m.csLang != "" {
 		ps.csFont = ps.chooseCSFont()
+		ps.chooseFallback()
 	}
 	return ps, nil
 }
@@ -301,18 +322,18 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 // chooseCSFont keeps the document's default @cs font when it covers the
 // script and otherwise picks the configured or default free font.
 func (ps *pass) chooseCSFont() string {
-	if f := ps.opts.CSFonts[ps.m.rtlLang]; f != "" {
+	if f := ps.opts.CSFonts[ps.m.csLang]; f != "" {
 		return f
 	}
 	if ps.styles.defaults != nil {
 		rf := ps.styles.defaults.Child("rPrDefault").Child("rPr").Child("rFonts")
-		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
+		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.csLang) {
 			if _, theme := rf.Attr("cstheme"); !theme {
 				return cs
 			}
 		}
 	}
-	return defaultCSFont[ps.m.rtlLang]
+	return defaultCSFont[ps.m.csLang]
 }
 
 // inventory scans the document for the report; relevant is false for an
@@ -320,13 +341,14 @@ func (ps *pass) chooseCSFont() string {
 func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	f := newFindings()
 	relevant := ps.relevant()
-	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.rtlLang) {
-		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.rtlLang)))
+	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.csLang) {
+		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.csLang)))
 	}
 	if !ps.m.flip {
 		return f, relevant, nil
 	}
 	for _, name := range pk.stories {
+		ps.startPart(name)
 		if err := pk.eachBlock(name, nil, func(b storyBlock) {
 			f.scanStory(b.c, ps)
 			if t := b.props; t != nil && ps.m.targetRTL {
@@ -368,6 +390,7 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 
 // convert rewrites every part the layout touches.
 func (ps *pass) convert(pk *pkg, f *findings) error {
+	ps.part = "" // each story part starts at its first section (startPart)
 	if st, _ := pk.part("word/styles.xml"); st != nil {
 		ps.layoutStyles(st)
 		pk.changed["word/styles.xml"] = true
@@ -384,6 +407,7 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		if err != nil {
 			return err
 		}
+		ps.startPart(name)
 		ps.layoutContent(root.RootElem())
 		pk.changed[name] = true
 	}

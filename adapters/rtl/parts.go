@@ -77,19 +77,29 @@ func (ps *pass) layoutSettings(root *node, fields bool) {
 	}
 }
 
-// layoutFontTable declares the complex-script font with its charset so
-// Word substitutes a same-script font where it is missing.
+// layoutFontTable declares the complex-script font, and its fallback,
+// with their charset so Word substitutes a same-script font where one is
+// missing.
 func (ps *pass) layoutFontTable(root *node) {
 	r := root.RootElem()
+	for _, name := range []string{ps.csFont, ps.fallback} {
+		if name != "" {
+			declareFont(r, name, charsetOf(ps.m.csLang))
+		}
+	}
+}
+
+// declareFont adds a w:font entry to the font table r unless it has one.
+func declareFont(r *node, name, charset string) {
 	for _, f := range r.ChildrenW("font") {
-		if strings.EqualFold(f.AttrOr("name", ""), ps.csFont) {
+		if strings.EqualFold(f.AttrOr("name", ""), name) {
 			return
 		}
 	}
 	f := ooxml.NewW(r, "font")
-	f.SetAttr("name", ps.csFont)
+	f.SetAttr("name", name)
 	cs := ooxml.NewW(r, "charset")
-	cs.SetAttr("val", charsetOf(ps.m.rtlLang))
+	cs.SetAttr("val", charset)
 	fam := ooxml.NewW(r, "family")
 	fam.SetAttr("val", "auto")
 	pitch := ooxml.NewW(r, "pitch")

@@ -141,7 +141,7 @@ func (pk *pkg) eachBlock(name string, w io.Writer, fn func(storyBlock)) error {
 	defer rc.Close()
 	var st streamedTables
 	facts := pk.tables[name]
-	err = ooxml.StreamBlocks(rc, w, st.container, func(b *node) error { fn(st.block(b, facts)); return nil })
+	err = ooxml.StreamBlocks(rc, w, st.container, func(b *node) error { fn(st.block(name, b, facts)); return nil })
 	if errors.Is(err, ooxml.ErrBlockTooLarge) {
 		// The document's fault, not a passing one: the job fails with this.
 		return fmt.Errorf("right-to-left layout of %s: %w; split it into smaller paragraphs or tables (%w)", name, err, ports.ErrBadDocument)

@@ -90,7 +90,9 @@ func foreignSpans(text []rune, paraRTL bool) []bool {
 
 // numberExpr finds digit groups joined by separators (phone numbers, dates,
 // ranges, part numbers) that UBA rule W2 scrambles after Arabic letters.
-var numberExpr = regexp.MustCompile(`\+?\(?[0-9]+\)?(?:[ \-/.:–]\(?[0-9]+\)?)+`)
+// A group is digits, or digits in parentheses ("(555)"), and groups with
+// a thousands separator are one group.
+var numberExpr = regexp.MustCompile(`\+?(?:\([0-9]+\)|[0-9]+(?:,[0-9]{3})*)(?:[ \-/.:–](?:\([0-9]+\)|[0-9]+(?:,[0-9]{3})*))+`)
 
 // markPositions returns rune indices before which an LRM belongs in an RTL
 // paragraph of the target script: before numbers with separators (Arabic

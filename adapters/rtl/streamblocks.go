@@ -60,7 +60,8 @@ type streamedCell struct {
 
 // storyBlock is a block of a story part as eachBlock hands it over.
 type storyBlock struct {
-	n *node
+	part string // the story part's name
+	n    *node
 	// c is n's container, which holds n alone: walking c (Walk visits
 	// descendants) walks n as the whole part's root element walks it.
 	c *node
@@ -180,10 +181,10 @@ func (s *streamedTables) follow(b *node) {
 }
 
 // block describes block b.
-func (s *streamedTables) block(b *node, facts []tableFacts) storyBlock {
+func (s *streamedTables) block(part string, b *node, facts []tableFacts) storyBlock {
 	s.under(b)
 	s.follow(b)
-	sb := storyBlock{n: b, c: b.Parent, tables: s.open}
+	sb := storyBlock{part: part, n: b, c: b.Parent, tables: s.open}
 	if len(s.open) == 0 {
 		return sb
 	}

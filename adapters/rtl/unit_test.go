@@ -23,6 +23,14 @@ func TestMarkPositions(t *testing.T) {
 		{"מספר 555-1234", false, "מספר 555-1234"},                      // Hebrew: W2 does not apply
 		{"ثبّت Office 365 (64-bit) الآن", true, "ثبّت Office 365 (64-bit)\u200e الآن"},
 		{"Call 555-1234", true, "Call 555-1234"}, // no Arabic before the number
+		{"اتصل +1 (555) 123-4567", true, "اتصل \u200e+1 (555) 123-4567"},
+		// A thousands separator belongs to its number: the mark goes
+		// before it, not between "1," and "234.5".
+		{"المجموع 1,234.5 ريال", true, "المجموع \u200e1,234.5 ريال"},
+		// A number, a space and a parenthesis that does not close after
+		// digits are two things: "±9 (75%)" is not one number to keep
+		// left to right (the mark cut the 9 from its sign).
+		{"الصفحة ±9 (75%)", true, "الصفحة ±9 (75%)"},
 	}
 	for _, c := range cases {
 		rs := []rune(c.in)
@@ -104,7 +112,7 @@ func TestApplyParagraphAndRuns(t *testing.T) {
 		`mc:Ignorable="w14"`, `w14:paraId="1"`, // declarations kept
 		`<w:pPr><w:bidi/><w:spacing w:after="0"/><w:jc w:val="left"/></w:pPr>`, // schema position, jc untouched
 		// no style sheet: the RTL run names its complex-script font itself
-		`<w:rPr><w:rFonts w:cs="Noto Naskh Arabic"/><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/><w:rtl/></w:rPr><w:t xml:space="preserve">مرحبا </w:t>`,
+		`<w:rPr><w:rFonts w:cs="Amiri"/><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/><w:rtl/></w:rPr><w:t xml:space="preserve">مرحبا </w:t>`,
 		`<w:rPr><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/></w:rPr><w:t>Office</w:t>`, // no w:rtl on Latin
 		"\u200e555-1234",
 		`<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="2000" w:bottom="1440" w:left="1000"`, // page margins mirrored
