@@ -137,6 +137,12 @@ func (ps *pass) paragraph(p *node) {
 	s := paraText(runs)
 	text := []rune(s)
 	want := paraRTL(s, ps.m.targetRTL)
+	// A paragraph of inline charts alone stays left to right (charts.go).
+	chart := want && ps.m.targetRTL && strings.TrimSpace(s) == "" && inlineChart(p)
+	if chart {
+		want = false
+		ps.alignChart(p)
+	}
 	if want == ps.styles.inheritedBidi(p) {
 		if ppr := p.Child("pPr"); ppr != nil {
 			ppr.RemoveW("bidi")

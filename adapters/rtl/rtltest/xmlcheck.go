@@ -320,6 +320,9 @@ func logicalValues(root *el) string {
 	}
 	var b strings.Builder
 	root.each(func(e *el) bool {
+		if e.w("p") && chartParagraph(e) {
+			return false // left to right in RTL output, aligned physically (adapters/rtl charts.go)
+		}
 		if e.w("jc") || e.w("ind") || e.w("tab") || e.w("lvlJc") || e.w("tblInd") {
 			b.WriteString(e.local)
 			for _, k := range []string{"val", "left", "right", "start", "end", "firstLine", "hanging", "pos", "w", "type"} {
@@ -418,3 +421,18 @@ func lastRune(s string) string {
 }
 
 func arabicScript(lang string) bool { return lang == "ar" || lang == "fa" || lang == "ur" }
+
+// chartParagraph: a paragraph with inline charts and no text.
+func chartParagraph(p *el) bool {
+	chart := false
+	p.each(func(e *el) bool {
+		if e.local == "inline" && strings.HasSuffix(e.space, "wordprocessingDrawing") {
+			e.each(func(c *el) bool {
+				chart = chart || c.local == "chart" && strings.HasSuffix(c.space, "/chart")
+				return !chart
+			})
+		}
+		return !chart
+	})
+	return chart && strings.TrimSpace(paraText(p)) == ""
+}
