@@ -131,7 +131,7 @@ type run struct {
 	outs    []*output
 	// more, when set, checks an output further once it passed the
 	// common checks' preparation: the laid-out package and its pages.
-	more func(o *output, out []byte, pages []rtltest.Page)
+	more func(o *output, out []byte, pages []rtltest.Page, fonts []string)
 }
 
 // newRun starts a server translating with engines (DRAGOMAN_ENGINES).
@@ -230,7 +230,7 @@ func (r *run) check() {
 			t.Errorf("%s: %s", o.label, f)
 		}
 		if r.more != nil {
-			r.more(o, out, pages)
+			r.more(o, out, pages, fonts)
 		}
 		// The brief's checker.
 		v := brief[o.label]

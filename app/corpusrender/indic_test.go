@@ -53,9 +53,10 @@ func TestIndicRender(t *testing.T) {
 		r.add(hiDocs, "Hindi", "Urdu")
 		r.add(ur, "Urdu", "Hindi")
 	}
-	r.more = func(o *output, out []byte, pages []rtltest.Page) {
+	r.more = func(o *output, out []byte, pages []rtltest.Page, fonts []string) {
 		if strings.HasPrefix(o.label, "report-") {
 			checkReport(t, o, out, pages)
+			checkReportFonts(t, o, fonts)
 		}
 	}
 	r.check()
@@ -264,6 +265,29 @@ func rowOf(pages []rtltest.Page, w rtltest.Word) row {
 		}
 	}
 	return row{words: []rtltest.Word{w}}
+}
+
+// reportFonts are the fonts a report's rendering may use: its Latin font
+// (Calibri, which fontconfig replaces by Noto Sans here) and the
+// complex-script font the layout writes for the target, with its fallback.
+var reportFonts = map[string][]string{
+	"Urdu":  {"NotoSans-", "NotoNastaliqUrdu", "Amiri"},
+	"Hindi": {"NotoSans-", "NotoSansDevanagari"},
+}
+
+// checkReportFonts: no font stands in for one the layout wrote (the
+// Hindi report drew its digits in Noto Nastaliq Urdu, its complex-script
+// font, before Hindi got a Devanagari one).
+func checkReportFonts(t *testing.T, o *output, fonts []string) {
+	for _, f := range fonts {
+		ok := false
+		for _, want := range reportFonts[o.to] {
+			ok = ok || strings.HasPrefix(f, want)
+		}
+		if !ok {
+			t.Errorf("%s: %s used (fonts: %v): a fallback stands in for the layout's fonts", o.label, f, fonts)
+		}
+	}
 }
 
 func count(s string, tab *unicode.RangeTable) int {
