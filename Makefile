@@ -12,18 +12,21 @@ DATA_DIR  ?= .dragoman
 # Chromium for the dashboard's browser tests, translate-toolkit to check the
 # XLIFF and TMX files against a reader nobody here wrote, lxml for the brief's RTL
 # checker (testdata/rtl/checker) that app/corpusrender runs, prometheus for
-# promtool, which checks the live /metrics. LibreOffice is
+# promtool, which checks the live /metrics, and bash-completion, zsh and fish,
+# whose own completion machinery runs `dragoman completion`'s scripts in
+# app/e2e. LibreOffice is
 # the full Writer, not the -nogui variant: that one ships no Writer .ui files,
 # and the warm converter's headless view aborts on documents whose view
 # builds one (comments: annotation.ui). No X server or toolkit comes with it.
 APT_PACKAGES := apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es \
 	libreoffice-writer libreoffice-math python3-uno poppler-utils fontconfig \
 	fonts-noto-core fonts-dejavu culmus fonts-hosny-amiri fonts-sil-scheherazade fonts-liberation2 \
-	postgresql python3 chromium python3-translate python3-lxml prometheus
+	postgresql python3 chromium python3-translate python3-lxml prometheus bash-completion zsh fish
 # npm packages the tests run (installed globally; tests find them through
 # NODE_PATH=$(npm root -g)): the xliff parser reads the XLIFF 2.1 export;
-# Redocly's and Spectral's linters check the OpenAPI contract.
-NPM_PACKAGES := xliff@6.4.0 @redocly/cli@2.77.0 @stoplight/spectral-cli@6.16.3
+# Redocly's and Spectral's linters check the OpenAPI contract; axe-core checks
+# every dashboard page's accessibility in Chromium.
+NPM_PACKAGES := xliff@6.4.0 @redocly/cli@2.77.0 @stoplight/spectral-cli@6.16.3 axe-core@4.14.1
 # Plugin binaries as <file name>:<package dir under plugins/>. The host finds
 # them by name: dragoman-provider-<engine>, dragoman-converter-<name>.
 PLUGIN_LIST := dragoman-provider-apertium:apertium dragoman-provider-pseudo:pseudo \

@@ -1,10 +1,12 @@
 package main
 
 import (
-	"fmt"
+	"io"
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 )
@@ -45,10 +47,14 @@ type Config struct {
 	NATSListen       string // the embedded NATS server's client address
 	LogFormat        string // text or json
 	MetricsAddr      string // Prometheus /metrics listener; empty: off
-	// Upload bodies (POST /v1/translate, /v1/translate-url): the longest
-	// wait for the next byte, and for the whole body.
+	// Request bodies (every one, API and dashboard): the longest wait for
+	// the next byte, for the whole body, and the least average rate.
 	UploadIdleTimeout time.Duration
 	UploadTimeout     time.Duration
+	BodyMinRate       int64
+	// MaxConnsPerIP bounds the connections one client address holds open
+	// (0: no bound); trusted proxies are not counted.
+	MaxConnsPerIP int
 	// Engine batches: the most segments in one engine call (0: the
 	// engine's own limit) and the batches in flight per engine across
 	// all jobs of this process.
@@ -71,71 +77,73 @@ func (c *Config) runsStages() bool { return c.Role != RoleAPI }
 // servesAPI says whether the process serves the API (else only probes).
 func (c *Config) servesAPI() bool { return c.Role != RoleWorker }
 
-func parseServe(args []string) (*Config, error) {
-	f := cmdline.NewFlags("serve")
-	c := &Config{}
-	dataDir := f.Str("data-dir", cmdline.DefaultDataDir, "directory for the database, documents, events and the self-signed certificate")
-	pluginDir := f.Str("plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries (dragoman-provider-*, dragoman-converter-*)")
-	httpsAddr := f.Str("https-addr", ":8443", "HTTPS listen address")
-	httpAddr := f.Str("http-addr", ":8080", "HTTP listen address; every request is redirected to HTTPS with 308 (empty: off)")
-	cert := f.Str("tls-cert", "", "TLS certificate (PEM); without it a self-signed one is generated into the data dir")
-	key := f.Str("tls-key", "", "TLS private key (PEM)")
-	public := f.Str("public-url", "", "external base URL, e.g. https://dragoman.example.com (for absolute links in webhooks); default https://localhost<https-addr>")
-	proxies := f.Str("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-Proto is believed (a proxy that terminated TLS)")
-	private := f.Boolean("allow-private-urls", false, "let URL fetches and webhooks reach loopback/private addresses, plain http included: tests and local development only")
-	ttl := f.Dur("download-ttl", 10*time.Minute, "how long a translated file can be downloaded after completion")
-	retention := f.Dur("job-retention", 24*time.Hour, "how long job records are kept after creation")
-	db := f.Str("database-url", "", "PostgreSQL URL (postgres://…) for the scale-out deployment; empty: SQLite in the data dir")
-	nats := f.Str("nats-url", "", "external NATS JetStream URL for the scale-out deployment; empty: embedded in the data dir")
-	blobs := f.Str("blob-url", "", "S3-compatible document storage for the scale-out deployment, s3://bucket[/prefix]?endpoint=https://host:port&region=R&path_style=true (keys from DRAGOMAN_S3_ACCESS_KEY/DRAGOMAN_S3_SECRET_KEY or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); empty: the data dir")
-	engines := f.Str("engines", "apertium", "translation engines in priority order (plugin names)")
-	workers := f.Integer("workers", 2, "jobs processed concurrently per stage by this process")
-	batchSegments := f.Integer("batch-segments", 0, "the most segments sent to an engine in one call; 0: the engine's own limit (Apertium 10,000; smaller batches put more of one document in flight)")
-	engineConcurrency := f.Integer("engine-concurrency", 4, "engine calls in flight per engine across all jobs of this process")
-	secret := f.Str("secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
-	logLevel := f.Str("log-level", "warn", "debug, info, warn or error")
-	role := f.Str("role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
-	natsListen := f.Str("nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
-	logFormat := f.Str("log-format", "text", "log line format: text (logfmt) or json")
-	metricsAddr := f.Str("metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
-	f.Usage = func() {
-		fmt.Fprintln(f.Output(), "Usage: dragoman serve [flags]")
-		f.PrintDefaults()
-		fmt.Fprint(f.Output(), serveEnvHelp)
-	}
-	uploadIdle := f.Dur("upload-idle-timeout", 30*time.Second, "an upload that sends no byte for this long is refused with 408")
-	uploadWhole := f.Dur("upload-timeout", 10*time.Minute, "the longest an upload body may take (50 MB at about 700 kbit/s); 408 after it")
-	if err := f.Parse(args); err != nil {
-		return nil, err
-	}
-	c.DataDir, c.PluginDir, c.HTTPSAddr, c.HTTPAddr = *dataDir, *pluginDir, *httpsAddr, *httpAddr
-	c.TLSCert, c.TLSKey, c.PublicURL = *cert, *key, strings.TrimRight(*public, "/")
-	c.AllowPrivateURLs, c.DownloadTTL, c.JobRetention = *private, *ttl, *retention
-	c.DatabaseURL, c.NATSURL, c.Engines, c.Workers = *db, *nats, *engines, *workers
-	c.BlobURL = *blobs
-	c.BatchSegments, c.EngineConcurrency = *batchSegments, *engineConcurrency
+// serveFlags are serve's flags, each bound to its DRAGOMAN_ variable,
+// read into a Config; trusted is --trusted-proxies before it is parsed.
+type serveFlags struct {
+	c       Config
+	trusted string
+}
+
+func addServeFlags(fs *pflag.FlagSet) *serveFlags {
+	f := &serveFlags{}
+	c := &f.c
+	fs.StringVar(&c.DataDir, "data-dir", cmdline.DefaultDataDir, "directory for the database, documents, events and the self-signed certificate")
+	fs.StringVar(&c.PluginDir, "plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries (dragoman-provider-*, dragoman-converter-*)")
+	fs.StringVar(&c.HTTPSAddr, "https-addr", ":8443", "HTTPS listen address")
+	fs.StringVar(&c.HTTPAddr, "http-addr", ":8080", "HTTP listen address; every request is redirected to HTTPS with 308 (empty: off)")
+	fs.StringVar(&c.TLSCert, "tls-cert", "", "TLS certificate (PEM); without it a self-signed one is generated into the data dir")
+	fs.StringVar(&c.TLSKey, "tls-key", "", "TLS private key (PEM)")
+	fs.StringVar(&c.PublicURL, "public-url", "", "external base URL, e.g. https://dragoman.example.com (for absolute links in webhooks); default https://localhost<https-addr>")
+	fs.StringVar(&f.trusted, "trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-Proto is believed (a proxy that terminated TLS)")
+	fs.BoolVar(&c.AllowPrivateURLs, "allow-private-urls", false, "let URL fetches and webhooks reach loopback/private addresses, plain http included: tests and local development only")
+	fs.DurationVar(&c.DownloadTTL, "download-ttl", 10*time.Minute, "how long a translated file can be downloaded after completion")
+	fs.DurationVar(&c.JobRetention, "job-retention", 24*time.Hour, "how long job records are kept after creation")
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (postgres://…) for the scale-out deployment; empty: SQLite in the data dir")
+	fs.StringVar(&c.NATSURL, "nats-url", "", "external NATS JetStream URL for the scale-out deployment; empty: embedded in the data dir")
+	fs.StringVar(&c.BlobURL, "blob-url", "", "S3-compatible document storage for the scale-out deployment, s3://bucket[/prefix]?endpoint=https://host:port&region=R&path_style=true (keys from DRAGOMAN_S3_ACCESS_KEY/DRAGOMAN_S3_SECRET_KEY or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); empty: the data dir")
+	fs.StringVar(&c.Engines, "engines", "apertium", "translation engines in priority order (plugin names)")
+	fs.IntVar(&c.Workers, "workers", 2, "jobs processed concurrently per stage by this process")
+	fs.IntVar(&c.BatchSegments, "batch-segments", 0, "the most segments sent to an engine in one call; 0: the engine's own limit (Apertium 10,000; smaller batches put more of one document in flight)")
+	fs.IntVar(&c.EngineConcurrency, "engine-concurrency", 4, "engine calls in flight per engine across all jobs of this process")
+	fs.StringVar(&c.SecretKey, "secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
+	fs.StringVar(&c.LogLevel, "log-level", "warn", "debug, info, warn or error")
+	fs.StringVar(&c.Role, "role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")
+	fs.StringVar(&c.NATSListen, "nats-listen", "127.0.0.1:4222", "client address of the embedded NATS server, for event subscribers (loopback unless you secure it; port 0: any free port; ignored with --nats-url)")
+	fs.StringVar(&c.LogFormat, "log-format", "text", "log line format: text (logfmt) or json")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", defaultMetricsAddr, "plain-HTTP listen address of the Prometheus /metrics endpoint (empty: off)")
+	fs.DurationVar(&c.UploadIdleTimeout, "upload-idle-timeout", 30*time.Second, "a request body (an upload, a form, a JSON body) that sends no byte for this long is refused with 408")
+	fs.DurationVar(&c.UploadTimeout, "upload-timeout", 10*time.Minute, "the longest a request body may take (50 MB at about 700 kbit/s); 408 after it")
+	fs.Int64Var(&c.BodyMinRate, "body-min-rate", 500, "bytes a second a request body must keep up on average after its first --upload-idle-timeout (each byte buys 1/rate s more); 408 below it; 0: no minimum")
+	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one client address may hold open at once (more are closed on accept; --trusted-proxies are not counted); 0: no bound")
+	fs.VisitAll(func(fl *pflag.Flag) { cmdline.Bind(fs, fl.Name) })
+	return f
+}
+
+// config checks the flags and returns the Config they make.
+func (f *serveFlags) config() (*Config, error) {
+	c := f.c
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	if c.BatchSegments < 0 || c.EngineConcurrency < 1 {
 		return nil, cmdline.UsageError{Msg: "--batch-segments must be 0 or more and --engine-concurrency 1 or more"}
 	}
-	c.SecretKey, c.LogLevel = *secret, *logLevel
-	c.LogFormat, c.MetricsAddr = *logFormat, *metricsAddr
 	if c.LogFormat != "text" && c.LogFormat != "json" {
-		return nil, cmdline.UsageError{Msg: fmt.Sprintf("--log-format %q: want text or json", c.LogFormat)}
+		return nil, cmdline.Usagef("--log-format %q: want text or json", c.LogFormat)
 	}
-	c.Role, c.NATSListen = *role, *natsListen
 	switch c.Role {
 	case RoleAll, RoleAPI, RoleWorker:
 	default:
-		return nil, cmdline.UsageError{Msg: fmt.Sprintf("--role: %q is not all, api or worker", c.Role)}
+		return nil, cmdline.Usagef("--role: %q is not all, api or worker", c.Role)
 	}
-	c.UploadIdleTimeout, c.UploadTimeout = *uploadIdle, *uploadWhole
 	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
 		return nil, cmdline.UsageError{Msg: "--upload-idle-timeout and --upload-timeout must be positive"}
+	}
+	if c.BodyMinRate < 0 || c.MaxConnsPerIP < 0 {
+		return nil, cmdline.UsageError{Msg: "--body-min-rate and --max-conns-per-ip must be 0 or more"}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return nil, cmdline.UsageError{Msg: "--tls-cert and --tls-key go together"}
 	}
-	for _, p := range strings.Split(*proxies, ",") {
+	for _, p := range strings.Split(f.trusted, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
 		}
@@ -143,7 +151,7 @@ func parseServe(args []string) (*Config, error) {
 		if err != nil {
 			addr, aerr := netip.ParseAddr(p)
 			if aerr != nil {
-				return nil, cmdline.UsageError{Msg: fmt.Sprintf("--trusted-proxies: %q is not a CIDR or address", p)}
+				return nil, cmdline.Usagef("--trusted-proxies: %q is not a CIDR or address", p)
 			}
 			pre = netip.PrefixFrom(addr, addr.BitLen())
 		}
@@ -152,7 +160,25 @@ func parseServe(args []string) (*Config, error) {
 	if c.PublicURL == "" {
 		c.PublicURL = "https://localhost" + portOf(c.HTTPSAddr)
 	}
-	return c, nil
+	return &c, nil
+}
+
+// parseServe reads serve's command line and environment as `dragoman
+// serve` does.
+func parseServe(args []string) (*Config, error) {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := addServeFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return nil, cmdline.UsageError{Msg: err.Error()}
+	}
+	if err := cmdline.NoArgs(nil, fs.Args()); err != nil {
+		return nil, err
+	}
+	if err := cmdline.ApplyEnv(fs); err != nil {
+		return nil, err
+	}
+	return f.config()
 }
 
 func portOf(addr string) string {

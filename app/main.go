@@ -1,9 +1,10 @@
 // Command dragoman is the Dragoman service and the composition root: `dragoman
-// serve` wires the API and the pipeline with fx (serve.go, observe.go) and
-// runs them; `dragoman fidelity SRC OUT` compares a source and a translated
-// package. The client commands are package cli, the operator's `dragoman
-// admin …` package admincli; the end-to-end tests, which run the built
-// binaries, are package e2e.
+// serve` wires the API and the pipeline with fx (graph.go, observe.go) and
+// runs them (serve.go); `dragoman fidelity SRC OUT` compares a source and a
+// translated package. The client commands are package cli, the operator's
+// `dragoman admin …` package admincli, and what all commands share (cobra,
+// flags bound to DRAGOMAN_ variables, exit statuses) package cmdline; the
+// end-to-end tests, which run the built binaries, are package e2e.
 package main
 
 import (
@@ -11,86 +12,55 @@ import (
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
+
+	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/app/admincli"
 	"github.com/dragoman-translate/dragoman/app/cli"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 )
 
-const usage = `dragoman: document translation service
-
-Usage:
-  dragoman serve [flags]                  run the API and the pipeline
-  dragoman admin account create --plan free|starter|pro|enterprise [--name NAME]
-  dragoman admin account suspend --account ID
-  dragoman admin account resume --account ID
-  dragoman admin account set-plan --account ID --plan P [--limit-words N] [--requests-per-minute N]
-  dragoman admin key create --account ID
-  dragoman admin key revoke --key KEY_ID
-  dragoman admin user create --account ID --email E [--password-file F]
-  dragoman admin user list --account ID
-  dragoman admin user disable --account ID --user ID|EMAIL
-  dragoman fidelity SRC OUT               compare a source and a translated .docx
-  dragoman openapi [--yaml|--openapi-3.0] print the OpenAPI contract
-  dragoman pairs [--engines LIST]         the language pairs the installed engines serve
-
-Client commands (server and key from --server/--key or DRAGOMAN_URL/DRAGOMAN_KEY; --json for scripts):
-  dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--out DIR] [--url URL] [--local]
-  dragoman jobs [list|get|download|cancel] [JOB_ID...] [--status S] [--all]
-  dragoman usage
-  dragoman languages [--from LANG]
-  dragoman webhooks [add URL|list|test ID|deliveries ID|delete ID]
-  dragoman verify-signature --secret S [--signature SIG] < body
-
-Every command takes --data-dir DIR (or DRAGOMAN_DATA_DIR); run a command with -h for its flags.
-`
-
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cmdline.Execute(rootCommand(), args, stdin, stdout, stderr)
+}
+
+// rootCommand is every command of the binary.
+func rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dragoman",
+		Short: "document translation service",
+		Long: `dragoman: document translation service
+
+The client commands take the server and key from --server/--key or
+DRAGOMAN_URL/DRAGOMAN_KEY (DRAGOMAN_CA: a PEM certificate to trust), and
+print JSON for scripts with --json. Every flag of serve, admin and pairs
+has a DRAGOMAN_ variable: --data-dir is DRAGOMAN_DATA_DIR.
+Run "dragoman help COMMAND" or "dragoman COMMAND -h" for a command's flags,
+and "dragoman completion bash|zsh|fish -h" to set up shell completion.`,
+		Version: telemetry.Build().Version,
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				fmt.Fprint(c.ErrOrStderr(), c.UsageString())
+				return cmdline.ExitError{Code: 2}
+			}
+			return cmdline.UnknownCommand(c, args[0])
+		},
 	}
-	var err error
-	switch args[0] {
-	case "serve":
-		err = serve(args[1:], stderr)
-	case "admin":
-		err = admincli.Run(args[1:], stdout)
-	case "fidelity":
-		return fidelityCmd(args[1:], stdout, stderr)
-	case "openapi":
-		err = printOpenAPI(args[1:], stdout)
-	case "pairs":
-		err = pairsCmd(args[1:], stdout)
-	case "translate":
-		return cli.Translate(args[1:], stdout, stderr, startLocal)
-	case "jobs":
-		err = cli.Jobs(args[1:], stdout)
-	case "usage":
-		err = cli.Usage(args[1:], stdout)
-	case "languages":
-		err = cli.Languages(args[1:], stdout)
-	case "webhooks":
-		err = cli.Webhooks(args[1:], stdout)
-	case "verify-signature":
-		err = cli.VerifySignature(args[1:], os.Stdin, stdout)
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "dragoman: unknown command %q\n\n%s", args[0], usage)
-		return 2
+	root.SetVersionTemplate("dragoman {{.Version}}\n")
+	root.AddGroup(&cobra.Group{ID: "service", Title: "Service and operator commands:"},
+		&cobra.Group{ID: "client", Title: "Client commands (a server, or translate --local):"})
+	for _, c := range []*cobra.Command{serveCommand(), admincli.Command(), pairsCommand(), openapiCommand(), fidelityCommand()} {
+		c.GroupID = "service"
+		root.AddCommand(c)
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "dragoman:", cli.ErrorText(err))
-		var ue cmdline.UsageError
-		if cmdline.AsUsage(err, &ue) {
-			return 2
-		}
-		return 1
+	for _, c := range cli.Commands(startLocal) {
+		c.GroupID = "client"
+		root.AddCommand(c)
 	}
-	return 0
+	return root
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -126,12 +124,14 @@ func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.S
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 15 * time.Second}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
-			ln, err := net.Listen("tcp", c.MetricsAddr)
+			ln, err := listen(c.MetricsAddr)
 			if err != nil {
-				return errors.New("--metrics-addr: " + err.Error())
+				return portTaken(err, "metrics", "metrics-addr", c.MetricsAddr)
 			}
 			go func() { _ = srv.Serve(ln) }()
-			log.Info("serving metrics", "addr", ln.Addr().String())
+			// The banner names the bound address: port 0 is any free port.
+			c.MetricsAddr = ln.Addr().String()
+			log.Info("serving metrics", "addr", c.MetricsAddr)
 			return nil
 		},
 		OnStop: srv.Shutdown,

@@ -9,22 +9,34 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
-// pairsCmd: dragoman pairs [--plugin-dir DIR] [--engines LIST] prints the
-// language pairs the enabled engines serve (make run shows it), and how to
-// add an engine when none produces a right-to-left language.
-func pairsCmd(args []string, stdout io.Writer) error {
-	f := cmdline.NewFlags("pairs")
-	pluginDir := f.Str("plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries")
-	engines := f.Str("engines", "apertium", "translation engines in priority order (plugin names)")
-	if err := f.Parse(args); err != nil {
-		return err
+// pairsCommand: dragoman pairs [--plugin-dir DIR] [--engines LIST] prints
+// the language pairs the enabled engines serve (make run shows it), and how
+// to add an engine when none produces a right-to-left language.
+func pairsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pairs [--engines LIST]",
+		Short: "the language pairs the installed engines serve",
+		Args:  cmdline.NoArgs,
 	}
-	h, err := pluginhost.New(*pluginDir, pluginhost.ParseEngines(*engines), slog.New(slog.DiscardHandler))
+	fs := cmd.Flags()
+	pluginDir := fs.String("plugin-dir", cmdline.DefaultPluginDir(), "directory of plugin binaries")
+	engines := fs.String("engines", "apertium", "translation engines in priority order (plugin names)")
+	cmdline.Bind(fs, "plugin-dir")
+	cmdline.Bind(fs, "engines")
+	cmdline.CompleteDirs(cmd, "plugin-dir")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return pairs(*pluginDir, *engines, cmd.OutOrStdout()) }
+	return cmd
+}
+
+func pairs(pluginDir, engines string, stdout io.Writer) error {
+	h, err := pluginhost.New(pluginDir, pluginhost.ParseEngines(engines), slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err
 	}
@@ -62,7 +74,7 @@ func pairsCmd(args []string, stdout io.Writer) error {
 		}
 	}
 	if len(es) == 0 {
-		fmt.Fprintf(stdout, "no engine of %q is installed in %s\n", *engines, *pluginDir)
+		fmt.Fprintf(stdout, "no engine of %q is installed in %s\n", engines, pluginDir)
 	}
 	if !rtl {
 		fmt.Fprint(stdout, strings.TrimLeft(`

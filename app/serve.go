@@ -10,200 +10,24 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/google/uuid"
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
-	"github.com/dragoman-translate/dragoman/adapters/blobstore"
+	"github.com/spf13/cobra"
+
 	"github.com/dragoman-translate/dragoman/adapters/dashboard"
-	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
-	"github.com/dragoman-translate/dragoman/adapters/langdetect"
-	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
-	"github.com/dragoman-translate/dragoman/adapters/preview"
-	"github.com/dragoman-translate/dragoman/adapters/rtl"
-	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
-	"github.com/dragoman-translate/dragoman/adapters/tmx"
-	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
-	"github.com/dragoman-translate/dragoman/adapters/webhook"
-	"github.com/dragoman-translate/dragoman/adapters/xliff"
-	"github.com/dragoman-translate/dragoman/app/internal/datadir"
+	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/app/internal/instance"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
-	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
-	"github.com/dragoman-translate/dragoman/core/translate"
 )
-
-// systemClock is the wall clock, in UTC.
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now().UTC() }
-
-func newID() string { return uuid.NewString() }
-
-func newLogger(c *Config, stderr io.Writer) *slog.Logger {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
-		lvl = slog.LevelWarn
-	}
-	return slog.New(telemetry.NewLogHandler(stderr, c.LogFormat, lvl))
-}
-
-// openStore opens the store of the data dir (or PostgreSQL) with the
-// key that encrypts webhook secrets.
-func openStore(lc fx.Lifecycle, c *Config) (*sqlstore.Store, error) {
-	s, err := datadir.OpenStore(c.DataDir, c.DatabaseURL)
-	if err != nil {
-		return nil, err
-	}
-	key, err := datadir.SecretKey(c.DataDir, c.SecretKey)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	if err := s.SetSecretKey(key); err != nil {
-		s.Close()
-		return nil, err
-	}
-	lc.Append(fx.StopHook(s.Close))
-	return s, nil
-}
-
-// abandonedEvents forwards events the bus stopped retrying to the pipeline, which is
-// built after the bus.
-type abandonedEvents struct {
-	p atomic.Pointer[pipeline.Pipeline]
-}
-
-func (g *abandonedEvents) forward(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
-	if p := g.p.Load(); p != nil {
-		_ = p.GiveUp(ctx, e.JobID, err)
-	}
-}
-
-func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (*eventbus.Bus, error) {
-	opts := []eventbus.Option{eventbus.WithConcurrency(max(c.Workers, 1)), eventbus.WithOnGiveUp(g.forward)}
-	var (
-		b   *eventbus.Bus
-		err error
-	)
-	if c.NATSURL != "" {
-		b, err = eventbus.NewNATS(c.NATSURL, log, opts...)
-	} else {
-		opts = append(opts, eventbus.WithListen(c.NATSListen))
-		b, err = eventbus.NewEmbedded(c.DataDir, log, opts...) // stores in <data dir>/events
-	}
-	if err != nil {
-		return nil, err
-	}
-	lc.Append(fx.StopHook(b.Close))
-	return b, nil
-}
-
-// openBlobs opens the S3-compatible store when a URL is configured, else
-// the documents folder in the data dir.
-func openBlobs(c *Config) (ports.BlobStore, error) {
-	if c.BlobURL == "" {
-		return blobstore.NewLocal(filepath.Join(c.DataDir, "documents"))
-	}
-	sc, err := blobstore.ParseS3URL(c.BlobURL)
-	if err != nil {
-		return nil, err
-	}
-	sc.AccessKey, sc.SecretKey = os.Getenv("DRAGOMAN_S3_ACCESS_KEY"), os.Getenv("DRAGOMAN_S3_SECRET_KEY")
-	sc.SpoolDir = filepath.Join(c.DataDir, "spool")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return blobstore.NewS3(ctx, sc)
-}
-
-func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metrics, t *telemetry.Tracing) (*pluginhost.Host, error) {
-	h, err := pluginhost.New(c.PluginDir, pluginhost.ParseEngines(c.Engines), log, pluginOptions(m, t)...)
-	if err != nil {
-		return nil, err
-	}
-	lc.Append(fx.StopHook(h.Close))
-	return h, nil
-}
-
-// detector is shared by submission and pipeline: its models load once,
-// lazily, on the first detection.
-var detector = langdetect.New()
-
-func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
-	cfg := service.DefaultConfig
-	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
-	return &service.Service{
-		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
-		Limiter: st, Engines: plugins, Layout: layout,
-		// Source auto: the language is detected at submission too, so an
-		// unserved pair is refused before the job exists.
-		Docs: docx.New(), Detector: detector,
-		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
-		Clock:   systemClock{}, NewID: newID,
-		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,
-		PDF:        plugins.PDFRenderer(),
-		Glossaries: st,
-		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
-	}
-}
-
-// previewRenderer renders previews on the converter plugin's warm
-// LibreOffice pool when there is one, else with a fresh soffice each.
-func previewRenderer(plugins *pluginhost.Host) *preview.Renderer {
-	r := preview.New()
-	r.PDF = plugins.PDFRenderer()
-	return r
-}
-
-func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout, log *slog.Logger, g *abandonedEvents, hooks *webhook.Worker) (*pipeline.Pipeline, error) {
-	routes, err := translate.ParseRoutes(os.Getenv("DRAGOMAN_ROUTES"))
-	if err != nil {
-		return nil, fmt.Errorf("DRAGOMAN_ROUTES: %w", err)
-	}
-	p := &pipeline.Pipeline{
-		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
-		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
-		Translator: &translate.Translator{
-			Engines: plugins, TM: st, Routes: routes,
-			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
-			// Plugins retry their vendor's errors themselves; only a crashed
-			// (and restarted) plugin is worth another try from here.
-			Retryable: func(err error) bool { return errors.Is(err, pluginhost.ErrPluginCrashed) },
-		},
-		Engines:    plugins,
-		Notifier:   webhook.NewNotifier(st, c.PublicURL, systemClock{}, hooks.Wake),
-		Glossaries: st,
-		Memory:     st,
-		Clock:      systemClock{}, NewID: newID, Log: log,
-	}
-	if conv := plugins.Converter(); conv != nil {
-		p.Converter = conv
-	}
-	p.PDF = plugins.PDFRenderer()
-	g.p.Store(p)
-	return p, nil
-}
-
-// newWebhookWorker delivers queued webhook events; every process that
-// runs stages (role all or worker) runs one and they share the queue
-// through the database.
-func newWebhookWorker(lc fx.Lifecycle, c *Config, st *sqlstore.Store, log *slog.Logger, wh *telemetry.Webhooks) *webhook.Worker {
-	w := webhook.NewWorker(wh.Queue(st), webhook.Config{AllowPrivate: c.AllowPrivateURLs}, systemClock{}, log)
-	if c.runsStages() {
-		lc.Append(fx.Hook{OnStart: func(context.Context) error { w.Start(); return nil }, OnStop: w.Stop})
-	}
-	return w
-}
 
 // runPipeline registers the stages, starts the bus and republishes the
 // events of jobs that were in flight when the process last stopped. An
@@ -287,7 +111,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := boundUploads(site(api.Handler(), dash), c.UploadIdleTimeout, c.UploadTimeout)
+	handler := httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse)
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
@@ -295,19 +119,19 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	https := &http.Server{
 		Handler:           handler,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ReadHeaderTimeout: 15 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	servers := []*http.Server{https}
 	var plain *http.Server
 	if c.HTTPAddr != "" && c.servesAPI() {
-		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: 15 * time.Second}
+		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
 		servers = append(servers, plain)
 	}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
-			ln, err := listen(c.HTTPSAddr)
+			ln, err := c.listen(c.HTTPSAddr)
 			if err != nil {
 				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
 			}
@@ -316,7 +140,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 			// 0 (any free port) serves scripts and tests that start a server.
 			c.HTTPSAddr = ln.Addr().String()
 			if plain != nil {
-				pl, err := listen(c.HTTPAddr)
+				pl, err := c.listen(c.HTTPAddr)
 				if err != nil {
 					ln.Close()
 					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)
@@ -337,40 +161,33 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	return nil
 }
 
-// modules is the whole service graph.
-func modules(c *Config, stderr io.Writer) fx.Option {
-	return fx.Options(pipelineModules(c, stderr), fx.Invoke(runServers))
-}
-
-// pipelineModules is the service and its running pipeline without the
-// HTTP servers (translate --local runs it in-process).
-func pipelineModules(c *Config, stderr io.Writer) fx.Option {
-	return fx.Options(
-		fx.Supply(c),
-		observeModule(c, stderr),
-		fx.Provide(
-			func() *slog.Logger { return newLogger(c, stderr) },
-			func() *abandonedEvents { return &abandonedEvents{} },
-			openStore,
-			openBlobs,
-			openBus,
-			openPlugins,
-			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
-			newService,
-			newWebhookWorker,
-			newPipeline,
-			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
-			newDashboard,
-		),
-		fx.Invoke(runPipeline),
-	)
-}
-
-func serve(args []string, stderr io.Writer) error {
-	c, err := parseServe(args)
-	if err != nil {
-		return err
+// serveCommand is `dragoman serve`.
+func serveCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "run the API and the pipeline",
+		Args:  cmdline.NoArgs,
 	}
+	f := addServeFlags(cmd.Flags())
+	cmdline.Complete(cmd, "role", RoleAll, RoleAPI, RoleWorker)
+	cmdline.Complete(cmd, "log-format", "text", "json")
+	cmdline.Complete(cmd, "log-level", "debug", "info", "warn", "error")
+	cmdline.CompleteDirs(cmd, "data-dir")
+	cmdline.CompleteDirs(cmd, "plugin-dir")
+	cmdline.CompleteFiles(cmd, "tls-cert", "pem", "crt")
+	cmdline.CompleteFiles(cmd, "tls-key", "pem", "key")
+	cmd.SetUsageTemplate(cmd.UsageTemplate() + serveEnvHelp)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		c, err := f.config()
+		if err != nil {
+			return err
+		}
+		return serve(c, cmd.ErrOrStderr())
+	}
+	return cmd
+}
+
+func serve(c *Config, stderr io.Writer) error {
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 		return err
 	}
@@ -405,5 +222,3 @@ func serve(args []string, stderr io.Writer) error {
 	defer cancel2()
 	return app.Stop(stopCtx)
 }
-
-var _ ports.Clock = systemClock{}

@@ -87,16 +87,18 @@ func redirectToHTTPS(c *Config, api http.Handler) http.Handler {
 	})
 }
 
-func fromTrustedProxy(trusted []netip.Prefix, r *http.Request) bool {
+func fromTrustedProxy(proxies []netip.Prefix, r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return false
 	}
 	addr, err := netip.ParseAddr(host)
-	if err != nil {
-		return false
-	}
-	for _, p := range trusted {
+	return err == nil && trusted(proxies, addr)
+}
+
+// trusted says whether addr is one of the trusted proxies.
+func trusted(proxies []netip.Prefix, addr netip.Addr) bool {
+	for _, p := range proxies {
 		if p.Contains(addr.Unmap()) {
 			return true
 		}

@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
@@ -26,6 +27,10 @@ var ErrBadKey = errors.New("blobstore: bad key")
 // relative paths such as "jobs/<id>/input".
 type Local struct {
 	root string
+	// folders orders making a key's folders against pruning emptied ones:
+	// a Put holds it shared from making its folder until its temp file is
+	// in it (the folder is then not empty), pruning holds it alone.
+	folders sync.RWMutex
 }
 
 var _ ports.BlobStore = (*Local)(nil)
@@ -75,7 +80,9 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader) (int64, error)
 		return 0, err
 	}
 	dir := filepath.Dir(name)
+	l.folders.RLock()
 	tmp, err := createTemp(dir)
+	l.folders.RUnlock()
 	if err != nil {
 		return 0, fmt.Errorf("blobstore: put %s: %w", key, err)
 	}
@@ -198,6 +205,8 @@ func (l *Local) DeletePrefix(ctx context.Context, prefix string) error {
 // pruneDirs removes dir and its parents while they are empty, up to the
 // root; a folder that is not empty (or is being written to) stays.
 func (l *Local) pruneDirs(dir string) {
+	l.folders.Lock()
+	defer l.folders.Unlock()
 	for dir != l.root && strings.HasPrefix(dir, l.root+string(filepath.Separator)) {
 		if os.Remove(dir) != nil {
 			return
@@ -206,17 +215,18 @@ func (l *Local) pruneDirs(dir string) {
 	}
 }
 
-// createTemp makes the folder and a temp file in it. A concurrent Delete
-// may remove the emptied folder in between, so that is retried.
+// createTemp makes the folder and a temp file in it. Another process
+// pruning the same folder may remove a parent between the two, or inside
+// MkdirAll (its Mkdir then fails with ErrNotExist), so that is retried.
 func createTemp(dir string) (*os.File, error) {
 	for try := 0; ; try++ {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, err
-		}
 		f, err := os.CreateTemp(dir, tempPrefix+"*")
-		if err == nil || !errors.Is(err, fs.ErrNotExist) || try == 10 {
-			return f, err
+		if errors.Is(err, fs.ErrNotExist) && try < 10 {
+			if err = os.MkdirAll(dir, 0o750); err == nil || errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
 		}
+		return f, err
 	}
 }
 

@@ -163,7 +163,16 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) (int64, error) {
 	opts := minio.PutObjectOptions{ContentType: "application/octet-stream", PartSize: uint64(s.partSize)}
 	switch {
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		_, err = s.client.PutObject(ctx, s.bucket, name, bytes.NewReader((*bp)[:n]), int64(n), opts)
+		// A gateway over a POSIX folder (versitygw) removes emptied parent
+		// folders on delete, racing a PUT that makes them, which then fails
+		// with ExistingObjectIsDirectory: the whole body is at hand, so
+		// send it again.
+		for try := 1; ; try++ {
+			_, err = s.client.PutObject(ctx, s.bucket, name, bytes.NewReader((*bp)[:n]), int64(n), opts)
+			if try == 5 || minio.ToErrorResponse(err).Code != "ExistingObjectIsDirectory" {
+				break
+			}
+		}
 	case err == nil:
 		body := io.MultiReader(bytes.NewReader(*bp), cr)
 		_, err = s.client.PutObject(ctx, s.bucket, name, body, -1, opts)

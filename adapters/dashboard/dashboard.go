@@ -88,6 +88,8 @@ func New(svc *service.Service, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("POST /terms/glossaries", d.authed(d.createGlossary))
 	d.mux.HandleFunc("POST /terms/glossaries/{id}/delete", d.authed(d.deleteGlossary))
 	d.mux.HandleFunc("GET /usage", d.authed(d.usagePage))
+	d.mux.HandleFunc("GET /account", d.authed(d.accountPage))
+	d.mux.HandleFunc("POST /account/password", d.authed(d.changePassword))
 	d.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		d.render(w, r, http.StatusNotFound, "error", nil, page{Title: "Not found", Error: "There is no page at this address."})
 	})

@@ -52,14 +52,24 @@ func TestWantsPDF(t *testing.T) {
 	}
 }
 
-// A redirect after sign-in stays on this site.
+// A redirect after sign-in stays on this site, in every form a browser
+// would read as another host or a script.
 func TestLocalPath(t *testing.T) {
-	for in, want := range map[string]string{
-		"/jobs": "/jobs", "": "/translate", "//evil.example": "/translate", `/\evil.example`: "/translate",
-		"https://evil.example/": "/translate", "/signin?next=/jobs": "/translate",
+	for _, in := range []string{"/jobs", "/jobs?x=1", "/webhooks/abc", "/keys#new", "/a/%2Fb", "/%09x"} {
+		if got := localPath(in); got != in {
+			t.Errorf("localPath(%q) = %q, want it kept", in, got)
+		}
+	}
+	for _, in := range []string{
+		"", "jobs", "//evil.example", `/\evil.example`, `\\evil.example`, `/\/evil.example`,
+		"/\t/evil.example/phish", "/\n/evil.example", "/\r\n/evil.example", "\t//evil.example", " //evil.example",
+		"/ /evil.example", "/\x00/evil.example", "/\u00a0/evil.example", "/\u2028/evil.example",
+		"https://evil.example/", "HTTPS://evil.example", "//user@evil.example", "http:/evil.example",
+		"javascript:alert(1)", "JavaScript:alert(1)", "/%2F%2Fevil.example", "/%2f/evil.example",
+		"data:text/html,<script>alert(1)</script>", "/signin?next=/jobs", "/signin",
 	} {
-		if got := localPath(in); got != want {
-			t.Errorf("localPath(%q) = %q, want %q", in, got, want)
+		if got := localPath(in); got != "/translate" {
+			t.Errorf("localPath(%q) = %q, want /translate", in, got)
 		}
 	}
 }

@@ -28,7 +28,7 @@ type page struct {
 	Data    any
 }
 
-var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview", "terms"}
+var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview", "terms", "account"}
 
 var funcs = template.FuncMap{
 	"when": func(t time.Time) string {
@@ -51,6 +51,10 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%d ms", d.Milliseconds())
 	},
 	"sentence": func(s string) string { return sentence(s) },
+	// breakable lets a long file name wrap between its words.
+	"breakable": breakable,
+	// failure is a job's error in a person's words.
+	"failure": func(s string) string { return sentence(peoplesWords(s)) },
 	"num": func(n any) string {
 		s := fmt.Sprint(n)
 		if len(s) <= 3 || strings.HasPrefix(s, "-") {
@@ -89,7 +93,7 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 		p.Email, p.CSRF = s.User.Email, s.Session.CSRF
 		p.Account, p.Plan = s.Account.Name, s.Account.Limits().Name
 	}
-	p.Error = sentence(p.Error)
+	p.Error = sentence(peoplesWords(p.Error))
 	var buf bytes.Buffer
 	if err := d.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		d.log.Error("render page", "page", name, "err", err)
@@ -116,7 +120,7 @@ func (d *Dashboard) fragment(w http.ResponseWriter, name, tmpl string, data any)
 // writeJSONError answers a script's request with the API's error body:
 // an RFC 9457 problem (message and retry_after as extension members).
 func (d *Dashboard) writeJSONError(w http.ResponseWriter, err error) {
-	p := problem.New(statusOf(err), d.message(err))
+	p := problem.New(statusOf(err), peoplesWords(d.message(err)))
 	if ra := retryAfter(err); ra > 0 {
 		p.WithRetryAfter(time.Duration(ra) * time.Second)
 	}

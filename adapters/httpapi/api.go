@@ -5,8 +5,6 @@ package httpapi
 
 import (
 	"context"
-	"embed"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -23,9 +21,6 @@ const Version = "1.0.0"
 
 // Prefix is the base path of the contract.
 const Prefix = "/v1"
-
-//go:embed docsui
-var docsUI embed.FS
 
 // API is the HTTP face of the service.
 type API struct {
@@ -91,22 +86,22 @@ func New(svc *service.Service, log *slog.Logger) *API {
 	a.describeDeliveries()
 	nullableRefs(a.api.OpenAPI(), "rtl_fidelity")
 	retryAfterHeaders(a.api.OpenAPI())
+	bodyTimeoutResponses(a.api.OpenAPI())
 
-	sub, _ := fs.Sub(docsUI, "docsui")
-	assets := http.StripPrefix(Prefix+"/docs/", http.FileServerFS(sub))
-	mux.Handle("GET "+Prefix+"/docs/", assets)
-	mux.HandleFunc("GET "+Prefix+"/docs", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		b, _ := fs.ReadFile(sub, "index.html")
-		_, _ = w.Write(b)
-	})
+	serveDocs(mux)
 	// Everything else gets the same problem body as the contract's errors.
 	mux.HandleFunc("/", a.unrouted)
 	return a
 }
 
-// Handler serves the API.
-func (a *API) Handler() http.Handler { return a.mux }
+// Handler serves the API. No answer of it is a page to sniff or frame.
+func (a *API) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("X-Frame-Options", "DENY")
+		a.mux.ServeHTTP(w, r)
+	})
+}
 
 // OpenAPI is the generated contract.
 func (a *API) OpenAPI() *huma.OpenAPI { return a.api.OpenAPI() }

@@ -7,6 +7,8 @@ import (
 	"mime/multipart"
 	"strings"
 	"testing"
+
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 )
 
 const fuzzBoundary = "dragoman-fuzz-boundary"
@@ -39,7 +41,7 @@ func FuzzUploadForm(f *testing.F) {
 	f.Add([]byte("--" + fuzzBoundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\nx\r\n--" + fuzzBoundary + "\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\ny\r\n--" + fuzzBoundary + "--\r\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		files := 0
-		req, err := readUploadForm(multipart.NewReader(bytes.NewReader(body), fuzzBoundary), func(name string, part io.Reader) error {
+		req, err := readUploadForm(httpguard.NewMultipart(bytes.NewReader(body), fuzzBoundary), func(name string, part io.Reader) error {
 			files++
 			_, err := io.Copy(io.Discard, part)
 			return err

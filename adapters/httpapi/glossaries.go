@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"reflect"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
@@ -189,7 +189,7 @@ func (a *API) createGlossary(ctx context.Context, in *uploadInput) (*glossaryOut
 		}
 	case mt == "multipart/form-data" && params["boundary"] != "":
 		var err error
-		if req, err = readGlossaryForm(multipart.NewReader(body, params["boundary"])); err != nil {
+		if req, err = readGlossaryForm(httpguard.NewMultipart(body, params["boundary"])); err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
 				return nil, tooLarge
@@ -211,7 +211,7 @@ func (a *API) createGlossary(ctx context.Context, in *uploadInput) (*glossaryOut
 
 // readGlossaryForm reads the multipart fields of a glossary upload; the
 // body is already capped.
-func readGlossaryForm(mr *multipart.Reader) (service.GlossaryRequest, error) {
+func readGlossaryForm(mr *httpguard.Multipart) (service.GlossaryRequest, error) {
 	var req service.GlossaryRequest
 	for {
 		part, err := mr.NextPart()

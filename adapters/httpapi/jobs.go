@@ -5,15 +5,14 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
@@ -279,7 +278,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	}
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	var up *service.Upload
-	req, err := readUploadForm(multipart.NewReader(body, params["boundary"]), func(name string, part io.Reader) error {
+	req, err := readUploadForm(httpguard.NewMultipart(body, params["boundary"]), func(name string, part io.Reader) error {
 		file := &countingReader{r: part}
 		var err error
 		up, err = a.svc.Receive(ctx, file, false)
@@ -314,97 +313,6 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		return nil, a.fail(err)
 	}
 	return a.accepted(acc), nil
-}
-
-// formReadError is a failure to read the multipart body itself (as
-// opposed to the file handler's answer).
-type formReadError struct{ err error }
-
-func (e *formReadError) Error() string { return e.err.Error() }
-
-// maxFieldSize is how much of a form field is read; the rest is skipped.
-const maxFieldSize = 256
-
-// readUploadForm reads the multipart body of POST /translate part by part,
-// without buffering the document: the first "file" part is handed to file
-// as a stream (its error ends the read and is returned as is), the known
-// fields are read up to maxFieldSize and trimmed, anything else is skipped.
-// A body that cannot be read gives a *formReadError.
-func readUploadForm(mr *multipart.Reader, file func(name string, part io.Reader) error) (service.SubmitRequest, error) {
-	var req service.SubmitRequest
-	seen := false
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			return req, nil
-		}
-		if err != nil {
-			return req, &formReadError{err}
-		}
-		name := part.FormName()
-		switch {
-		case name == "file" && !seen:
-			seen = true
-			req.Name = part.FileName()
-			if err := file(req.Name, part); err != nil {
-				return req, err
-			}
-		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf" || name == "glossary_id":
-			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
-			if err != nil {
-				return req, &formReadError{err}
-			}
-			s := strings.TrimSpace(string(v))
-			switch name {
-			case "target_lang":
-				req.TargetLang = s
-			case "source_lang":
-				req.SourceLang = s
-			case "pdf":
-				if req.PDF, err = parseFormBool(s); err != nil {
-					return req, newProblem(http.StatusUnprocessableEntity, "pdf: "+err.Error(), &huma.ErrorDetail{Location: "body.pdf", Message: err.Error(), Value: s})
-				}
-			case "glossary_id":
-				req.GlossaryID = s
-			default:
-				req.Mode = s
-			}
-		}
-		// The rest of the part (all of an unknown field) is skipped.
-		if _, err := io.Copy(io.Discard, part); err != nil {
-			return req, &formReadError{err}
-		}
-		part.Close()
-	}
-}
-
-// parseFormBool reads a boolean form field: true/false, 1/0, yes/no,
-// on/off (an HTML checkbox), case-insensitive; empty is false.
-func parseFormBool(s string) (bool, error) {
-	switch strings.ToLower(s) {
-	case "", "false", "0", "no", "off":
-		return false, nil
-	case "true", "1", "yes", "on":
-		return true, nil
-	}
-	return false, errors.New("not a boolean (true or false)")
-}
-
-// countingReader counts what was read through it and keeps the read
-// error other than EOF.
-type countingReader struct {
-	r   io.Reader
-	n   int64
-	err error
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err != nil && err != io.EOF {
-		c.err = err
-	}
-	return n, err
 }
 
 // oversized says whether a file whose type was refused is over the size

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
@@ -98,7 +98,7 @@ func (a *API) readBilingual(r *http.Request, what string, read func(io.Reader) e
 	body := io.Reader(http.MaxBytesReader(nil, r.Body, maxBilingual+1<<20))
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err == nil && mt == "multipart/form-data" {
-		if body, err = multipartFile(multipart.NewReader(body, params["boundary"])); err != nil {
+		if body, err = multipartFile(httpguard.NewMultipart(body, params["boundary"])); err != nil {
 			return err
 		}
 	}
@@ -113,7 +113,7 @@ func (a *API) readBilingual(r *http.Request, what string, read func(io.Reader) e
 }
 
 // multipartFile is the multipart body's field file.
-func multipartFile(mr *multipart.Reader) (io.Reader, error) {
+func multipartFile(mr *httpguard.Multipart) (io.Reader, error) {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {

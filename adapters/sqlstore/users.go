@@ -97,6 +97,31 @@ func (s *Store) SetUserDisabled(ctx context.Context, id string, disabled bool) e
 	return nil
 }
 
+// SetPassword replaces the password hash and deletes the user's other
+// sessions in one transaction: a session opened with the old password
+// cannot outlive the change.
+func (s *Store) SetPassword(ctx context.Context, id, hash, keep string) error {
+	tx, err := s.w.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlstore: set password of %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, tx.Rebind("UPDATE users SET password_hash = ? WHERE id = ?"), hash, id)
+	if err != nil {
+		return fmt.Errorf("sqlstore: set password of %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("sqlstore: set password of %s: %w", id, ports.ErrNotFound)
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind("DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?"), id, keep); err != nil {
+		return fmt.Errorf("sqlstore: end sessions of %s: %w", id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlstore: set password of %s: %w", id, err)
+	}
+	return nil
+}
+
 type sessionRow struct {
 	TokenHash string  `db:"token_hash"`
 	UserID    string  `db:"user_id"`

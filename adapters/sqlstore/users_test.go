@@ -59,6 +59,26 @@ func testUsers(t *testing.T, b backend) {
 	if err != nil || gs.CSRF != "c1" || !gs.ExpiresAt.Equal(norm(t0.Add(time.Hour))) {
 		t.Fatalf("session: %+v %v", gs, err)
 	}
+	// A new password ends every session of the user but the one kept.
+	for _, h := range []string{"h2", "h3"} {
+		if err := s.CreateSession(ctx, &account.Session{TokenHash: h, UserID: "u1", CSRF: "c", CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetPassword(ctx, "u1", "$argon2id$new", "h1"); err != nil {
+		t.Fatal(err)
+	}
+	for h, kept := range map[string]bool{"h1": true, "h2": false, "h3": false} {
+		if _, err := s.SessionByHash(ctx, h); (err == nil) != kept {
+			t.Errorf("session %s after a password change: %v, kept %v", h, err, kept)
+		}
+	}
+	if got, _ := s.GetUser(ctx, "u1"); got.PasswordHash != "$argon2id$new" {
+		t.Fatalf("password hash %q", got.PasswordHash)
+	}
+	if err := s.SetPassword(ctx, "nobody", "$argon2id$x", ""); !errors.Is(err, ports.ErrNotFound) {
+		t.Fatalf("unknown user: %v", err)
+	}
 	if err := s.SetUserDisabled(ctx, "u1", true); err != nil {
 		t.Fatal(err)
 	}

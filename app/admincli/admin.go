@@ -8,12 +8,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/spf13/cobra"
 
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
@@ -22,115 +22,169 @@ import (
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
-// Run runs `dragoman admin <noun> <verb> [flags]` and prints JSON.
-func Run(args []string, stdout io.Writer) error {
-	if len(args) >= 1 && args[0] == "rotate-secret-key" {
-		return rotateSecretKey(args[1:], stdout)
-	}
-	if len(args) >= 1 && args[0] == "user" {
-		return adminUser(args[1:], stdout)
-	}
-	if len(args) < 2 {
-		return cmdline.UsageError{Msg: "usage: dragoman admin account|key <verb> [flags]"}
-	}
-	noun, verb, rest := args[0], args[1], args[2:]
-	f := cmdline.NewFlags("admin " + noun + " " + verb)
-	dataDir := f.Str("data-dir", cmdline.DefaultDataDir, "data directory of the service")
-	dbURL := f.Str("database-url", "", "PostgreSQL URL; empty: SQLite in the data dir")
-	plan := f.String("plan", "", "plan: free, starter, pro or enterprise")
-	name := f.String("name", "", "account name")
-	acct := f.String("account", "", "account id")
-	keyID := f.String("key", "", "key id")
-	limitWords := f.Int64("limit-words", -1, "override of the monthly word limit (0: nothing left)")
-	rpm := f.Int("requests-per-minute", -1, "override of the per-minute request limit")
-	docWords := f.Int64("max-document-words", -1, "override of the plan's cap on the words of one document")
-	docSegments := f.Int64("max-document-segments", -1, "override of the plan's cap on the segments of one document")
-	if err := f.Parse(rest); err != nil {
-		return err
-	}
-	set := map[string]bool{}
-	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+// plans are the plans an account can be on (core/quota).
+var plans = []string{"free", "starter", "pro", "enterprise"}
 
-	st, err := datadir.OpenStore(*dataDir, *dbURL)
+// store is the data dir every admin command opens: --data-dir or
+// --database-url, flags of `dragoman admin` itself.
+type store struct{ dataDir, databaseURL string }
+
+func (s *store) open() (*sqlstore.Store, error) { return datadir.OpenStore(s.dataDir, s.databaseURL) }
+
+// admin is the use cases on an open store.
+func (s *store) admin(run func(ctx context.Context, adm *service.Admin, st *sqlstore.Store) error) error {
+	st, err := s.open()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	ctx := context.Background()
-	adm := &service.Admin{Accounts: st, Clock: clock{}, NewID: uuid.NewString}
-	out := json.NewEncoder(stdout)
+	return run(context.Background(), &service.Admin{Accounts: st, Users: st, Clock: clock{}, NewID: uuid.NewString}, st)
+}
 
-	need := func(v *string, flag string) error {
-		if *v == "" {
-			return cmdline.UsageError{Msg: "--" + flag + " is required"}
-		}
-		return nil
+// Command is `dragoman admin`.
+func Command() *cobra.Command {
+	cmd := cmdline.Group("admin", "manage accounts, API keys, dashboard users and the secret key (prints JSON)")
+	s := &store{}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&s.dataDir, "data-dir", cmdline.DefaultDataDir, "data directory of the service")
+	pf.StringVar(&s.databaseURL, "database-url", "", "PostgreSQL URL; empty: SQLite in the data dir")
+	cmdline.Bind(pf, "data-dir")
+	cmdline.Bind(pf, "database-url")
+	cmdline.CompleteDirs(cmd, "data-dir")
+	cmd.AddCommand(accountCommand(s), keyCommand(s), userCommand(s), rotateCommand(s))
+	return cmd
+}
+
+// leaf is an admin command that takes only flags.
+func leaf(use, short string, run func(cmd *cobra.Command) error) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Args: cmdline.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return run(cmd) }}
+}
+
+func printJSON(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
+
+func required(v, flag string) error {
+	if v == "" {
+		return cmdline.UsageError{Msg: "--" + flag + " is required"}
 	}
-	switch noun + " " + verb {
-	case "account create":
-		if err := need(plan, "plan"); err != nil {
+	return nil
+}
+
+func accountCommand(s *store) *cobra.Command {
+	cmd := cmdline.Group("account", "create, suspend, resume an account or change its plan")
+	var plan, name, acct string
+	create := leaf("create --plan PLAN [--name NAME]", "create an account", func(c *cobra.Command) error {
+		if err := required(plan, "plan"); err != nil {
 			return err
 		}
-		a, err := adm.CreateAccount(ctx, *name, *plan)
-		if err != nil {
-			return adminError(err, "account", "")
-		}
-		return out.Encode(map[string]any{"account_id": a.ID, "name": a.Name, "plan": a.PlanName})
-	case "account suspend", "account resume":
-		if err := need(acct, "account"); err != nil {
-			return err
-		}
-		a, err := adm.SuspendAccount(ctx, *acct, verb == "suspend")
-		if err != nil {
-			return adminError(err, "account", *acct)
-		}
-		return out.Encode(map[string]any{"account_id": a.ID, "suspended": a.Suspended})
-	case "account set-plan":
-		if err := need(acct, "account"); err != nil {
-			return err
-		}
-		if err := need(plan, "plan"); err != nil {
-			return err
-		}
-		change := service.PlanChange{Plan: *plan}
-		if set["limit-words"] {
-			change.LimitWords = limitWords
-		}
-		if set["requests-per-minute"] {
-			change.RequestsPerMinute = rpm
-		}
-		if set["max-document-words"] {
-			change.MaxDocumentWords = docWords
-		}
-		if set["max-document-segments"] {
-			change.MaxDocumentSegments = docSegments
-		}
-		a, err := adm.SetPlan(ctx, *acct, change)
-		if err != nil {
-			return adminError(err, "account", *acct)
-		}
-		l := a.Limits()
-		return out.Encode(map[string]any{"account_id": a.ID, "plan": a.PlanName, "limit_words": l.LimitWords, "requests_per_minute": l.RequestsPerMinute,
-			"max_document_words": l.MaxDocumentWords, "max_document_segments": l.MaxDocumentSegments})
-	case "key create":
-		if err := need(acct, "account"); err != nil {
-			return err
-		}
-		plain, k, err := adm.CreateKey(ctx, *acct)
-		if err != nil {
-			return adminError(err, "account", *acct)
-		}
-		return out.Encode(map[string]any{"api_key": plain, "key_id": k.ID, "account_id": k.AccountID})
-	case "key revoke":
-		if err := need(keyID, "key"); err != nil {
-			return err
-		}
-		if err := adm.RevokeKey(ctx, *keyID); err != nil {
-			return adminError(err, "key", *keyID)
-		}
-		return out.Encode(map[string]any{"key_id": *keyID, "revoked": true})
+		return s.admin(func(ctx context.Context, adm *service.Admin, _ *sqlstore.Store) error {
+			a, err := adm.CreateAccount(ctx, name, plan)
+			if err != nil {
+				return adminError(err, "account", "")
+			}
+			return printJSON(c.OutOrStdout(), map[string]any{"account_id": a.ID, "name": a.Name, "plan": a.PlanName})
+		})
+	})
+	create.Flags().StringVar(&plan, "plan", "", "plan: free, starter, pro or enterprise")
+	create.Flags().StringVar(&name, "name", "", "account name")
+	cmdline.Complete(create, "plan", plans...)
+	cmd.AddCommand(create)
+	for _, verb := range []string{"suspend", "resume"} {
+		c := leaf(verb+" --account ID", verb+" an account", func(c *cobra.Command) error {
+			if err := required(acct, "account"); err != nil {
+				return err
+			}
+			return s.admin(func(ctx context.Context, adm *service.Admin, _ *sqlstore.Store) error {
+				a, err := adm.SuspendAccount(ctx, acct, verb == "suspend")
+				if err != nil {
+					return adminError(err, "account", acct)
+				}
+				return printJSON(c.OutOrStdout(), map[string]any{"account_id": a.ID, "suspended": a.Suspended})
+			})
+		})
+		c.Flags().StringVar(&acct, "account", "", "account id")
+		cmd.AddCommand(c)
 	}
-	return cmdline.UsageError{Msg: fmt.Sprintf("unknown admin command %q", noun+" "+verb)}
+	cmd.AddCommand(setPlanCommand(s))
+	return cmd
+}
+
+func setPlanCommand(s *store) *cobra.Command {
+	var acct, plan string
+	var limitWords, docWords, docSegments int64
+	var rpm int
+	cmd := leaf("set-plan --account ID --plan PLAN [--limit-words N] [--requests-per-minute N]", "change an account's plan and its overrides", nil)
+	fs := cmd.Flags()
+	fs.StringVar(&acct, "account", "", "account id")
+	fs.StringVar(&plan, "plan", "", "plan: free, starter, pro or enterprise")
+	fs.Int64Var(&limitWords, "limit-words", -1, "override of the monthly word limit (0: nothing left)")
+	fs.IntVar(&rpm, "requests-per-minute", -1, "override of the per-minute request limit")
+	fs.Int64Var(&docWords, "max-document-words", -1, "override of the plan's cap on the words of one document")
+	fs.Int64Var(&docSegments, "max-document-segments", -1, "override of the plan's cap on the segments of one document")
+	cmdline.Complete(cmd, "plan", plans...)
+	cmd.RunE = func(c *cobra.Command, _ []string) error {
+		if err := required(acct, "account"); err != nil {
+			return err
+		}
+		if err := required(plan, "plan"); err != nil {
+			return err
+		}
+		change := service.PlanChange{Plan: plan}
+		if fs.Changed("limit-words") {
+			change.LimitWords = &limitWords
+		}
+		if fs.Changed("requests-per-minute") {
+			change.RequestsPerMinute = &rpm
+		}
+		if fs.Changed("max-document-words") {
+			change.MaxDocumentWords = &docWords
+		}
+		if fs.Changed("max-document-segments") {
+			change.MaxDocumentSegments = &docSegments
+		}
+		return s.admin(func(ctx context.Context, adm *service.Admin, _ *sqlstore.Store) error {
+			a, err := adm.SetPlan(ctx, acct, change)
+			if err != nil {
+				return adminError(err, "account", acct)
+			}
+			l := a.Limits()
+			return printJSON(c.OutOrStdout(), map[string]any{"account_id": a.ID, "plan": a.PlanName, "limit_words": l.LimitWords, "requests_per_minute": l.RequestsPerMinute,
+				"max_document_words": l.MaxDocumentWords, "max_document_segments": l.MaxDocumentSegments})
+		})
+	}
+	return cmd
+}
+
+func keyCommand(s *store) *cobra.Command {
+	cmd := cmdline.Group("key", "create or revoke an API key")
+	var acct, keyID string
+	create := leaf("create --account ID", "create an API key for an account (printed once)", func(c *cobra.Command) error {
+		if err := required(acct, "account"); err != nil {
+			return err
+		}
+		return s.admin(func(ctx context.Context, adm *service.Admin, _ *sqlstore.Store) error {
+			plain, k, err := adm.CreateKey(ctx, acct)
+			if err != nil {
+				return adminError(err, "account", acct)
+			}
+			return printJSON(c.OutOrStdout(), map[string]any{"api_key": plain, "key_id": k.ID, "account_id": k.AccountID})
+		})
+	})
+	create.Flags().StringVar(&acct, "account", "", "account id")
+	revoke := leaf("revoke --key KEY_ID", "revoke an API key", func(c *cobra.Command) error {
+		if err := required(keyID, "key"); err != nil {
+			return err
+		}
+		return s.admin(func(ctx context.Context, adm *service.Admin, _ *sqlstore.Store) error {
+			if err := adm.RevokeKey(ctx, keyID); err != nil {
+				return adminError(err, "key", keyID)
+			}
+			return printJSON(c.OutOrStdout(), map[string]any{"key_id": keyID, "revoked": true})
+		})
+	})
+	revoke.Flags().StringVar(&keyID, "key", "", "key id")
+	cmd.AddCommand(create, revoke)
+	return cmd
 }
 
 // adminError maps a use case's error to the command line: the operator's
@@ -146,39 +200,39 @@ func adminError(err error, what, id string) error {
 	return err
 }
 
-// rotateSecretKey re-encrypts every webhook secret, written under the old
+// rotateCommand re-encrypts every webhook secret, written under the old
 // server key, with the key now configured (--secret-key or the data dir's
 // secret.key). Run it with every process stopped.
-func rotateSecretKey(args []string, stdout io.Writer) error {
-	f := cmdline.NewFlags("admin rotate-secret-key")
-	dataDir := f.Str("data-dir", cmdline.DefaultDataDir, "data directory of the service")
-	dbURL := f.Str("database-url", "", "PostgreSQL URL; empty: SQLite in the data dir")
-	newKey := f.Str("secret-key", "", "the new key (64 hex); default: the data dir's secret.key")
-	oldHex := f.String("old-key", "", "the key the secrets are encrypted with now (64 hex)")
-	if err := f.Parse(args); err != nil {
-		return err
+func rotateCommand(s *store) *cobra.Command {
+	var newKey, oldHex string
+	cmd := leaf("rotate-secret-key --old-key HEX [--secret-key HEX]", "re-encrypt the webhook secrets under a new key (every process stopped)", nil)
+	cmd.Flags().StringVar(&newKey, "secret-key", "", "the new key (64 hex); default: the data dir's secret.key")
+	cmd.Flags().StringVar(&oldHex, "old-key", "", "the key the secrets are encrypted with now (64 hex)")
+	cmdline.Bind(cmd.Flags(), "secret-key")
+	cmd.RunE = func(c *cobra.Command, _ []string) error {
+		old, err := sqlstore.ParseSecretKey(oldHex)
+		if err != nil {
+			return cmdline.UsageError{Msg: "--old-key: " + err.Error()}
+		}
+		st, err := s.open()
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		key, err := datadir.SecretKey(s.dataDir, newKey)
+		if err != nil {
+			return err
+		}
+		if err := st.SetSecretKey(key); err != nil {
+			return err
+		}
+		n, err := st.ReencryptSecrets(context.Background(), old)
+		if err != nil {
+			return err
+		}
+		return printJSON(c.OutOrStdout(), map[string]any{"reencrypted": n})
 	}
-	old, err := sqlstore.ParseSecretKey(*oldHex)
-	if err != nil {
-		return cmdline.UsageError{Msg: "--old-key: " + err.Error()}
-	}
-	st, err := datadir.OpenStore(*dataDir, *dbURL)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	key, err := datadir.SecretKey(*dataDir, *newKey)
-	if err != nil {
-		return err
-	}
-	if err := st.SetSecretKey(key); err != nil {
-		return err
-	}
-	n, err := st.ReencryptSecrets(context.Background(), old)
-	if err != nil {
-		return err
-	}
-	return json.NewEncoder(stdout).Encode(map[string]any{"reencrypted": n})
+	return cmd
 }
 
 // clock is the wall clock, in UTC.

@@ -2,18 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/mattn/go-isatty"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
+	"github.com/spf13/cobra"
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/openapi/client"
@@ -38,78 +34,114 @@ type Local interface {
 // root (package main) provides it, as it wires the pipeline.
 type NewLocal func(ctx context.Context, pluginDir, engines string, stderr io.Writer) (Local, error)
 
-// multiFlag collects a repeated flag.
-type multiFlag []string
+// translateUsage is the synopsis printed after a wrong translate command line.
+const translateUsage = "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--pdf] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]"
 
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+// translateFlags are translate's own flags.
+type translateFlags struct {
+	to, from, mode, out, pluginDir, engines, glossaryFile, glossaryID string
+	pdf, local                                                        bool
+	urls                                                              []string
+}
 
-// Translate: dragoman translate FILE... --to LANG [--from LANG] [--mode M]
-// [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL]
-// [--key KEY] [--local] [--json].
-func Translate(args []string, stdout, stderr io.Writer, newLocal NewLocal) int {
-	cf := newClientFlags("translate")
-	to := cf.fs.String("to", "", "target language name or ISO code (required)")
-	from := cf.fs.String("from", "", "source language; default: detected")
-	mode := cf.fs.String("mode", "", "professional (default), full, literal or extreme")
-	pdf := cf.fs.Bool("pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
-	out := cf.fs.String("out", "", "folder for the translations; default: beside each file (the working folder for --url)")
-	local := cf.fs.Bool("local", false, "run the pipeline in this process with the installed plugins: no server, no key")
-	pluginDir := cf.fs.String("plugin-dir", cmdline.DefaultPluginDir(), "--local: plugin binaries")
-	engines := cf.fs.String("engines", envOr("DRAGOMAN_ENGINES", "apertium"), "--local: translation engines in priority order (env DRAGOMAN_ENGINES)")
-	glossaryFile := cf.fs.String("glossary", "", "--local: a glossary for the --from/--to pair, as CSV or TSV (source and target per line) or TBX; its terms are enforced as the API's glossaries are")
-	glossaryID := cf.fs.String("glossary-id", "", "one of the account's glossaries on the server (POST /v1/glossaries) for the --from/--to pair")
-	var urls multiFlag
-	cf.fs.Var(&urls, "url", "HTTPS address of a document for the server to fetch (repeatable)")
-	files, err := cf.parse(args)
-	if err == nil && *to == "" {
-		err = cmdline.UsageError{Msg: "--to LANG is required"}
+// translateCommand: dragoman translate FILE... --to LANG [--from LANG]
+// [--mode M] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID]
+// [--server URL] [--key KEY] [--local] [--json]. It prints its own errors
+// as "dragoman translate: …" and exits 2 for a wrong command line, 1 when
+// a document failed, 130 when interrupted.
+func translateCommand(newLocal NewLocal) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "translate FILE... --to LANG [--from LANG] [--mode M] [--out DIR] [--url URL] [--local]",
+		Short: "translate documents, with a progress bar per file",
+		Args:  cobra.ArbitraryArgs,
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"docx", "doc", "odt", "rtf"}, cobra.ShellCompDirectiveFilterFileExt
+		},
 	}
-	if err == nil && len(files)+len(urls) == 0 {
-		err = cmdline.UsageError{Msg: "nothing to translate: give FILE... or --url URL"}
+	cf := addClientFlags(cmd, false)
+	f := &translateFlags{}
+	fs := cmd.Flags()
+	fs.StringVar(&f.to, "to", "", "target language name or ISO code (required)")
+	fs.StringVar(&f.from, "from", "", "source language; default: detected")
+	fs.StringVar(&f.mode, "mode", "", "professional (default), full, literal or extreme")
+	fs.BoolVar(&f.pdf, "pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
+	fs.StringVar(&f.out, "out", "", "folder for the translations; default: beside each file (the working folder for --url)")
+	fs.BoolVar(&f.local, "local", false, "run the pipeline in this process with the installed plugins: no server, no key")
+	fs.StringVar(&f.pluginDir, "plugin-dir", cmdline.DefaultPluginDir(), "--local: plugin binaries")
+	fs.StringVar(&f.engines, "engines", "apertium", "--local: translation engines in priority order")
+	fs.StringVar(&f.glossaryFile, "glossary", "", "--local: a glossary for the --from/--to pair, as CSV or TSV (source and target per line) or TBX; its terms are enforced as the API's glossaries are")
+	fs.StringVar(&f.glossaryID, "glossary-id", "", "one of the account's glossaries on the server (POST /v1/glossaries) for the --from/--to pair")
+	fs.StringArrayVar(&f.urls, "url", nil, "HTTPS address of a document for the server to fetch (repeatable)")
+	cmdline.BindNonEmpty(fs, "engines", "DRAGOMAN_ENGINES")
+	completeLanguages(cmd, "to")
+	completeLanguages(cmd, "from")
+	cmdline.Complete(cmd, "mode", "professional", "full", "literal", "extreme")
+	cmdline.CompleteDirs(cmd, "out")
+	cmdline.CompleteDirs(cmd, "plugin-dir")
+	cmdline.CompleteFiles(cmd, "glossary", "csv", "tsv", "tbx")
+	refuse := func(c *cobra.Command, err error) error {
+		fmt.Fprintln(c.ErrOrStderr(), "dragoman translate:", err)
+		fmt.Fprintln(c.ErrOrStderr(), translateUsage)
+		return cmdline.ExitError{Code: 2}
 	}
-	if err == nil && *local && len(urls) > 0 {
-		err = cmdline.UsageError{Msg: "--url needs a server: it cannot be combined with --local"}
+	cmd.SetFlagErrorFunc(refuse)
+	cmd.RunE = func(c *cobra.Command, files []string) error {
+		if err := f.check(files); err != nil {
+			return refuse(c, err)
+		}
+		if code := translate(c, cf, f, files, newLocal); code != 0 {
+			return cmdline.ExitError{Code: code}
+		}
+		return nil
 	}
-	if err == nil {
-		err = glossaryFlags(*glossaryFile, *glossaryID, *from, *local)
+	return cmd
+}
+
+// check refuses a command line that cannot work.
+func (f *translateFlags) check(files []string) error {
+	switch {
+	case f.to == "":
+		return cmdline.UsageError{Msg: "--to LANG is required"}
+	case len(files)+len(f.urls) == 0:
+		return cmdline.UsageError{Msg: "nothing to translate: give FILE... or --url URL"}
+	case f.local && len(f.urls) > 0:
+		return cmdline.UsageError{Msg: "--url needs a server: it cannot be combined with --local"}
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "dragoman translate:", err)
-		fmt.Fprintln(stderr, "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--pdf] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]")
-		return 2
-	}
+	return glossaryFlags(f.glossaryFile, f.glossaryID, f.from, f.local)
+}
+
+func translate(c *cobra.Command, cf *clientFlags, f *translateFlags, files []string, newLocal NewLocal) int {
+	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
 	ctx, cancel := interruptible()
 	defer cancel()
-
 	var (
 		tr       Translator
 		clientOf *client.Client
 	)
-	if *local {
-		l, err := newLocal(ctx, *pluginDir, *engines, stderr)
+	if f.local {
+		l, err := newLocal(ctx, f.pluginDir, f.engines, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "dragoman translate --local:", err)
 			return 1
 		}
 		defer l.Close()
-		if *glossaryFile != "" {
-			if *glossaryID, err = l.AddGlossary(ctx, *glossaryFile, *from, *to); err != nil {
-				fmt.Fprintf(stderr, "dragoman translate --local: glossary %s: %v\n", *glossaryFile, err)
+		if f.glossaryFile != "" {
+			if f.glossaryID, err = l.AddGlossary(ctx, f.glossaryFile, f.from, f.to); err != nil {
+				fmt.Fprintf(stderr, "dragoman translate --local: glossary %s: %v\n", f.glossaryFile, err)
 				return 1
 			}
 		}
 		tr = l
 	} else {
-		c, err := cf.client()
+		cl, err := cf.client()
 		if err != nil {
 			fmt.Fprintln(stderr, "dragoman translate:", err)
 			return 1
 		}
-		tr = c
-		clientOf = c
+		tr, clientOf = cl, cl
 	}
-	return runTranslations(ctx, tr, clientOf, files, urls, client.Options{To: *to, From: *from, Mode: *mode, PDF: *pdf, OutDir: *out, GlossaryID: *glossaryID}, *cf.json, stdout, stderr)
+	opts := client.Options{To: f.to, From: f.from, Mode: f.mode, PDF: f.pdf, OutDir: f.out, GlossaryID: f.glossaryID}
+	return runTranslations(ctx, tr, clientOf, files, f.urls, opts, cf.json, stdout, stderr)
 }
 
 // glossaryFlags checks --glossary and --glossary-id: a file is read by
@@ -129,13 +161,6 @@ func glossaryFlags(file, id, from string, local bool) error {
 		return cmdline.UsageError{Msg: "a glossary is for one language pair: give its source language with --from LANG (auto-detection cannot be checked against the glossary's pair)"}
 	}
 	return nil
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }
 
 // outcome is one document's end, as --json prints it.
@@ -210,7 +235,7 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, files
 			continue
 		}
 		if errs[i] != nil {
-			fmt.Fprintf(stdout, "%s: failed: %s\n", items[i].name, errorText(errs[i]))
+			fmt.Fprintf(stdout, "%s: failed: %s\n", items[i].name, ErrorText(errs[i]))
 		} else {
 			fmt.Fprintf(stdout, "%s → %s\n", items[i].name, o.Output)
 			if o.PDF != "" {
@@ -235,163 +260,4 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, files
 		return 1
 	}
 	return 0
-}
-
-// errorText is an error for a person: the server's message without the
-// library's prefix.
-func errorText(err error) string {
-	var ae *client.APIError
-	if errors.As(err, &ae) {
-		return fmt.Sprintf("%s (HTTP %d %s)", ae.Message, ae.Status, ae.Code)
-	}
-	var jf *client.JobFailedError
-	if errors.As(err, &jf) {
-		return jf.Message
-	}
-	if errors.Is(err, context.Canceled) {
-		return "interrupted"
-	}
-	return err.Error()
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
-
-// display shows the progress of every document: bars on a terminal,
-// one plain line per change elsewhere.
-type display struct {
-	mu  sync.Mutex
-	w   io.Writer
-	tty bool
-	p   *mpb.Progress
-}
-
-func newDisplay(w io.Writer, tty bool) *display {
-	d := &display{w: w, tty: tty}
-	if tty {
-		d.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(32))
-	}
-	return d
-}
-
-func (d *display) note(msg string) {
-	if d.tty {
-		return // the bars say it
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	fmt.Fprintln(d.w, msg)
-}
-
-func (d *display) wait() {
-	if d.p != nil {
-		d.p.Wait()
-	}
-}
-
-// tracker is one document's progress.
-type tracker struct {
-	d     *display
-	name  string
-	bar   *mpb.Bar
-	mu    sync.Mutex
-	state string
-	last  string
-}
-
-const barTotal = 100
-
-func (d *display) track(name string) *tracker {
-	t := &tracker{d: d, name: name, state: "queued"}
-	if d.tty {
-		t.bar = d.p.AddBar(barTotal,
-			mpb.PrependDecorators(
-				decor.Name(name, decor.WC{C: decor.DSyncWidthR}),
-				decor.Any(func(decor.Statistics) string { return t.text() }, decor.WC{W: 24, C: decor.DSyncWidthR}),
-			),
-			mpb.AppendDecorators(decor.Percentage(decor.WC{W: 5})),
-		)
-	}
-	return t
-}
-
-func (t *tracker) text() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return " " + t.state
-}
-
-// update maps a step to a share of the bar: upload 0-15, the stages
-// 15-75, download 75-100.
-func (t *tracker) update(p client.Progress) {
-	var pos int64
-	var state string
-	switch p.Phase {
-	case client.PhaseUpload:
-		state = "uploading"
-		if p.Total > 0 {
-			pos = 15 * p.Done / p.Total
-		}
-	case client.PhaseWaiting:
-		state = fmt.Sprintf("rate limited, waiting %s", p.Wait)
-	case client.PhaseProcess:
-		state = strings.ReplaceAll(p.Stage, "_", " ")
-		if state == "" {
-			state = "queued"
-		}
-		for i, s := range client.Stages {
-			if s == p.Stage {
-				pos = 15 + int64(i)*10
-			}
-		}
-	case client.PhaseDownload:
-		state = "downloading"
-		pos = 75
-		if p.Total > 0 {
-			pos += 25 * p.Done / p.Total
-		}
-	case client.PhaseDone:
-		state, pos = "done", barTotal
-	}
-	t.mu.Lock()
-	t.state = state
-	changed := state != t.last
-	t.last = state
-	t.mu.Unlock()
-	if t.bar != nil {
-		if pos > 0 && pos < barTotal {
-			t.bar.SetCurrent(pos)
-		}
-		return
-	}
-	if changed {
-		line := t.name + ": " + state
-		if p.Phase == client.PhaseProcess && p.JobID != "" {
-			line += " (job " + p.JobID + ")"
-		}
-		t.d.note(line)
-	}
-}
-
-func (t *tracker) finish(err error) {
-	if t.bar != nil {
-		t.mu.Lock()
-		if err != nil {
-			t.state = "failed"
-		} else {
-			t.state = "done"
-		}
-		t.mu.Unlock()
-		if err != nil {
-			t.bar.Abort(false)
-		} else {
-			t.bar.SetCurrent(barTotal)
-		}
-		return
-	}
-	if err != nil {
-		t.d.note(t.name + ": failed")
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -335,31 +334,6 @@ func TestCLIProgressBarsInAPseudoTerminal(t *testing.T) {
 // serve names the flag and variable that pick another port when one is
 // taken; pairs lists what the installed engines serve and how to add a
 // right-to-left one.
-func TestServePortTakenAndPairs(t *testing.T) {
-	bin := binaries(t)
-	for _, tc := range []struct{ flag, env string }{{"--https-addr", "DRAGOMAN_HTTPS_ADDR"}, {"--http-addr", "DRAGOMAN_HTTP_ADDR"}} {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		args := []string{"serve", "--data-dir", t.TempDir(), "--plugin-dir", filepath.Join(bin, "plugins"),
-			"--https-addr", freePort(t), "--http-addr", freePort(t), tc.flag, ln.Addr().String()}
-		out, err := exec.Command(filepath.Join(bin, "dragoman"), args...).CombinedOutput()
-		ln.Close()
-		if err == nil || !strings.Contains(string(out), "is taken by another program: pick another with "+tc.flag+" or "+tc.env) {
-			t.Errorf("%s taken: %v\n%s", tc.flag, err, out)
-		}
-	}
-	out, err := exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "apertium").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "English → Spanish") || !strings.Contains(string(out), "DRAGOMAN_ENGINES=apertium,openai") {
-		t.Errorf("pairs (apertium): %v\n%s", err, out)
-	}
-	out, err = exec.Command(filepath.Join(bin, "dragoman"), "pairs", "--plugin-dir", filepath.Join(bin, "plugins"), "--engines", "pseudo").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "pseudo: every pair") || strings.Contains(string(out), "No enabled engine") {
-		t.Errorf("pairs (pseudo): %v\n%s", err, out)
-	}
-}
-
 // DELETE /v1/jobs/{id} on a real server while the job is in flight: it
 // ends failed with "cancelled", job.failed reaches the webhook, and its
 // words are given back (usage is only the other, completed job's).

@@ -273,7 +273,7 @@ func TestOpenAPIServedAndDocsOffline(t *testing.T) {
 		t.Errorf("openapi.yaml: %d", y.status)
 	}
 	d := s.do("GET", "/v1/docs", "", nil, "")
-	if d.status != 200 || !contains(d.body, "docs/swagger-ui-bundle.js") || contains(d.body, "cdn") || contains(d.body, "unpkg") {
+	if d.status != 200 || !contains(d.body, "docs/swagger-ui-bundle.js") || !contains(d.body, "docs/a11y.css") || contains(d.body, "cdn") || contains(d.body, "unpkg") {
 		t.Errorf("docs page: %d %s", d.status, d.body)
 	}
 	if js := s.do("GET", "/v1/docs/swagger-ui-bundle.js", "", nil, ""); js.status != 200 || len(js.body) < 100_000 {

@@ -105,9 +105,9 @@ func TestSlowUploadsAreCutOff(t *testing.T) {
 			if _, err := io.WriteString(w, partHead); err != nil {
 				return
 			}
-			for {
-				time.Sleep(300 * time.Millisecond) // under the idle limit, over the whole one
-				if _, err := io.WriteString(w, "x"); err != nil {
+			for { // under the idle limit and over the minimum rate (667 bytes a second), past the whole limit
+				time.Sleep(300 * time.Millisecond)
+				if _, err := io.WriteString(w, strings.Repeat("x", 200)); err != nil {
 					return
 				}
 			}

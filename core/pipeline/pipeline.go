@@ -12,9 +12,7 @@
 package pipeline
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +23,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/output"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
-	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/webhook"
 )
@@ -188,6 +185,9 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if tooMany {
 			return p.fail(ctx, j, fmt.Sprintf("processing stopped after %d attempts at the %s stage", p.maxAttempts(), done))
 		}
+		if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+			return err
+		}
 		began := p.Clock.Now()
 		apply, err := w(ctx, j)
 		p.log().Debug("stage ran", "job_id", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
@@ -331,6 +331,9 @@ func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
 	if j.Status == job.Failed {
 		return nil
 	}
+	if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+		return err
+	}
 	if err := p.deleteIntermediates(ctx, j); err != nil {
 		return err
 	}
@@ -405,111 +408,4 @@ func (p *Pipeline) write(ctx context.Context, k string, produce func(w io.Writer
 // output assembles and lays out the job's documents.
 func (p *Pipeline) output() output.Builder {
 	return output.Builder{Blobs: p.Blobs, Docs: p.Docs, Layout: p.Layout}
-}
-
-// putDoc stores doc as JSON, unit by unit: json.Encoder would build the
-// whole document's JSON in memory before writing it (as large again as the
-// text, for every stage that stores segments).
-func (p *Pipeline) putDoc(ctx context.Context, k string, doc *segment.Document) error {
-	return p.write(ctx, k, func(w io.Writer) error { return encodeDoc(w, doc) })
-}
-
-// encodeDoc writes the JSON of doc (the form json.Marshal gives it) one
-// unit at a time.
-func encodeDoc(w io.Writer, doc *segment.Document) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	format, err := json.Marshal(doc.Format)
-	if err != nil {
-		return err
-	}
-	bw.WriteString(`{"format":`)
-	bw.Write(format)
-	bw.WriteString(`,"units":[`)
-	for i := range doc.Units {
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		u, err := json.Marshal(&doc.Units[i])
-		if err != nil {
-			return err
-		}
-		if _, err := bw.Write(u); err != nil {
-			return err
-		}
-	}
-	bw.WriteString("]}\n")
-	return bw.Flush()
-}
-
-func (p *Pipeline) getDoc(ctx context.Context, k string) (*segment.Document, error) {
-	b, err := p.Blobs.Open(ctx, k)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	d, err := decodeDoc(b)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", k, err)
-	}
-	return d, nil
-}
-
-// decodeDoc reads a document's JSON unit by unit: json.Decoder.Decode
-// would first read the whole JSON into memory, beside the document it
-// builds from it.
-func decodeDoc(r io.Reader) (*segment.Document, error) {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
-	d := &segment.Document{}
-	if err := expectDelim(dec, '{'); err != nil {
-		return nil, err
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		switch t {
-		case "format":
-			if err := dec.Decode(&d.Format); err != nil {
-				return nil, err
-			}
-		case "units":
-			t, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			if t == nil { // an empty document stored by json.Encoder
-				continue
-			}
-			if t != json.Delim('[') {
-				return nil, fmt.Errorf("expected [, found %v", t)
-			}
-			for dec.More() {
-				d.Units = append(d.Units, segment.Unit{})
-				if err := dec.Decode(&d.Units[len(d.Units)-1]); err != nil {
-					return nil, err
-				}
-			}
-			if err := expectDelim(dec, ']'); err != nil {
-				return nil, err
-			}
-		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return d, expectDelim(dec, '}')
-}
-
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if t != want {
-		return fmt.Errorf("expected %v, found %v", want, t)
-	}
-	return nil
 }

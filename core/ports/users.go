@@ -19,6 +19,9 @@ type UserStore interface {
 	UsersOf(ctx context.Context, accountID string) ([]*account.User, error)
 	// SetUserDisabled disables or enables a user; disabling ends its sessions.
 	SetUserDisabled(ctx context.Context, id string, disabled bool) error
+	// SetPassword replaces a user's password hash and ends every session
+	// of the user but keep (a token hash; "" ends them all), in one step.
+	SetPassword(ctx context.Context, id, passwordHash, keep string) error
 
 	CreateSession(ctx context.Context, s *account.Session) error
 	SessionByHash(ctx context.Context, tokenHash string) (*account.Session, error)

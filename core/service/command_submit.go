@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"io"
 	"path"
 	"strings"
@@ -67,6 +68,14 @@ func (s *Service) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReq
 	// be translated (corrupt, encrypted, zip bombs) before it becomes a job.
 	if format, err = docformat.VerifyPackage(blob, blob.Size()); err != nil {
 		return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
+	}
+	if s.Packages != nil && format == docformat.DOCX {
+		if err := s.Packages.CheckPackage(ctx, blob); err != nil {
+			if errors.Is(err, ports.ErrBadPackage) {
+				return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
+			}
+			return nil, err
+		}
 	}
 	if opts.Source == nil && format == docformat.DOCX {
 		if err := s.checkDetected(ctx, blob, opts); err != nil {

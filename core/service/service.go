@@ -33,6 +33,9 @@ type Service struct {
 	Limiter  ports.RateLimiter
 	Engines  ports.EngineRegistry
 	Layout   ports.RTLLayout // nil: no RTL estimate
+	// Packages reads every part of a submitted .docx the pipeline will
+	// parse, so a bad part is refused at upload (nil: no deep check).
+	Packages ports.PackageChecker
 	// Docs and Detector detect a source_lang=auto document's language at
 	// submission; either nil: the pipeline alone detects it.
 	Docs     ports.DocumentEngine

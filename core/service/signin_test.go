@@ -68,6 +68,17 @@ func (m *memUsers) SetUserDisabled(_ context.Context, id string, d bool) error {
 	m.users[id].Disabled = d
 	return nil
 }
+func (m *memUsers) SetPassword(_ context.Context, id, hash, keep string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.users[id].PasswordHash = hash
+	for h, s := range m.sessions {
+		if s.UserID == id && h != keep {
+			delete(m.sessions, h)
+		}
+	}
+	return nil
+}
 func (m *memUsers) CreateSession(_ context.Context, s *account.Session) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

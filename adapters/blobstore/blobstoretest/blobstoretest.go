@@ -49,6 +49,7 @@ func (s Suite) Run(t *testing.T) {
 		{"Delete", s.delete},
 		{"FailedPutKeepsOldBlob", s.failedPutKeepsOld},
 		{"Concurrent", s.concurrent},
+		{"PutBesideDelete", s.putBesideDelete},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, s.New(t)) })
 	}
@@ -314,5 +315,43 @@ func (Suite) concurrent(t *testing.T, s Store) {
 	wg.Wait()
 	if got := s.Stored(t); len(got) != 1 {
 		t.Fatalf("stored %v", got)
+	}
+}
+
+// putBesideDelete: a Put never fails because a Delete or DeletePrefix of a
+// sibling key emptied and removed the folders the new key needs at that
+// moment (a local store prunes empty folders; issue 26 saw a 500
+// "mkdir .../jobs/<id>: no such file or directory" from that race).
+func (Suite) putBesideDelete(t *testing.T, s Store) {
+	const workers, rounds = 4, 200
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < rounds; i++ {
+				// Each key is alone in its folders, so its Delete prunes
+				// "race/<w>-<i>" and, often, "race" while others put.
+				key := fmt.Sprintf("race/%d-%d/deep/input", w, i)
+				if _, err := s.Put(ctx, key, strings.NewReader("v")); err != nil {
+					t.Errorf("put beside deletes: %v", err)
+					return
+				}
+				var err error
+				if i%2 == 0 {
+					err = s.Delete(ctx, key)
+				} else {
+					err = s.DeletePrefix(ctx, fmt.Sprintf("race/%d-%d/", w, i))
+				}
+				if err != nil {
+					t.Errorf("delete beside puts: %v", err)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if got := s.Stored(t); len(got) != 0 {
+		t.Fatalf("left behind: %v", got)
 	}
 }

@@ -176,7 +176,7 @@
     var msg = (body && body.message) || "";
     switch (status) {
       case 413: return "This document is too large: the limit is " + maxMB + " MB.";
-      case 422: return msg.indexOf("glossary_id: ") === 0 ? "This glossary cannot be used: " + msg.slice(13) : "This document cannot be translated: " + msg;
+      case 422: return msg.indexOf("glossary: ") === 0 ? "This glossary cannot be used: " + msg.slice(10) : "This document cannot be translated: " + msg;
       case 400: return "The address could not be used: " + msg;
       case 402: return "Your plan's words for this month are used up (" + msg + "). Upgrade your plan or wait until next month.";
       case 429: return "Too many requests right now. Try again in " + ((body && body.retry_after) || 60) + " seconds.";

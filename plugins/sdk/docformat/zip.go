@@ -22,6 +22,9 @@ func verifyZip(r io.ReaderAt, size int64, lim Limits) (Format, error) {
 	if err != nil {
 		return "", corrupt("damaged or truncated zip: %v", err)
 	}
+	if err := checkNames(zr); err != nil {
+		return "", err
+	}
 	if err := checkBomb(zr, lim); err != nil {
 		return "", err
 	}
@@ -55,6 +58,35 @@ func checkBomb(zr *zip.Reader, lim Limits) error {
 			float64(f.UncompressedSize64) > lim.MaxRatio*float64(max(f.CompressedSize64, 1)) {
 			return tooLarge("entry %q compresses %d:1", printable(f.Name), f.UncompressedSize64/max(f.CompressedSize64, 1))
 		}
+	}
+	return nil
+}
+
+// checkNames refuses entry names that could write outside a folder when
+// a package is unpacked (absolute, with a drive letter, "..", a backslash,
+// a control character) and names given twice. Part names are compared
+// case-insensitively, as OPC says (ECMA-376 Part 2, 9.1.1.1): a reader
+// that takes the first and a writer that copies both would otherwise send
+// a part the checks never read.
+func checkNames(zr *zip.Reader) error {
+	seen := make(map[string]bool, len(zr.File))
+	for _, f := range zr.File {
+		name := f.Name
+		drive := len(name) > 1 && name[1] == ':' // C:…
+		if name == "" || drive || strings.HasPrefix(name, "/") || strings.Contains(name, "\\") ||
+			strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return corrupt("zip entry name %q is not a relative path inside the package", printable(name))
+		}
+		for _, el := range strings.Split(strings.TrimSuffix(name, "/"), "/") {
+			if el == "" || el == "." || el == ".." {
+				return corrupt("zip entry name %q is not a relative path inside the package", printable(name))
+			}
+		}
+		key := strings.ToLower(name)
+		if seen[key] {
+			return corrupt("zip entry %q is in the package twice", printable(name))
+		}
+		seen[key] = true
 	}
 	return nil
 }

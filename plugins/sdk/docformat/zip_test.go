@@ -222,3 +222,27 @@ func BenchmarkVerifyRTF(b *testing.B) {
 		}
 	}
 }
+
+// Entry names that leave the package, and entries given twice, are refused
+// at upload (issue 26: they were copied into the translated .docx).
+func TestUnsafeAndDuplicateEntries(t *testing.T) {
+	base := ooxml("word/document.xml", wordMain, relOfficeDocument)
+	if _, err := verifyBytes(buildZip(t, base...), DefaultLimits); err != nil {
+		t.Fatalf("clean package: %v", err)
+	}
+	for _, extra := range []part{
+		{"word/document.xml", "<w:document/>"}, {"WORD/Document.xml", "<w:document/>"},
+		{"../evil.xml", "x"}, {"word/../../evil.xml", "x"}, {"/etc/evil.xml", "x"}, {`word\evil.xml`, "x"},
+		{`C:/evil.xml`, "x"}, {"word//evil.xml", "x"}, {"./evil.xml", "x"}, {"word/evil\x00.xml", "x"},
+	} {
+		_, err := verifyBytes(buildZip(t, append(append([]part{}, base...), extra)...), DefaultLimits)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "zip entry") {
+			t.Errorf("entry %q: %v, want refused as corrupt naming the entry", extra.name, err)
+		}
+	}
+	// A folder entry and names with dots inside are fine.
+	ok := append(append([]part{}, base...), part{"word/media/", ""}, part{"word/media/image.1.png", "x"}, part{"customXml/..item.xml", "x"})
+	if _, err := verifyBytes(buildZip(t, ok...), DefaultLimits); err != nil {
+		t.Errorf("ordinary names: %v", err)
+	}
+}

@@ -1,0 +1,159 @@
+package dashboard
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
+	"github.com/dragoman-translate/dragoman/core/service"
+)
+
+type modeInfo struct {
+	Value, Name, Help string
+}
+
+var modes = []modeInfo{
+	{"professional", "Professional", "Everything is translated except technical terms, product names and code, which stay as written."},
+	{"full", "Full", "Every word is translated, terms and names included."},
+	{"literal", "Literal", "Close to word for word, keeping the original sentence structure where the engine can."},
+	{"extreme", "Localised", "Adapted for the reader: idioms, units, dates and number formats follow the target language."},
+}
+
+type translateData struct {
+	Sources    []string
+	Glossaries []glossaryView
+	Pairs      string // JSON: source name → target names
+	Modes      []modeInfo
+	MaxMB      int64
+	MaxSize    int64
+}
+
+func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	pairs, err := d.svc.TargetsBySource(r.Context())
+	p := page{Title: "Translate", Nav: "translate"}
+	if err != nil {
+		p.Error = d.message(err)
+		pairs = map[string][]string{}
+	}
+	var sources []string
+	for src, ts := range pairs {
+		if src != "auto" && len(ts) > 0 {
+			sources = append(sources, src)
+		}
+	}
+	sort.Strings(sources)
+	b, _ := json.Marshal(pairs)
+	// A server without glossaries still translates: the picker is empty.
+	glossaries, _ := d.glossaryViews(r, s)
+	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Modes: modes,
+		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload}
+	d.render(w, r, http.StatusOK, "translate", s, p)
+}
+
+func (d *Dashboard) languages(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	pairs, err := d.svc.TargetsBySource(r.Context())
+	if err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, pairs)
+}
+
+type accepted struct {
+	JobID  string `json:"job_id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// translate takes a multipart form with text fields (target_lang,
+// source_lang, mode, pdf, glossary_id, url) and a file, and streams the
+// file straight into the submission, as the API does. The job is queued
+// only once the whole form is in: a body cut short, even after the file,
+// makes no job.
+func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
+	mr, err := httpguard.MultipartOf(r)
+	if err != nil {
+		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the form as multipart/form-data"})
+		return
+	}
+	f, up, err := d.readForm(r, s, mr)
+	if err != nil {
+		if up != nil {
+			d.svc.Discard(r.Context(), up)
+		}
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+		}
+		d.writeJSONError(w, err)
+		return
+	}
+	req := service.SubmitRequest{Name: f["name"], TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
+		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"]}
+	var acc *service.Accepted
+	switch {
+	case up != nil:
+		acc, err = d.svc.Queue(r.Context(), s.Caller, up, req)
+	case f["url"] != "":
+		acc, err = d.svc.SubmitURLRequest(r.Context(), s.Caller, f["url"], req)
+	default:
+		err = &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"}
+	}
+	if err != nil {
+		d.writeJSONError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
+}
+
+// readForm reads the whole upload form: its text fields, and its first
+// file (as "name") received into the blob store (quota first, as the API
+// does). On an error the upload received so far is returned for discarding.
+func (d *Dashboard) readForm(r *http.Request, s *service.SessionCaller, mr *httpguard.Multipart) (map[string]string, *service.Upload, error) {
+	f := map[string]string{}
+	var up *service.Upload
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return f, up, nil
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if !errors.As(err, &mbe) {
+				err = &service.Error{Kind: service.KindUnprocessable, Message: "the upload was interrupted: " + err.Error()}
+			}
+			return f, up, err
+		}
+		if part.FormName() == "file" && part.FileName() != "" && up == nil {
+			if err := d.svc.CheckQuota(r.Context(), s.Caller); err != nil {
+				return f, nil, err
+			}
+			if up, err = d.svc.Receive(r.Context(), part, false); err != nil {
+				return f, nil, err
+			}
+			f["name"] = part.FileName()
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(part, 4<<10))
+		if err != nil {
+			return f, up, &service.Error{Kind: service.KindUnprocessable, Message: "the upload was interrupted: " + err.Error()}
+		}
+		if part.FormName() != "name" {
+			f[part.FormName()] = strings.TrimSpace(string(b))
+		}
+	}
+}
+
+// wantsPDF reads the form's "PDF too" checkbox: checked sends "true"
+// (the script) or "on" (a plain form).
+func wantsPDF(v string) bool { return v == "true" || v == "on" }

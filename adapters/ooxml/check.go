@@ -1,0 +1,53 @@
+package ooxml
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
+)
+
+// Checker is the upload's deep check of a .docx (ports.PackageChecker):
+// the package is opened as the pipeline opens it, and every XML part is
+// read with the parser the pipeline uses (parseTree: no DTD, no undefined
+// entity, well-formed attributes, at most maxDepth deep, within the part
+// size limits), holding only the open elements. Issue 26: a DTD in
+// styles.xml or nesting over 4,096 passed the upload and failed the job at
+// layout after ten attempts. Every XML part is read, not only the ones the
+// pipeline parses today: the PDF rendition reads them all.
+type Checker struct{}
+
+var _ ports.PackageChecker = Checker{}
+
+// CheckPackage reads every XML part of src; the refusal names the part.
+func (Checker) CheckPackage(ctx context.Context, src ports.Blob) error {
+	p, err := Open(src, src.Size())
+	if err != nil {
+		return fmt.Errorf("%w: %v", ports.ErrBadPackage, err)
+	}
+	for _, f := range p.Files() {
+		if !docformat.IsXMLPart(f.Name) || f.FileInfo().IsDir() {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := p.checkPart(f.Name); err != nil {
+			return fmt.Errorf("%w: part %s: %v", ports.ErrBadPackage, f.Name, err)
+		}
+	}
+	return nil
+}
+
+// checkPart parses one part as the pipeline does, every element a
+// container so that nothing but the open elements is held.
+func (p *Package) checkPart(name string) error {
+	rc, err := p.Open(p.File(name))
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	every := func(*Node) bool { return true }
+	return StreamBlocks(rc, nil, every, func(*Node) error { return nil })
+}
