@@ -166,7 +166,7 @@ type pass struct {
 	cursor      sectionCursor // the section being laid out, kept in geom
 	geom        pageGeom      // its page
 	csFont      string
-	fallback    string       // the font for what csFont lacks (csFallback), "" if none
+	fallback    string        // the font for what csFont lacks (csFallback), "" if none
 	lacks       map[rune]bool // what csFont lacks of neededRunes, set in fallback's runs
 	substituted map[string]bool
 }
