@@ -55,7 +55,7 @@ func neededRunes(lang string) []rune {
 			rs = append(rs, r)
 		}
 	}
-	rs = append(rs, []rune("«»°±×÷–—‘’“”…")...)
+	rs = append(rs, []rune("«»°±×÷–—‘’“”…•")...) // • the usual list bullet
 	switch lang {
 	case "ar":
 		rs = append(rs, []rune("،؛؟٪٠١٢٣٤٥٦٧٨٩")...)
@@ -91,7 +91,7 @@ var knownCoverage = map[string][]string{
 // knownGaps are what the free defaults lack of neededRunes (as fontconfig
 // reports for fonts-noto-core 20201225).
 var knownGaps = map[string]string{
-	"noto nastaliq urdu": "\"#$%&'*;<>?@^_`~°±…",
+	"noto nastaliq urdu": "\"#$%&'*;<>?@^_`~°±…•",
 }
 
 // Covers implements FontCoverage.

@@ -15,9 +15,17 @@ func (ps *pass) layoutNumbering(root *node) {
 		case n.IsW("rPr"):
 			ps.twins(n)
 			ps.fonts(n)
-		case n.IsW("lvlText") && ps.m.flip:
+		case n.IsW("lvlText"):
 			font := n.Parent.Child("rPr").Child("rFonts").AttrOr("ascii", "")
-			n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
+			if ps.m.flip {
+				n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
+			}
+			// A bullet the complex-script font lacks (Noto Nastaliq
+			// Urdu has no "•") is drawn in its fallback; symbol fonts
+			// keep their own.
+			if ps.fallback != "" && !symbolFont(font) && strings.ContainsFunc(n.AttrOr("val", ""), func(r rune) bool { return ps.lacks[r] }) {
+				ps.useFallback(ensure(n.Parent, "rPr", lvlOrder))
+			}
 		case n.IsW("numFmt") && ps.m.flip && !ps.m.targetRTL:
 			switch n.AttrOr("val", "") {
 			case "arabicAbjad", "arabicAlpha", "hebrew1", "hebrew2", "hindiNumbers", "hindiCounting":
@@ -26,6 +34,13 @@ func (ps *pass) layoutNumbering(root *node) {
 		}
 		return true
 	})
+}
+
+// symbolFont: a font whose characters are pictures at private code
+// points (Symbol, Wingdings…), not text.
+func symbolFont(font string) bool {
+	f := strings.ToLower(font)
+	return f == "symbol" || strings.HasPrefix(f, "wingdings") || strings.HasPrefix(f, "webdings")
 }
 
 // mirrorText swaps pointing glyphs (brief row 18).
