@@ -21,3 +21,37 @@ func TestCheckRenderJoinsPieces(t *testing.T) {
 		t.Errorf("a flush-left cell 200 pt from the next: %d findings, want 1: %v", len(fs), fs)
 	}
 }
+
+// A justified Arabic line in Amiri that pdftotext cut in 7 pieces 23.7 pt
+// apart (pandoc-instrText_hyperlink to Arabic, page 1, y=256.5) is one
+// line; three pieces unevenly apart are not.
+func TestCheckRenderJoinsEvenlySpacedPieces(t *testing.T) {
+	y := 256.5
+	piece := func(a, b float64) Line { return Line{XMin: a, XMax: b, YMin: y, Text: "ثذككاث"} }
+	line := Page{Lines: []Line{piece(447.9, 505.2), piece(410.8, 424.1), piece(343.1, 387.1), piece(299.7, 319.4), piece(221.3, 275.9), piece(148.2, 197.6), piece(90.1, 124.5)}}
+	target := RenderTarget{RTL: true, Left: 90, Right: 505.3}
+	if fs := CheckRender([]Page{line}, nil, target); len(fs) != 0 {
+		t.Errorf("an evenly stretched justified line: %v", fs)
+	}
+	uneven := Page{Lines: []Line{piece(400, 505.2), piece(300, 370), piece(90.1, 250)}}
+	if fs := CheckRender([]Page{uneven}, nil, target); len(fs) != 1 {
+		t.Errorf("three cells: %d findings, want 1: %v", len(fs), fs)
+	}
+}
+
+// The wrapped lines of a list item in the left column of a two-column
+// section (GettingStarted to Hebrew, page 22) end at the column's start
+// edge, 252 pt; the first reaches the left margin. It is start-aligned in
+// its column, not end-aligned on the page; a lone short line at the left
+// margin still is.
+func TestCheckRenderColumnLines(t *testing.T) {
+	target := RenderTarget{RTL: true, Left: 72, Right: 540}
+	col := Page{Lines: []Line{{XMin: 74.1, XMax: 252.3, YMin: 689.2, Text: "גצההארה"}, {XMin: 180, XMax: 252.3, YMin: 702.2, Text: "סגשממהנרר"}}}
+	if fs := CheckRender([]Page{col}, nil, target); len(fs) != 0 {
+		t.Errorf("a column's wrapped lines: %v", fs)
+	}
+	lone := Page{Lines: []Line{{XMin: 72.5, XMax: 252.3, YMin: 689.2, Text: "גצההארה"}, {XMin: 300, XMax: 539.8, YMin: 702.2, Text: "סגשממהנרר"}}}
+	if fs := CheckRender([]Page{lone}, nil, target); len(fs) != 1 {
+		t.Errorf("a short line at the left margin: %d findings, want 1: %v", len(fs), fs)
+	}
+}
