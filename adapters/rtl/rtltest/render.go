@@ -300,16 +300,23 @@ func merge(into *Line, l Line) {
 // inNarrowerBox reports whether line l, at the end edge, is aligned to
 // the start of a box narrower than the text area (a table cell, a
 // section's column): a line of the same block 40 points above or below
-// starts where it starts and ends short of where it ends. The brief's
-// checker excuses these lines the same way.
+// starts where it, or its text after a hanging list marker, starts and
+// ends short of where it ends. The brief's checker excuses these lines
+// the same way.
 func inNarrowerBox(l Line, lines []Line, rtl bool) bool {
+	starts := []float64{l.XMin, l.XMax}
+	for _, w := range l.Words {
+		starts = append(starts, w.XMin, w.XMax)
+	}
 	for _, m := range lines {
 		if math.Abs(m.YMin-l.YMin) > 40 || math.Abs(m.YMin-l.YMin) <= 0.5 {
 			continue
 		}
-		if rtl && math.Abs(m.XMax-l.XMax) < tol && m.XMin > l.XMin+tol ||
-			!rtl && math.Abs(m.XMin-l.XMin) < tol && m.XMax < l.XMax-tol {
-			return true
+		for _, s := range starts {
+			if rtl && math.Abs(m.XMax-s) < tol && m.XMin > l.XMin+tol ||
+				!rtl && math.Abs(m.XMin-s) < tol && m.XMax < l.XMax-tol {
+				return true
+			}
 		}
 	}
 	return false

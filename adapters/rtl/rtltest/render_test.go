@@ -40,13 +40,17 @@ func TestCheckRenderJoinsEvenlySpacedPieces(t *testing.T) {
 }
 
 // The wrapped lines of a list item in the left column of a two-column
-// section (GettingStarted to Hebrew, page 22) end at the column's start
-// edge, 252 pt; the first reaches the left margin. It is start-aligned in
+// section (GettingStarted to Hebrew, page 22) start at the column's start
+// edge, 252 pt, right of which hangs the bullet; the first line reaches
+// the left margin. It is start-aligned in
 // its column, not end-aligned on the page; a lone short line at the left
 // margin still is.
 func TestCheckRenderColumnLines(t *testing.T) {
 	target := RenderTarget{RTL: true, Left: 72, Right: 540}
-	col := Page{Lines: []Line{{XMin: 74.1, XMax: 252.3, YMin: 689.2, Text: "גצההארה"}, {XMin: 180, XMax: 252.3, YMin: 702.2, Text: "סגשממהנרר"}}}
+	text := Word{XMin: 74.1, XMax: 252.3, YMin: 689.2, Text: "גצההארה"}
+	bullet := Word{XMin: 270.4, XMax: 274.5, YMin: 689.2, Text: "\uf0b7"} // the hanging marker, joined as a piece of the line
+	col := Page{Lines: []Line{{XMin: 74.1, XMax: 252.3, YMin: 689.2, Text: text.Text, Words: []Word{text}}, {XMin: 270.4, XMax: 274.5, YMin: 689.2, Text: bullet.Text, Words: []Word{bullet}},
+		{XMin: 199.7, XMax: 252.3, YMin: 700.8, Text: "סגשממהנרר"}}}
 	if fs := CheckRender([]Page{col}, nil, target); len(fs) != 0 {
 		t.Errorf("a column's wrapped lines: %v", fs)
 	}
