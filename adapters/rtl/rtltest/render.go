@@ -23,6 +23,7 @@ type Word struct {
 // Line is one rendered line.
 type Line struct {
 	XMin, XMax, YMin float64
+	YMax             float64 // 0 when unknown (lines made by hand)
 	Text             string
 	Words            []Word
 }
@@ -84,7 +85,7 @@ func Layout(ctx context.Context, pdf string) ([]Page, error) {
 			case "page":
 				pages = append(pages, Page{})
 			case "line":
-				line = &Line{XMin: num(t.Attr, "xMin"), XMax: num(t.Attr, "xMax"), YMin: num(t.Attr, "yMin")}
+				line = &Line{XMin: num(t.Attr, "xMin"), XMax: num(t.Attr, "xMax"), YMin: num(t.Attr, "yMin"), YMax: num(t.Attr, "yMax")}
 			case "word":
 				word = &Word{XMin: num(t.Attr, "xMin"), XMax: num(t.Attr, "xMax"), YMin: num(t.Attr, "yMin")}
 			}
@@ -238,33 +239,45 @@ func CheckRender(pages []Page, fonts []string, t RenderTarget) []Finding {
 const pieceGap = 20.0
 
 // joinPieces sorts a page's lines top to bottom and joins the pieces
-// pdftotext cuts one rendered line into: same baseline, less than
-// pieceGap apart (a justified Hebrew line came out as 8 "lines" with gaps
-// of 17 pt), or three or more pieces evenly spaced, as justification
-// stretches every space of a line alike (Arabic in Amiri: 7 pieces, 23.7
-// pt apart each). Cells and columns are further apart, or unevenly, and
-// stay separate.
+// pdftotext cuts one rendered line into. Pieces of one row (the same
+// baseline, or, for Nastaliq, whose glyphs sit at several heights,
+// overlapping heights) are joined when less than pieceGap apart (a
+// justified Hebrew line came out as 8 "lines" with gaps of 17 pt), and a
+// whole row when no gap is wider than 2×pieceGap (justification stretches
+// every space alike: Arabic in Amiri, 7 pieces 23.7 pt apart; a Nastaliq
+// line, 20.5 to 21.7 pt). Cells and columns are further apart and stay
+// separate.
 func joinPieces(in []Line) []Line {
 	lines := append([]Line(nil), in...)
-	sort.SliceStable(lines, func(i, j int) bool {
-		if math.Abs(lines[i].YMin-lines[j].YMin) > 0.5 {
-			return lines[i].YMin < lines[j].YMin
-		}
-		return lines[i].XMin < lines[j].XMin
-	})
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].YMin < lines[j].YMin })
 	var out []Line
 	for i := 0; i < len(lines); {
-		j := i + 1 // lines[i:j] share a baseline
-		for j < len(lines) && math.Abs(lines[j].YMin-lines[i].YMin) <= 0.5 {
+		j := i + 1 // lines[i:j] are one row
+		for j < len(lines) && sameRow(lines[i], lines[j]) {
 			j++
 		}
-		out = append(out, joinRow(lines[i:j])...)
+		row := append([]Line(nil), lines[i:j]...)
+		sort.SliceStable(row, func(a, b int) bool { return row[a].XMin < row[b].XMin })
+		out = append(out, joinRow(row)...)
 		i = j
 	}
 	return out
 }
 
-// joinRow joins the pieces of one baseline (sorted left to right).
+// sameRow: b's baseline is a's, or their heights overlap by half the
+// smaller one.
+func sameRow(a, b Line) bool {
+	if math.Abs(a.YMin-b.YMin) <= 0.5 {
+		return true
+	}
+	if a.YMax <= a.YMin || b.YMax <= b.YMin {
+		return false
+	}
+	overlap := math.Min(a.YMax, b.YMax) - math.Max(a.YMin, b.YMin)
+	return overlap >= 0.5*math.Min(a.YMax-a.YMin, b.YMax-b.YMin)
+}
+
+// joinRow joins the pieces of one row (sorted left to right).
 func joinRow(row []Line) []Line {
 	var out []Line
 	for _, l := range row {
@@ -274,16 +287,10 @@ func joinRow(row []Line) []Line {
 		}
 		out = append(out, l)
 	}
-	if len(out) < 3 {
-		return out
-	}
-	lo, hi := math.Inf(1), 0.0
 	for k := 1; k < len(out); k++ {
-		g := out[k].XMin - out[k-1].XMax
-		lo, hi = math.Min(lo, g), math.Max(hi, g)
-	}
-	if lo < 0 || hi-lo > 1 || hi > 3*pieceGap {
-		return out
+		if g := out[k].XMin - out[k-1].XMax; g < 0 || g >= 2*pieceGap {
+			return out
+		}
 	}
 	for _, l := range out[1:] {
 		merge(&out[0], l)
@@ -293,6 +300,7 @@ func joinRow(row []Line) []Line {
 
 func merge(into *Line, l Line) {
 	into.XMax = math.Max(into.XMax, l.XMax)
+	into.YMin, into.YMax = math.Min(into.YMin, l.YMin), math.Max(into.YMax, l.YMax)
 	into.Text += " " + l.Text
 	into.Words = append(into.Words, l.Words...)
 }

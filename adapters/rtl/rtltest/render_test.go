@@ -24,7 +24,9 @@ func TestCheckRenderJoinsPieces(t *testing.T) {
 
 // A justified Arabic line in Amiri that pdftotext cut in 7 pieces 23.7 pt
 // apart (pandoc-instrText_hyperlink to Arabic, page 1, y=256.5) is one
-// line; three pieces unevenly apart are not.
+// line, and so is a Nastaliq line cut in 4 pieces at several heights
+// (sahitya's Hindi journal to Urdu, page 3, y=191.8 to 199.3); three
+// pieces with a 50 pt gap are not.
 func TestCheckRenderJoinsEvenlySpacedPieces(t *testing.T) {
 	y := 256.5
 	piece := func(a, b float64) Line { return Line{XMin: a, XMax: b, YMin: y, Text: "ثذككاث"} }
@@ -32,6 +34,11 @@ func TestCheckRenderJoinsEvenlySpacedPieces(t *testing.T) {
 	target := RenderTarget{RTL: true, Left: 90, Right: 505.3}
 	if fs := CheckRender([]Page{line}, nil, target); len(fs) != 0 {
 		t.Errorf("an evenly stretched justified line: %v", fs)
+	}
+	nastaliq := Page{Lines: []Line{{XMin: 305.5, XMax: 480.7, YMin: 191.8, YMax: 220.1, Text: "ں"}, {XMin: 502.4, XMax: 522.0, YMin: 192.0, YMax: 220.1, Text: "ی"},
+		{XMin: 144.7, XMax: 283.8, YMin: 193.9, YMax: 222.5, Text: "ئا"}, {XMin: 90.1, XMax: 124.2, YMin: 199.3, YMax: 222.1, Text: "۔ں ی ئا"}}}
+	if fs := CheckRender([]Page{nastaliq}, nil, RenderTarget{RTL: true, Left: 90, Right: 522}); len(fs) != 0 {
+		t.Errorf("a Nastaliq line in pieces at several heights: %v", fs)
 	}
 	uneven := Page{Lines: []Line{piece(400, 505.2), piece(300, 370), piece(90.1, 250)}}
 	if fs := CheckRender([]Page{uneven}, nil, target); len(fs) != 1 {

@@ -39,7 +39,10 @@ type Target struct {
 var (
 	rtlChar     = regexp.MustCompile("[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]")
 	latinLetter = regexp.MustCompile("[A-Za-z]")
-	arabicNum   = regexp.MustCompile("[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF][^0-9A-Za-z\u200E\u0600-\u06FF]*[0-9]+[-/.][0-9]")
+	// An Arabic-script letter, then no letter (of any script: a Hindi word
+	// left untranslated in Urdu is as strong as a Latin one) nor LRM, then
+	// a number with a separator: UBA rule W2 scrambles it.
+	arabicNum = regexp.MustCompile("[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF][^0-9\\p{L}\u200E]*[0-9]+[-/.][0-9]")
 )
 
 // CheckXML runs the XML assertions (numbered as in README "How the RTL
