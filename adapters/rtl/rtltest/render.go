@@ -243,17 +243,18 @@ const pieceGap = 20.0
 // baseline, or, for Nastaliq, whose glyphs sit at several heights,
 // overlapping heights) are joined when less than pieceGap apart (a
 // justified Hebrew line came out as 8 "lines" with gaps of 17 pt), and a
-// whole row when no gap is wider than 2×pieceGap (justification stretches
-// every space alike: Arabic in Amiri, 7 pieces 23.7 pt apart; a Nastaliq
-// line, 20.5 to 21.7 pt). Cells and columns are further apart and stay
-// separate.
+// whole row when no gap is wider than 2×pieceGap or three or more gaps
+// are alike (justification stretches every space alike: Arabic in Amiri,
+// 7 pieces 23.7 pt apart; a Nastaliq line, 20.5 to 21.7 pt, or with
+// kashidas 64 to 69 pt). Cells and columns are further apart, or
+// unevenly, and stay separate.
 func joinPieces(in []Line) []Line {
 	lines := append([]Line(nil), in...)
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].YMin < lines[j].YMin })
 	var out []Line
 	for i := 0; i < len(lines); {
 		j := i + 1 // lines[i:j] are one row
-		for j < len(lines) && sameRow(lines[i], lines[j]) {
+		for j < len(lines) && inRow(lines[i:j], lines[j]) {
 			j++
 		}
 		row := append([]Line(nil), lines[i:j]...)
@@ -264,8 +265,17 @@ func joinPieces(in []Line) []Line {
 	return out
 }
 
-// sameRow: b's baseline is a's, or their heights overlap by half the
-// smaller one.
+// inRow: l's baseline is one of row's, or its height overlaps one of
+// theirs by half the smaller height.
+func inRow(row []Line, l Line) bool {
+	for _, m := range row {
+		if sameRow(m, l) {
+			return true
+		}
+	}
+	return false
+}
+
 func sameRow(a, b Line) bool {
 	if math.Abs(a.YMin-b.YMin) <= 0.5 {
 		return true
@@ -287,10 +297,18 @@ func joinRow(row []Line) []Line {
 		}
 		out = append(out, l)
 	}
+	lo, hi := math.Inf(1), 0.0
 	for k := 1; k < len(out); k++ {
-		if g := out[k].XMin - out[k-1].XMax; g < 0 || g >= 2*pieceGap {
+		g := out[k].XMin - out[k-1].XMax
+		if g < 0 {
 			return out
 		}
+		lo, hi = math.Min(lo, g), math.Max(hi, g)
+	}
+	// Narrow gaps, or three or more alike (a justified Nastaliq line
+	// stretched by kashidas: 5 pieces 64 to 69 pt apart).
+	if hi >= 2*pieceGap && (len(out) < 4 || hi-lo > 0.1*hi) {
+		return out
 	}
 	for _, l := range out[1:] {
 		merge(&out[0], l)

@@ -40,6 +40,14 @@ func TestCheckRenderJoinsEvenlySpacedPieces(t *testing.T) {
 	if fs := CheckRender([]Page{nastaliq}, nil, RenderTarget{RTL: true, Left: 90, Right: 522}); len(fs) != 0 {
 		t.Errorf("a Nastaliq line in pieces at several heights: %v", fs)
 	}
+	// sahitya page 5, y=235: stretched by kashidas, with two fragments
+	// at other heights inside the pieces.
+	kashida := Page{Lines: []Line{{XMin: 386.9, XMax: 389.5, YMin: 220.1, YMax: 240.9}, {XMin: 212.6, XMax: 216.4, YMin: 233.8, YMax: 254.6},
+		{XMin: 90.1, XMax: 101.9, YMin: 235.3, YMax: 256.1, Text: "-ا"}, {XMin: 171.1, XMax: 222.7, YMin: 235.3, YMax: 262.7, Text: "ا"},
+		{XMin: 288.9, XMax: 305.9, YMin: 235.3, YMax: 258.6, Text: "ا"}, {XMin: 370.2, XMax: 431.8, YMin: 235.3, YMax: 256.1, Text: "ا"}, {XMin: 500.2, XMax: 521.9, YMin: 235.3, YMax: 256.1, Text: "ا"}}}
+	if fs := CheckRender([]Page{kashida}, nil, RenderTarget{RTL: true, Left: 90, Right: 522}); len(fs) != 0 {
+		t.Errorf("a line stretched by kashidas: %v", fs)
+	}
 	uneven := Page{Lines: []Line{piece(400, 505.2), piece(300, 370), piece(90.1, 250)}}
 	if fs := CheckRender([]Page{uneven}, nil, target); len(fs) != 1 {
 		t.Errorf("three cells: %d findings, want 1: %v", len(fs), fs)
