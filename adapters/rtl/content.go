@@ -137,6 +137,14 @@ func (ps *pass) paragraph(p *node) {
 	s := paraText(runs)
 	text := []rune(s)
 	want := paraRTL(s, ps.m.targetRTL)
+	// A Latin paragraph left untranslated keeps its direction even where
+	// the engine wrote its punctuation in the target's form
+	// (apertium-hin-urd turns every comma of English text into "،"): the
+	// marks go back to Latin ones (runs) and the paragraph stays left to
+	// right, as Latin-only paragraphs do.
+	if want && ps.m.targetRTL && hasLatinLetter(s) && !hasRTLLetter(s) {
+		want = false
+	}
 	// A paragraph of inline charts alone stays left to right (charts.go).
 	chart := want && ps.m.targetRTL && strings.TrimSpace(s) == "" && inlineChart(p)
 	if chart {

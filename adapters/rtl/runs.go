@@ -22,6 +22,9 @@ func (ps *pass) runs(runs []*node, text []rune, paraRTL bool) {
 		if insert[i] {
 			full = append(full, lrm)
 		}
+		if m, ok := latinPunct[r]; ok && !paraRTL && ps.m.targetRTL {
+			r = m // only Latin text is left to right in RTL output (paragraph)
+		}
 		full = append(full, ps.digit(r, paraRTL))
 	}
 	foreign := foreignSpans(full, paraRTL)

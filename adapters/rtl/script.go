@@ -49,6 +49,21 @@ func hasRTL(s string) bool {
 	return false
 }
 
+// hasRTLLetter reports whether s has a letter of a right-to-left script
+// (not only its punctuation, such as the Arabic comma).
+func hasRTLLetter(s string) bool {
+	for _, r := range s {
+		if classOf(r) == strongR {
+			return true
+		}
+	}
+	return false
+}
+
+// latinPunct maps Arabic-script punctuation to the Latin marks it stands
+// for, in text that has no Arabic-script letter.
+var latinPunct = map[rune]rune{'،': ',', '؛': ';', '؟': '?', '۔': '.'}
+
 func hasLatinLetter(s string) bool {
 	for _, r := range s {
 		if classOf(r) == strongL {

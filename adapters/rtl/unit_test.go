@@ -180,3 +180,16 @@ func TestApplyRejectsBrokenInput(t *testing.T) {
 		t.Fatal("no error for an unknown language")
 	}
 }
+
+// An English paragraph left untranslated in Urdu, whose commas and
+// question mark the engine wrote as "،" and "؟" (apertium-hin-urd on the
+// corpus's mlsumm document), gets Latin marks back and stays left to
+// right; the same marks in Urdu text stay.
+func TestLatinParagraphKeepsLatinPunctuation(t *testing.T) {
+	got := applyMini(t, Options{Coverage: KnownFonts{}}, `<w:p><w:r><w:t>Early days، the company؟ Yes۔</w:t></w:r></w:p><w:p><w:r><w:t>کیا آپ، ہم؟</w:t></w:r></w:p>`, "hi", "ur")
+	for _, want := range []string{`<w:p><w:r><w:t>Early days, the company? Yes.</w:t></w:r></w:p>`, `<w:pPr><w:bidi/></w:pPr>`, `کیا آپ، ہم؟`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s\nin %s", want, got)
+		}
+	}
+}
