@@ -60,6 +60,9 @@ type Config struct {
 	// all jobs of this process.
 	BatchSegments     int
 	EngineConcurrency int
+	// SharedMemory shares the engines' translation memory between
+	// accounts; by default each account has its own.
+	SharedMemory bool
 }
 
 // Roles of a serve process: all (the single process), api (HTTP only,
@@ -105,6 +108,7 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.IntVar(&c.Workers, "workers", 2, "jobs processed concurrently per stage by this process")
 	fs.IntVar(&c.BatchSegments, "batch-segments", 0, "the most segments sent to an engine in one call; 0: the engine's own limit (Apertium 10,000; smaller batches put more of one document in flight)")
 	fs.IntVar(&c.EngineConcurrency, "engine-concurrency", 4, "engine calls in flight per engine across all jobs of this process")
+	fs.BoolVar(&c.SharedMemory, "shared-memory", false, "share the engines' translation memory between accounts (accounts of one organisation); by default each account has its own, and even shared no job's metrics show another account's hits")
 	fs.StringVar(&c.SecretKey, "secret-key", "", "hex key (32 bytes) encrypting webhook secrets at rest; default: generated into the data dir")
 	fs.StringVar(&c.LogLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.StringVar(&c.Role, "role", RoleAll, "all: API and pipeline in one process; api: HTTP API only, runs no stages; worker: pipeline stages and webhook delivery, serves only the probes on HTTP (scale-out: every process on the same --database-url, --nats-url and --blob-url)")

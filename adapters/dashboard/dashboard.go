@@ -68,6 +68,7 @@ func New(svc *service.Service, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("GET /translate", d.authed(d.translatePage))
 	d.mux.HandleFunc("POST /translate", d.authed(d.translate))
 	d.mux.HandleFunc("GET /languages.json", d.authed(d.languages))
+	d.mux.HandleFunc("POST /detect", d.authed(d.detect))
 	d.mux.HandleFunc("GET /jobs", d.authed(d.jobsPage))
 	d.mux.HandleFunc("GET /jobs/rows", d.authed(d.jobRows))
 	d.mux.HandleFunc("GET /jobs/{id}/download", d.authed(d.download))

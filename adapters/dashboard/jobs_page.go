@@ -34,6 +34,7 @@ type jobView struct {
 	Target      string
 	Verdict     string // the structure check's verdict, and its counts
 	Counts      string
+	Route       string // over a chain: "English → Spanish → French, apertium"
 }
 
 var stepOf = map[job.Stage]int{
@@ -53,6 +54,7 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 	for _, j := range jobs {
 		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: language.NameOf(j.SourceLang), Target: language.NameOf(j.TargetLang)}
 		v.Verdict, v.Counts = structureParts(j.Structure)
+		v.Route = routeText(j.Route)
 		if j.SourceLang == "auto" || j.SourceLang == "" {
 			v.Source = "auto-detect"
 			if j.DetectedLang != "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 type modeInfo struct {
@@ -25,12 +26,34 @@ var modes = []modeInfo{
 }
 
 type translateData struct {
-	Sources    []string
+	Sources    []langOption
 	Glossaries []glossaryView
 	Pairs      string // JSON: source name → target names
+	Langs      string // JSON: name → {label, rtl}, for the pickers' labels
 	Modes      []modeInfo
 	MaxMB      int64
 	MaxSize    int64
+	DetectMax  int64
+}
+
+// langOption is a picker's entry: the API's English name as the value,
+// shown with the language's own name ("Spanish — español"). Pickers are
+// sorted by the English name.
+type langOption struct {
+	Name  string `json:"-"`
+	Label string `json:"label"`
+	RTL   bool   `json:"rtl"`
+}
+
+func optionOf(name string) langOption {
+	o := langOption{Name: name, Label: name}
+	if l, err := language.Lookup(name); err == nil {
+		o.RTL = l.IsRTL()
+		if l.Endonym != "" && !strings.EqualFold(l.Endonym, l.Name) {
+			o.Label = l.Name + " — " + l.Endonym
+		}
+	}
+	return o
 }
 
 func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
@@ -40,18 +63,27 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 		p.Error = d.message(err)
 		pairs = map[string][]string{}
 	}
-	var sources []string
+	var sources []langOption
+	langs := map[string]langOption{}
 	for src, ts := range pairs {
 		if src != "auto" && len(ts) > 0 {
-			sources = append(sources, src)
+			sources = append(sources, optionOf(src))
 		}
+		for _, t := range ts {
+			langs[t] = optionOf(t)
+		}
+		sort.Strings(ts)
 	}
-	sort.Strings(sources)
+	for _, o := range sources {
+		langs[o.Name] = o
+	}
+	sort.Slice(sources, func(i, j int) bool { return sources[i].Name < sources[j].Name })
 	b, _ := json.Marshal(pairs)
+	l, _ := json.Marshal(langs)
 	// A server without glossaries still translates: the picker is empty.
 	glossaries, _ := d.glossaryViews(r, s)
-	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Modes: modes,
-		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload}
+	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Langs: string(l), Modes: modes,
+		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload, DetectMax: detectLimit}
 	d.render(w, r, http.StatusOK, "translate", s, p)
 }
 
@@ -157,3 +189,41 @@ func (d *Dashboard) readForm(r *http.Request, s *service.SessionCaller, mr *http
 // wantsPDF reads the form's "PDF too" checkbox: checked sends "true"
 // (the script) or "on" (a plain form).
 func wantsPDF(v string) bool { return v == "true" || v == "on" }
+
+// detectLimit bounds the documents the Translate page has detected
+// before submission; a larger one is detected when it is submitted.
+const detectLimit = 16 << 20
+
+// detect answers the Translate page's question "what language is this
+// document in?" as soon as a file is chosen with source auto, so the
+// target list follows the detected source: {"name", "endonym"} or 204.
+func (d *Dashboard) detect(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	r.Body = http.MaxBytesReader(w, r.Body, detectLimit+1<<20)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the document as multipart/form-data"})
+		return
+	}
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			w.WriteHeader(http.StatusNoContent) // no file, or too large to detect here
+			return
+		}
+		if part.FormName() != "file" {
+			continue
+		}
+		doc, err := io.ReadAll(io.LimitReader(part, detectLimit+1))
+		if err != nil || len(doc) > detectLimit {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		l, ok := d.svc.DetectDocument(r.Context(), doc)
+		if !ok {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"name": l.Name, "endonym": l.Endonym})
+		return
+	}
+}

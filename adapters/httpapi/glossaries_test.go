@@ -26,8 +26,9 @@ import (
 // creation.
 type quietBus struct{}
 
-func (quietBus) Publish(context.Context, ports.Topic, ports.JobEvent) error { return nil }
-func (quietBus) Handle(string, ports.Topic, ports.EventHandler)             {}
+func (quietBus) Publish(context.Context, ports.Topic, ports.JobEvent) error    { return nil }
+func (quietBus) Handle(string, ports.Topic, ports.EventHandler)                {}
+func (quietBus) HandleConcurrent(string, ports.Topic, int, ports.EventHandler) {}
 
 // glossaryEnv is the API over real SQLite and a local blob store, with
 // URL fetches allowed on loopback, served on loopback.

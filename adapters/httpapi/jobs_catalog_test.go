@@ -34,7 +34,8 @@ func (b *recordingBus) Publish(_ context.Context, t ports.Topic, e ports.JobEven
 	b.events[t] = append(b.events[t], e)
 	return nil
 }
-func (b *recordingBus) Handle(string, ports.Topic, ports.EventHandler) {}
+func (b *recordingBus) Handle(string, ports.Topic, ports.EventHandler)                {}
+func (b *recordingBus) HandleConcurrent(string, ports.Topic, int, ports.EventHandler) {}
 func (b *recordingBus) of(t ports.Topic) []ports.JobEvent {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -27,8 +28,9 @@ type languagesOutput struct {
 type languagePair struct {
 	Source  string   `json:"source" doc:"Source language name"`
 	Target  string   `json:"target" doc:"Target language name"`
-	Engine  string   `json:"engine" doc:"Engine that translates the pair; two names joined by \"+\" when it goes through English"`
+	Engine  string   `json:"engine" doc:"Engines of the route, each once, joined by \"+\" when legs use different engines"`
 	Engines []string `json:"engines" doc:"Engine of each leg, in order"`
+	Via     []string `json:"via" doc:"Languages the pair is translated through, in order (a chain of up to three served pairs); empty for a direct pair"`
 }
 
 type pairsOutput struct {
@@ -51,7 +53,7 @@ type authInput struct {
 
 type languagesInput struct {
 	APIKey     string `header:"X-API-Key" required:"false" doc:"API key"`
-	SourceLang string `query:"source_lang" maxLength:"64" doc:"Only the languages some engine translates this source language into (directly or through English)"`
+	SourceLang string `query:"source_lang" maxLength:"64" doc:"Only the languages the engines reach from this source language, directly or over a chain of up to three served pairs"`
 	Source     string `query:"source" required:"false" maxLength:"64" doc:"Same as source_lang"`
 }
 
@@ -93,7 +95,7 @@ func (a *API) registerMeta() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "languagePairs", Method: http.MethodGet, Path: "/languages/pairs", Tags: []string{"Service"},
 		Summary:     "Served language pairs",
-		Description: "Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.",
+		Description: "Every source→target pair the configured engines translate, directly or over a chain of up to three served pairs (shortest first, then engine priority), with the languages between and the engine of each leg.",
 		Security:    security, Errors: []int{401, 403, 429, 503},
 	}, func(ctx context.Context, _ *authInput) (*pairsOutput, error) {
 		pairs, err := a.svc.LanguagePairs(ctx)
@@ -103,7 +105,11 @@ func (a *API) registerMeta() {
 		out := &pairsOutput{}
 		out.Body.Pairs = []languagePair{}
 		for _, p := range pairs {
-			out.Body.Pairs = append(out.Body.Pairs, languagePair{Source: p.Source, Target: p.Target, Engine: strings.Join(p.Engines, "+"), Engines: p.Engines})
+			via := p.Via
+			if via == nil {
+				via = []string{}
+			}
+			out.Body.Pairs = append(out.Body.Pairs, languagePair{Source: p.Source, Target: p.Target, Engine: distinct(p.Engines), Engines: p.Engines, Via: via})
 		}
 		return out, nil
 	})
@@ -122,4 +128,15 @@ func (a *API) registerMeta() {
 		out.Body.UsedWords, out.Body.LimitWords, out.Body.PlanName = u.UsedWords, u.LimitWords, u.PlanName
 		return out, nil
 	})
+}
+
+// distinct joins names, each once, in order: a chain of one engine is that engine.
+func distinct(names []string) string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "+")
 }

@@ -127,6 +127,7 @@ func (a *API) registerWebhooks() {
 	// document describes both.
 	cfg := huma.DefaultConfig("Dragoman webhooks", Version)
 	cfg.OpenAPIPath, cfg.DocsPath, cfg.SchemasPath, cfg.CreateHooks = "", "", "", nil
+	cfg.Transformers = append(cfg.Transformers, withInstance) // its problems name their path too
 	alias := humago.New(a.mux, cfg)
 	alias.UseMiddleware(a.authenticate)
 	tags := []string{"Webhooks"}

@@ -2,12 +2,15 @@ package pluginhost
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
@@ -44,7 +47,7 @@ func (c *converter) Convert(ctx context.Context, format string, in io.Reader, ou
 		if err != nil {
 			return err
 		}
-		return p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).Convert(ctx, format, in, out)))
+		return p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).Convert(forTenant(ctx), format, in, out)))
 	}
 	return fmt.Errorf("no converter plugin handles .%s (have: %s)", format, strings.Join(c.Formats(), ", "))
 }
@@ -65,9 +68,21 @@ func (c *converter) RenderPDF(ctx context.Context, format string, in io.Reader, 
 		if err != nil {
 			return err
 		}
-		return described(p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).RenderPDF(ctx, format, in, out))))
+		return described(p.failed(gen, errorFromSDK(raw.(*sdk.ConverterClient).RenderPDF(forTenant(ctx), format, in, out))))
 	}
 	return fmt.Errorf("%w (.%s)", ErrNoPDFRenderer, format)
+}
+
+// forTenant names the account a call works for (ports.WithAccount) to
+// the plugin, so it can share scarce instances fairly between accounts.
+// The plugin gets an opaque key, never the account's id.
+func forTenant(ctx context.Context) context.Context {
+	id := ports.AccountOf(ctx)
+	if id == "" {
+		return ctx
+	}
+	sum := sha256.Sum256([]byte("dragoman-tenant\x00" + id))
+	return sdk.WithTenant(ctx, hex.EncodeToString(sum[:8]))
 }
 
 // RendersPDF reports whether a converter plugin renders PDFs.

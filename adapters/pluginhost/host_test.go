@@ -372,3 +372,25 @@ func TestEngineFailureInThePluginsWords(t *testing.T) {
 		t.Errorf("after the failure: %v %v", res.Segments, err)
 	}
 }
+
+// issue 26: a conversion tells the plugin which account it works for, as
+// an opaque key (the plugin shares its instances fairly between them).
+func TestConverterCallsNameTheirTenant(t *testing.T) {
+	h := newHost(t, pluginDir, []string{"pseudo"})
+	c := h.Converter()
+	ask := func(ctx context.Context) string {
+		var out bytes.Buffer
+		if err := c.Convert(ctx, "txt", strings.NewReader("tenant?"), &out); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimPrefix(out.String(), "tenant=")
+	}
+	a1 := ask(ports.WithAccount(context.Background(), "acct-a"))
+	a2 := ask(ports.WithAccount(context.Background(), "acct-a"))
+	b := ask(ports.WithAccount(context.Background(), "acct-b"))
+	none := ask(context.Background())
+	t.Logf("a %q, b %q, none %q", a1, b, none)
+	if a1 == "" || a1 != a2 || a1 == b || strings.Contains(a1, "acct") || none != "" {
+		t.Fatalf("tenant keys a %q and %q, b %q, none %q: want one stable opaque key per account, none without", a1, a2, b, none)
+	}
+}

@@ -60,11 +60,15 @@ type dueRow struct {
 	Active    bool    `db:"is_active"`
 }
 
+// perWebhookLook is how many of one webhook's due deliveries a claim
+// looks at.
+const perWebhookLook = 4
+
 // ClaimDeliveries implements webhook.Queue. The claim is one short
 // write transaction: SQLite's immediate transaction holds the write lock,
 // PostgreSQL skips rows other workers are claiming, and each update checks
 // the attempt count it read, so one attempt number is handed out once.
-func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max, maxAttempts int) ([]*webhook.Claim, error) {
+func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max, maxAttempts int, admit webhook.Admit) ([]*webhook.Claim, error) {
 	if max <= 0 {
 		return nil, nil
 	}
@@ -72,18 +76,36 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	var out []*webhook.Claim
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		out = out[:0]
+		// The oldest due deliveries, at most perWebhookLook of each
+		// webhook, so a webhook with a pile of due deliveries (its
+		// receiver hangs) leaves room for the others'. The outer due
+		// condition is what PostgreSQL checks again on a row another
+		// worker claimed meanwhile (the subquery's snapshot is older).
 		q := `SELECT d.id, d.webhook_id, d.account_id, d.event_id, d.event, d.payload, d.attempts, d.leased, d.created_at,
 				w.url, w.secret_enc, w.is_active
 			FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-			WHERE d.state = 'pending' AND d.next_at <= ? ORDER BY d.next_at, d.id LIMIT ?`
+			WHERE d.state = 'pending' AND d.next_at <= ?
+				AND d.id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY webhook_id ORDER BY next_at, id) AS n
+					FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?) due WHERE n <= ?)
+			ORDER BY d.next_at, d.id LIMIT ?`
 		if s.dialect == postgresDialect {
 			q += " FOR UPDATE OF d SKIP LOCKED"
 		}
 		var rows []dueRow
-		if err := tx.SelectContext(ctx, &rows, tx.Rebind(q), ts(now), max); err != nil {
+		look := 64
+		if 8*max > look {
+			look = 8 * max
+		}
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(q), ts(now), ts(now), perWebhookLook, look); err != nil {
 			return err
 		}
 		for i := range rows {
+			if len(out) == max {
+				break
+			}
+			if r := &rows[i]; r.Active && r.Attempts < maxAttempts && admit != nil && !admit(r.AccountID, r.URL) {
+				continue // its destination is busy: it stays due
+			}
 			c, err := s.claim(ctx, tx, &rows[i], now, lease, maxAttempts)
 			if err != nil {
 				return err

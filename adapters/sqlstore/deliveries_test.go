@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ func runDeliverySuite(t *testing.T, b backend) {
 		{"ReencryptSecrets", testReencryptSecrets},
 		{"Prune", testPruneDeliveries},
 		{"NextDue", testNextDeliveryDue},
+		{"PileHidesNoOther", testPileHidesNoOther},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, b) })
 	}
@@ -66,7 +68,7 @@ func enqueue(t *testing.T, s *Store, id, hook, event string, at time.Time) bool 
 
 func claim(t *testing.T, s *Store, now time.Time, max int) []*webhook.Claim {
 	t.Helper()
-	c, err := s.ClaimDeliveries(ctx, now, time.Minute, max, 3)
+	c, err := s.ClaimDeliveries(ctx, now, time.Minute, max, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +284,7 @@ func testConcurrentClaims(t *testing.T, b backend) {
 		go func(s *Store) {
 			defer wg.Done()
 			for {
-				c, err := s.ClaimDeliveries(ctx, t0, time.Minute, 3, 3)
+				c, err := s.ClaimDeliveries(ctx, t0, time.Minute, 3, 3, nil)
 				if err != nil {
 					t.Error(err)
 					return
@@ -394,5 +396,37 @@ func testNextDeliveryDue(t *testing.T, b backend) {
 	}
 	if at, ok := due(); !ok || !at.Equal(retry) {
 		t.Fatalf("next due %v %v, want the retry at %v", at, ok, retry)
+	}
+}
+
+// issue 26: a webhook with a pile of due deliveries (its receiver hangs)
+// hides no other's: a claim looks at a few of each webhook's, and takes
+// only what admit lets through, leaving the rest due.
+func testPileHidesNoOther(t *testing.T, b backend) {
+	s := keyedStore(t, b)
+	addHook(t, s, "pile", "a1")
+	addHook(t, s, "other", "a2")
+	for i := range 30 {
+		enqueue(t, s, fmt.Sprintf("p%02d", i), "pile", fmt.Sprintf("pe%02d", i), t0.Add(time.Duration(i)*time.Millisecond))
+	}
+	enqueue(t, s, "o1", "other", "oe1", t0.Add(time.Second))
+	admitted := map[string]int{}
+	admit := func(_, url string) bool {
+		if strings.HasSuffix(url, "/pile") && admitted[url] == 1 {
+			return false
+		}
+		admitted[url]++
+		return true
+	}
+	got, err := s.ClaimDeliveries(ctx, t0.Add(2*time.Second), time.Minute, 3, 3, admit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range got {
+		ids = append(ids, c.Delivery.ID)
+	}
+	if len(ids) != 2 || ids[0] != "p00" || ids[1] != "o1" {
+		t.Fatalf("claimed %v, want p00 (the pile's one admitted) and o1", ids)
 	}
 }

@@ -18,7 +18,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
-	"glossary_id", "revision",
+	"glossary_id", "revision", "route",
 }
 
 var (
@@ -54,6 +54,7 @@ type jobRow struct {
 	PDF          string         `db:"pdf"`
 	GlossaryID   string         `db:"glossary_id"`
 	Revision     int            `db:"revision"`
+	Route        string         `db:"route"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
@@ -71,6 +72,12 @@ func (r *jobRow) job() (*job.Job, error) {
 	}
 	if len(j.Warnings) == 0 {
 		j.Warnings = nil
+	}
+	if err := json.Unmarshal([]byte(r.Route), &j.Route); err != nil {
+		return nil, fmt.Errorf("job %s route: %w", r.ID, err)
+	}
+	if len(j.Route) == 0 {
+		j.Route = nil
 	}
 	if err := json.Unmarshal([]byte(r.Metrics), &j.Metrics); err != nil {
 		return nil, fmt.Errorf("job %s metrics: %w", r.ID, err)
@@ -101,6 +108,14 @@ func jobArgs(j *job.Job) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	route := j.Route
+	if route == nil {
+		route = []job.Leg{}
+	}
+	rt, err := json.Marshal(route)
+	if err != nil {
+		return nil, err
+	}
 	m, err := json.Marshal(j.Metrics)
 	if err != nil {
 		return nil, err
@@ -117,7 +132,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
-		j.GlossaryID, j.Revision,
+		j.GlossaryID, j.Revision, string(rt),
 	}, nil
 }
 

@@ -13,14 +13,24 @@ import (
 // parameter limits.
 const tmChunk = 200
 
-// GetTM looks up stored translations of segments by hash for one engine,
-// mode and direction; the result maps hash to target for the hits only.
-func (s *Store) GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+// GetTM looks up an account's stored translations of segments by hash for
+// one engine, mode and direction; the result maps hash to target for the
+// hits only.
+func (s *Store) GetTM(ctx context.Context, account, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	return s.getTM(ctx, "account_id = ? AND ", []any{account}, engine, mode, src, tgt, hashes)
+}
+
+// GetSharedTM is GetTM over every account's entries.
+func (s *Store) GetSharedTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	return s.getTM(ctx, "", nil, engine, mode, src, tgt, hashes)
+}
+
+func (s *Store) getTM(ctx context.Context, scope string, scopeArgs []any, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
 	out := make(map[string]string, len(hashes))
 	for len(hashes) > 0 {
 		n := min(len(hashes), tmChunk)
-		q, args, err := sqlx.In("SELECT hash, target FROM translation_memory WHERE engine = ? AND mode = ? AND src = ? AND tgt = ? AND hash IN (?)",
-			engine, mode, src, tgt, hashes[:n])
+		q, args, err := sqlx.In("SELECT hash, target FROM translation_memory WHERE "+scope+"engine = ? AND mode = ? AND src = ? AND tgt = ? AND hash IN (?)",
+			append(scopeArgs, engine, mode, src, tgt, hashes[:n])...)
 		if err != nil {
 			return nil, err
 		}
@@ -46,9 +56,9 @@ func (s *Store) GetTM(ctx context.Context, engine, mode, src, tgt string, hashes
 	return out, nil
 }
 
-// PutTM stores translations (hash to target) in one transaction; a hash
-// already stored gets the new target.
-func (s *Store) PutTM(ctx context.Context, engine, mode, src, tgt string, entries map[string]string) error {
+// PutTM stores an account's translations (hash to target) in one
+// transaction; a hash the account already stored gets the new target.
+func (s *Store) PutTM(ctx context.Context, account, engine, mode, src, tgt string, entries map[string]string) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -64,16 +74,16 @@ func (s *Store) PutTM(ctx context.Context, engine, mode, src, tgt string, entrie
 		for len(hashes) > 0 {
 			n := min(len(hashes), tmChunk)
 			var b strings.Builder
-			b.WriteString("INSERT INTO translation_memory (engine, mode, src, tgt, hash, target, created_at) VALUES ")
-			args := make([]any, 0, n*7)
+			b.WriteString("INSERT INTO translation_memory (account_id, engine, mode, src, tgt, hash, target, created_at) VALUES ")
+			args := make([]any, 0, n*8)
 			for i, h := range hashes[:n] {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString("(?, ?, ?, ?, ?, ?, ?)")
-				args = append(args, engine, mode, src, tgt, h, entries[h], now)
+				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+				args = append(args, account, engine, mode, src, tgt, h, entries[h], now)
 			}
-			b.WriteString(" ON CONFLICT (engine, mode, src, tgt, hash) DO UPDATE SET target = excluded.target")
+			b.WriteString(" ON CONFLICT (account_id, engine, mode, src, tgt, hash) DO UPDATE SET target = excluded.target")
 			if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
 				return err
 			}

@@ -189,11 +189,21 @@ type tm struct {
 	m *Metrics
 }
 
-func (t *tm) GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
-	got, err := t.TranslationMemory.GetTM(ctx, engine, mode, src, tgt, hashes)
+func (t *tm) GetTM(ctx context.Context, account, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	got, err := t.TranslationMemory.GetTM(ctx, account, engine, mode, src, tgt, hashes)
 	if err == nil {
 		t.m.tmHits.Add(float64(len(got)))
 		t.m.tmMisses.Add(float64(max(len(hashes)-len(got), 0)))
+	}
+	return got, err
+}
+
+// GetSharedTM looks up what the account's own memory missed (a shared
+// memory): its hits count as hits; its misses were counted already.
+func (t *tm) GetSharedTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	got, err := t.TranslationMemory.GetSharedTM(ctx, engine, mode, src, tgt, hashes)
+	if err == nil {
+		t.m.tmHits.Add(float64(len(got)))
 	}
 	return got, err
 }
@@ -270,9 +280,18 @@ type bus struct {
 }
 
 func (b *bus) Handle(name string, topic ports.Topic, h ports.EventHandler) {
+	b.EventBus.Handle(name, topic, b.observed(name, topic, h))
+}
+
+func (b *bus) HandleConcurrent(name string, topic ports.Topic, n int, h ports.EventHandler) {
+	b.EventBus.HandleConcurrent(name, topic, n, b.observed(name, topic, h))
+}
+
+// observed wraps a stage's handler with its span and metrics.
+func (b *bus) observed(name string, topic ports.Topic, h ports.EventHandler) ports.EventHandler {
 	b.m.stageDuration.WithLabelValues(name)
 	b.m.stageErrors.WithLabelValues(name).Add(0)
-	b.EventBus.Handle(name, topic, func(ctx context.Context, e ports.JobEvent) error {
+	return func(ctx context.Context, e ports.JobEvent) error {
 		ctx = WithJobID(ctx, e.JobID)
 		ctx, span := b.tr.Start(ctx, "stage "+name, trace.WithSpanKind(trace.SpanKindConsumer),
 			trace.WithAttributes(attribute.String("dragoman.job_id", e.JobID), attribute.String("dragoman.stage", name),
@@ -287,5 +306,5 @@ func (b *bus) Handle(name string, topic ports.Topic, h ports.EventHandler) {
 			span.SetStatus(codes.Error, err.Error())
 		}
 		return err
-	})
+	}
 }

@@ -35,6 +35,14 @@ type Config struct {
 	Lease time.Duration
 	// Concurrency is how many attempts run at once; 8.
 	Concurrency int
+	// PerDestination is how many of them may go to one receiver (scheme,
+	// host and port) at once, so one slow or hanging receiver delays only
+	// its own deliveries (issue 26); 2.
+	PerDestination int
+	// PerAccount is how many of them may be one account's at once, so an
+	// account with many slow receivers cannot take every slot; half of
+	// Concurrency, at least PerDestination.
+	PerAccount int
 	// KeepHistory is how long finished deliveries and their history are
 	// kept; 30 days.
 	KeepHistory time.Duration
@@ -56,6 +64,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 8
+	}
+	if c.PerDestination <= 0 {
+		c.PerDestination = 2
+	}
+	if c.PerAccount <= 0 {
+		c.PerAccount = max(c.Concurrency/2, c.PerDestination)
 	}
 	if c.KeepHistory <= 0 {
 		c.KeepHistory = 30 * 24 * time.Hour
@@ -86,10 +100,11 @@ type Worker struct {
 	log   *slog.Logger
 	send  *sender
 
-	wake  chan struct{}
-	slots chan struct{}
-	stop  chan struct{}
-	done  chan struct{}
+	wake   chan struct{}
+	slots  chan struct{}
+	flight inFlight // attempts running, by destination and account
+	stop   chan struct{}
+	done   chan struct{}
 	// sendCtx ends attempts still running when Stop runs out of time.
 	sendCtx     context.Context
 	cancelSends context.CancelFunc
@@ -153,7 +168,7 @@ func (w *Worker) run() {
 	defer timer.Stop()
 	lastPrune := time.Time{}
 	for {
-		busy := w.poll()
+		busy, held := w.poll()
 		if time.Since(lastPrune) > time.Hour {
 			lastPrune = time.Now()
 			w.prune()
@@ -167,7 +182,14 @@ func (w *Worker) run() {
 			}
 			continue
 		}
-		timer.Reset(w.sleep())
+		next := w.sleep
+		if held {
+			// Due deliveries wait for their destination: the next is due
+			// now, but can go only when an attempt ends (which wakes us)
+			// or another process's lease runs out.
+			next = func() time.Duration { return w.cfg.PollInterval }
+		}
+		timer.Reset(next())
 		select {
 		case <-w.stop:
 			return
@@ -201,31 +223,36 @@ func (w *Worker) sleep() time.Duration {
 	return d
 }
 
-// poll claims as many due attempts as there are free slots and starts
-// them; it reports whether all slots are now busy.
-func (w *Worker) poll() bool {
+// poll claims as many due attempts as there are free slots, each within
+// its destination's and account's share, and starts them; it reports
+// whether all slots are now busy, and whether due deliveries were held
+// back for their share.
+func (w *Worker) poll() (busy, held bool) {
 	free := cap(w.slots) - len(w.slots)
 	if free == 0 {
-		return true
+		return true, false
 	}
+	admit, heldBack := w.flight.admitter(w.cfg.PerDestination, w.cfg.PerAccount)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	claims, err := w.q.ClaimDeliveries(ctx, w.clock.Now(), w.cfg.Lease, free, len(w.cfg.Delays))
+	claims, err := w.q.ClaimDeliveries(ctx, w.clock.Now(), w.cfg.Lease, free, len(w.cfg.Delays), admit)
 	cancel()
 	if err != nil {
 		w.log.Error("webhook: claiming deliveries failed", "err", err)
-		return false
+		return false, false
 	}
 	for _, c := range claims {
 		w.slots <- struct{}{}
 		w.inflight.Add(1)
+		w.flight.begin(c)
 		go w.attempt(c)
 	}
-	return len(claims) == free
+	return len(claims) == free, heldBack()
 }
 
 // attempt sends one claimed attempt and records its result.
 func (w *Worker) attempt(c *corewebhook.Claim) {
 	defer func() {
+		w.flight.end(c)
 		<-w.slots
 		w.inflight.Done()
 		w.Wake()

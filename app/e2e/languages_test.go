@@ -8,7 +8,7 @@ import (
 )
 
 func TestLanguagesFollowTheEngines(t *testing.T) {
-	s := startServer(t, nil) // apertium only
+	s := startServer(t, nil, "DRAGOMAN_APERTIUM_DIR="+apertiumWith(t, oldFour...)) // apertium only
 	_, key, _ := s.account("pro")
 	langs := s.do("GET", "/v1/languages", key, nil, "").json(t)["languages"].([]any)
 	have := map[string]bool{}

@@ -94,6 +94,14 @@ type Metrics struct {
 	Segments    int `json:"segments"`
 }
 
+// Leg is one step of a job's route: an engine translating one direction
+// (registry codes). English → Spanish → French is two legs.
+type Leg struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	Engine string `json:"engine"`
+}
+
 // Job is one translation request.
 type Job struct {
 	ID           string
@@ -109,6 +117,7 @@ type Job struct {
 	Format       string // docx, doc, odt, rtf (from content sniffing)
 	Words        int
 	Engine       string
+	Route        []Leg // the languages and engine of each leg; more than one over a chain
 	Warnings     []string
 	RTL          *RTLReport
 	Metrics      Metrics

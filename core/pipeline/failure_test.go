@@ -100,7 +100,8 @@ func (b *bus) Publish(_ context.Context, t ports.Topic, _ ports.JobEvent) error 
 	b.sent = append(b.sent, t)
 	return nil
 }
-func (b *bus) Handle(string, ports.Topic, ports.EventHandler) {}
+func (b *bus) Handle(string, ports.Topic, ports.EventHandler)                {}
+func (b *bus) HandleConcurrent(string, ports.Topic, int, ports.EventHandler) {}
 func (b *bus) count(t ports.Topic) int {
 	n := 0
 	for _, s := range b.sent {

@@ -15,6 +15,7 @@ import (
 // over any engine's, whatever engine or mode the job uses; the memory is a
 // help, so an error reading it only means no hits.
 func (p *Pipeline) translateRemembering(ctx context.Context, j *job.Job, doc *segment.Document, src, tgt string, o translate.Options) (translate.Result, error) {
+	o.Account = j.AccountID // whose engine memory the job reads and fills
 	var hits map[string]string
 	if p.Memory != nil {
 		var sources []string

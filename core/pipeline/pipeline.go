@@ -12,6 +12,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +53,14 @@ type Pipeline struct {
 	Log    *slog.Logger
 	// MaxAttempts bounds how often a stage is tried before the job fails.
 	MaxAttempts int
+	// ConvertSlots is how many jobs this process takes into the convert
+	// stage at once, beyond the bus's concurrency: they mostly wait for a
+	// converter instance, in their account's turn, so another account's
+	// job is not stuck behind them in the bus (issue 26). Default 16.
+	ConvertSlots int
+	// CancelPoll is how often a running stage checks that its job has not
+	// ended (cancel.go); default 1 s.
+	CancelPoll time.Duration
 
 	held handoff // assembled documents on their way to the layout stage
 }
@@ -99,6 +108,10 @@ var steps = []step{
 // Register subscribes every stage to its topic.
 func (p *Pipeline) Register() {
 	for _, s := range steps {
+		if s.name == "convert" {
+			p.Bus.HandleConcurrent(s.name, s.from, cmp.Or(p.ConvertSlots, 16), p.stage(s.done, s.next, s.work(p)))
+			continue
+		}
 		p.Bus.Handle(s.name, s.from, p.stage(s.done, s.next, s.work(p)))
 	}
 	p.Bus.Handle("finish", steps[len(steps)-1].next, p.finish)
@@ -189,8 +202,14 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			return err
 		}
 		began := p.Clock.Now()
-		apply, err := w(ctx, j)
+		wctx, stop := p.forJob(ctx, j)
+		apply, err := w(wctx, j)
+		ended := errors.Is(context.Cause(wctx), errJobEnded)
+		stop()
 		p.log().Debug("stage ran", "job_id", j.ID, "stage", done, "took", p.Clock.Now().Sub(began), "err", err)
+		if ended {
+			return p.jobEnded(ctx, j.ID)
+		}
 		if err != nil {
 			var f *Failure
 			if errors.As(err, &f) {

@@ -297,7 +297,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		return nil, err
 	}
 	return func(j *job.Job) {
-		j.Engine = res.Engine
+		j.Engine, j.Route = res.Engine, res.Route
 		j.Metrics = res.Metrics
 		for _, w := range res.Warnings {
 			j.Warn(w)

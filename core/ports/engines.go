@@ -105,12 +105,17 @@ type EngineRegistry interface {
 	Engines(ctx context.Context) ([]Engine, error)
 }
 
-// TranslationMemory keeps engine output by engine, mode, direction and the
-// SHA-256 of the tagged text the engine was sent, so the same segment is
-// never paid for twice. The SQL store implements it.
+// TranslationMemory keeps engine output by account, engine, mode,
+// direction and the SHA-256 of the tagged text the engine was sent, so the
+// same segment is never paid for twice. Each account has its own; sharing
+// them is the operator's choice (translate.Translator.SharedMemory). The
+// SQL store implements it.
 type TranslationMemory interface {
-	// GetTM returns the stored targets of the hashes it knows (hash to target).
-	GetTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error)
-	// PutTM stores targets by hash, replacing older ones.
-	PutTM(ctx context.Context, engine, mode, src, tgt string, entries map[string]string) error
+	// GetTM returns the account's stored targets of the hashes it knows
+	// (hash to target).
+	GetTM(ctx context.Context, account, engine, mode, src, tgt string, hashes []string) (map[string]string, error)
+	// GetSharedTM is GetTM over every account's entries.
+	GetSharedTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error)
+	// PutTM stores the account's targets by hash, replacing older ones.
+	PutTM(ctx context.Context, account, engine, mode, src, tgt string, entries map[string]string) error
 }

@@ -53,4 +53,7 @@ type EventHandler func(ctx context.Context, e JobEvent) error
 type EventBus interface {
 	Publish(ctx context.Context, topic Topic, e JobEvent) error
 	Handle(name string, topic Topic, h EventHandler)
+	// HandleConcurrent is Handle with n events handled at once by this
+	// process, whatever the bus's own concurrency.
+	HandleConcurrent(name string, topic Topic, n int, h EventHandler)
 }

@@ -171,7 +171,7 @@ func (s *Service) checkDetected(ctx context.Context, blob ports.Blob, o Options)
 		return &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
 	}
 	if !translate.Servable(engines, src.Code, o.Target.Code) {
-		return fail(KindUnprocessable, "the document's language was detected as %s, and no configured engine translates %s to %s; give source_lang if the detection is wrong, or see GET /v1/languages?source=%s for the targets available", src.Name, src.Name, o.Target.Name, src.Code)
+		return fail(KindUnprocessable, "the document's language was detected as %s (give source_lang if that is wrong), and %s", src.Name, translate.Unserved(engines, src.Code, o.Target))
 	}
 	return nil
 }

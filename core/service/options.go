@@ -77,7 +77,7 @@ func (s *Service) checkPair(ctx context.Context, o Options) error {
 	}
 	if o.Source == nil {
 		if !producible(engines, o.Target) {
-			return fail(KindUnprocessable, "no configured engine translates into %s; GET /v1/languages lists the languages available", o.Target.Name)
+			return fail(KindUnprocessable, "%s", translate.Unserved(engines, "", o.Target))
 		}
 		return nil
 	}
@@ -85,7 +85,7 @@ func (s *Service) checkPair(ctx context.Context, o Options) error {
 		return nil // nothing to translate; layout still applies
 	}
 	if !translate.Servable(engines, o.Source.Code, o.Target.Code) {
-		return fail(KindUnprocessable, "no configured engine translates %s to %s; GET /v1/languages lists the languages available", o.Source.Name, o.Target.Name)
+		return fail(KindUnprocessable, "%s", translate.Unserved(engines, o.Source.Code, o.Target))
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func (s *Service) PreviewPages(ctx context.Context, c *Caller, id, side string) 
 		return 0, err
 	}
 	defer b.Close()
-	pages, err := s.Pages.RenderPages(ctx, b, ext, PreviewMaxPages)
+	pages, err := s.Pages.RenderPages(ports.WithAccount(ctx, j.AccountID), b, ext, PreviewMaxPages)
 	if err != nil {
 		return 0, &Error{Kind: KindUnavailable, Message: "the preview could not be rendered: " + err.Error(), Err: err}
 	}

@@ -56,7 +56,8 @@ func (s *Service) TranslationPDF(ctx context.Context, j *job.Job) (ports.Blob, e
 	if b, err := s.Blobs.Open(ctx, job.PDFKey(j.ID)); err == nil { // rendered while this one waited
 		return b, nil
 	}
-	if err := s.renderPDF(ctx, j.ID); err != nil {
+	// The render takes a converter instance in the job's account's turn.
+	if err := s.renderPDF(ports.WithAccount(ctx, j.AccountID), j.ID); err != nil {
 		if errors.Is(err, ports.ErrNotFound) {
 			return nil, fail(KindGone, "the translated file of job %s was deleted", j.ID)
 		}

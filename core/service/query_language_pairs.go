@@ -6,10 +6,11 @@ import (
 	"github.com/dragoman-translate/dragoman/core/translate"
 )
 
-// LanguagePair is one served pair and the engines that translate it (two
-// when it goes through English).
+// LanguagePair is one served pair, the languages it goes through over a
+// chain and the engine of each leg.
 type LanguagePair struct {
-	Source, Target string // names
+	Source, Target string   // names
+	Via            []string // names, empty for a direct pair
 	Engines        []string
 }
 
@@ -21,7 +22,11 @@ func (s *Service) LanguagePairs(ctx context.Context) ([]LanguagePair, error) {
 	}
 	out := []LanguagePair{}
 	for _, p := range translate.ServedPairs(engines) {
-		out = append(out, LanguagePair{Source: p.Source.Name, Target: p.Target.Name, Engines: p.Engines})
+		lp := LanguagePair{Source: p.Source.Name, Target: p.Target.Name, Engines: p.Engines}
+		for _, v := range p.Via {
+			lp.Via = append(lp.Via, v.Name)
+		}
+		out = append(out, lp)
 	}
 	return out, nil
 }

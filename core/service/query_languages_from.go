@@ -9,7 +9,8 @@ import (
 )
 
 // LanguagesFrom lists the language names the enabled engines can produce
-// from source (a name or code), directly or through English. An empty
+// from source (a name or code), directly or over a chain of served pairs
+// (translate.MaxLegs at most). An empty
 // source (or auto) lists every producible language, like Languages.
 func (s *Service) LanguagesFrom(ctx context.Context, source string) ([]string, error) {
 	source = strings.TrimSpace(source)
@@ -25,10 +26,8 @@ func (s *Service) LanguagesFrom(ctx context.Context, source string) ([]string, e
 		return nil, &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
 	}
 	names := []string{}
-	for _, l := range translate.Targets(engines) {
-		if l.Code != src.Code && translate.Servable(engines, src.Code, l.Code) {
-			names = append(names, l.Name)
-		}
+	for _, l := range translate.Reachable(engines, src.Code) {
+		names = append(names, l.Name)
 	}
 	return names, nil
 }

@@ -93,28 +93,44 @@ type memoryTM struct {
 
 func newMemoryTM() *memoryTM { return &memoryTM{m: map[string]string{}} }
 
-func tmKey(engine, mode, src, tgt, hash string) string {
-	return strings.Join([]string{engine, mode, src, tgt, hash}, "\x00")
+func tmKey(account, engine, mode, src, tgt, hash string) string {
+	return strings.Join([]string{account, engine, mode, src, tgt, hash}, "\x00")
 }
 
-func (t *memoryTM) GetTM(_ context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+func (t *memoryTM) GetTM(_ context.Context, account, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.gets++
 	out := map[string]string{}
 	for _, h := range hashes {
-		if v, ok := t.m[tmKey(engine, mode, src, tgt, h)]; ok {
+		if v, ok := t.m[tmKey(account, engine, mode, src, tgt, h)]; ok {
 			out[h] = v
 		}
 	}
 	return out, nil
 }
 
-func (t *memoryTM) PutTM(_ context.Context, engine, mode, src, tgt string, entries map[string]string) error {
+// GetSharedTM looks in every account's entries.
+func (t *memoryTM) GetSharedTM(_ context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.gets++
+	out := map[string]string{}
+	for k, v := range t.m {
+		for _, h := range hashes {
+			if strings.HasSuffix(k, "\x00"+strings.Join([]string{engine, mode, src, tgt, h}, "\x00")) {
+				out[h] = v
+			}
+		}
+	}
+	return out, nil
+}
+
+func (t *memoryTM) PutTM(_ context.Context, account, engine, mode, src, tgt string, entries map[string]string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for h, v := range entries {
-		t.m[tmKey(engine, mode, src, tgt, h)] = v
+		t.m[tmKey(account, engine, mode, src, tgt, h)] = v
 	}
 	return nil
 }

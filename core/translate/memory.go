@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
 )
 
 // Hash is the translation memory key of a segment: the SHA-256 of the
@@ -28,36 +31,42 @@ func tmEngine(leg Leg) string {
 	return leg.Engine.Name
 }
 
-// tmLeg is where a leg's output is kept in the memory: its direction and
-// engine key.
-type tmLeg struct{ engine, src, tgt string }
+// tmLeg is where a leg's output is kept in the memory: the account's
+// memory, its direction and engine key.
+type tmLeg struct{ account, engine, src, tgt string }
 
-// memoryKey is the memory's place for a leg's output. When the engine
-// applies a glossary itself (g not nil), the terms are not hidden behind
-// codes in the text hashed, so the glossary's version joins the engine
-// key: another glossary, or none, never gets this output.
-func memoryKey(l Leg, g *ports.Glossary) tmLeg {
-	k := tmLeg{tmEngine(l), l.Source, l.Target}
+// memoryKey is the memory's place for a leg's output in an account's
+// memory. When the engine applies a glossary itself (g not nil), the terms
+// are not hidden behind codes in the text hashed, so the glossary's
+// version joins the engine key: another glossary, or none, never gets
+// this output.
+func memoryKey(account string, l Leg, g *ports.Glossary) tmLeg {
+	k := tmLeg{account, tmEngine(l), l.Source, l.Target}
 	if g != nil {
 		k.engine += "+glossary:" + g.Version
 	}
 	return k
 }
 
-// recall looks texts up in the memory and returns the hits by index: the
-// entries still waiting to be written first, then the store. The memory
-// is a saving, not a source of truth: an error means no hits.
-func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) map[int]string {
+// recall looks texts up in the account's memory and returns the hits by
+// index: the entries still waiting to be written first, then the store.
+// Where the operator shares the memory (SharedMemory), what the account's
+// own memory lacks is looked up in every account's; those hits come back
+// in foreign too, for the caller to answer as if an engine had been asked
+// (issue 26: a job's cache_hits told an account that another had
+// translated a guessed sentence). The memory is a saving, not a source of
+// truth: an error means no hits.
+func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) (hits map[int]string, foreign map[int]bool) {
 	if t.TM == nil || len(texts) == 0 {
-		return nil
+		return nil, nil
 	}
-	hits := map[int]string{}
+	hits = map[int]string{}
 	var hashes []string
 	var at []int // index into texts of each hash asked from the store
 	w := t.writer()
 	for i, s := range texts {
 		h := Hash(s)
-		if v, ok := w.lookup(memKey{leg.engine, mode, leg.src, leg.tgt, h}); ok {
+		if v, ok := w.lookup(memKey{leg.account, leg.engine, mode, leg.src, leg.tgt, h}); ok {
 			hits[i] = v
 			continue
 		}
@@ -65,18 +74,36 @@ func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts [
 		at = append(at, i)
 	}
 	if len(hashes) == 0 {
-		return hits
+		return hits, nil
 	}
-	found, err := t.TM.GetTM(ctx, leg.engine, mode, leg.src, leg.tgt, hashes)
+	found, err := t.TM.GetTM(ctx, leg.account, leg.engine, mode, leg.src, leg.tgt, hashes)
 	if err != nil {
-		return hits
+		return hits, nil
 	}
+	var missed []string
+	var missedAt []int
 	for j, h := range hashes {
 		if v, ok := found[h]; ok {
 			hits[at[j]] = v
+		} else {
+			missed, missedAt = append(missed, h), append(missedAt, at[j])
 		}
 	}
-	return hits
+	if !t.SharedMemory || len(missed) == 0 {
+		return hits, nil
+	}
+	shared, err := t.TM.GetSharedTM(ctx, leg.engine, mode, leg.src, leg.tgt, missed)
+	if err != nil {
+		return hits, nil
+	}
+	foreign = map[int]bool{}
+	for j, h := range missed {
+		if v, ok := shared[h]; ok {
+			hits[missedAt[j]] = v
+			foreign[missedAt[j]] = true
+		}
+	}
+	return hits, foreign
 }
 
 // remember queues fresh engine output for the memory: the job goes on
@@ -90,7 +117,7 @@ func (t *Translator) remember(ctx context.Context, leg tmLeg, mode string, src, 
 	for i, s := range src {
 		entries[Hash(s)] = out[i]
 	}
-	t.writer().put(context.WithoutCancel(ctx), tmWrite{leg.engine, mode, leg.src, leg.tgt, entries})
+	t.writer().put(context.WithoutCancel(ctx), tmWrite{leg.account, leg.engine, mode, leg.src, leg.tgt, entries})
 }
 
 // Close writes the translation-memory entries still queued and makes
@@ -124,12 +151,12 @@ func (t *Translator) writer() *tmWriter {
 	return t.tmw
 }
 
-type memKey struct{ engine, mode, src, tgt, hash string }
+type memKey struct{ account, engine, mode, src, tgt, hash string }
 
-// tmWrite is one batch's entries for the memory.
+// tmWrite is one batch's entries for an account's memory.
 type tmWrite struct {
-	engine, mode, src, tgt string
-	entries                map[string]string
+	account, engine, mode, src, tgt string
+	entries                         map[string]string
 }
 
 // tmWriter writes batches to the memory in one goroutine that runs while
@@ -164,11 +191,11 @@ func (w *tmWriter) put(ctx context.Context, tw tmWrite) {
 	w.mu.Lock()
 	if w.closed || len(w.pending)+len(tw.entries) > w.limit {
 		w.mu.Unlock()
-		_ = w.tm.PutTM(ctx, tw.engine, tw.mode, tw.src, tw.tgt, tw.entries)
+		_ = w.tm.PutTM(ctx, tw.account, tw.engine, tw.mode, tw.src, tw.tgt, tw.entries)
 		return
 	}
 	for h, v := range tw.entries {
-		w.pending[memKey{tw.engine, tw.mode, tw.src, tw.tgt, h}] = v
+		w.pending[memKey{tw.account, tw.engine, tw.mode, tw.src, tw.tgt, h}] = v
 	}
 	w.queue = append(w.queue, queued{ctx, tw})
 	if !w.running {
@@ -187,10 +214,10 @@ func (w *tmWriter) run() {
 		w.queue[0] = queued{}
 		w.queue = w.queue[1:]
 		w.mu.Unlock()
-		_ = w.tm.PutTM(q.ctx, q.w.engine, q.w.mode, q.w.src, q.w.tgt, q.w.entries)
+		_ = w.tm.PutTM(q.ctx, q.w.account, q.w.engine, q.w.mode, q.w.src, q.w.tgt, q.w.entries)
 		w.mu.Lock()
 		for h, v := range q.w.entries {
-			k := memKey{q.w.engine, q.w.mode, q.w.src, q.w.tgt, h}
+			k := memKey{q.w.account, q.w.engine, q.w.mode, q.w.src, q.w.tgt, h}
 			if w.pending[k] == v { // a later batch may have queued it again
 				delete(w.pending, k)
 			}
@@ -222,4 +249,33 @@ func (w *tmWriter) close(ctx context.Context) error {
 	w.closed = true
 	w.mu.Unlock()
 	return w.flush(ctx)
+}
+
+// asIfSent accounts for the texts another account's memory answered
+// (foreign, in a shared memory) as if the engine had been asked for them
+// with the rest (todo): the batches and characters they would have added
+// go into the job's metrics, and the answers into the account's own
+// memory, so neither this job nor a later one tells the account what
+// another translated.
+func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode job.Mode, texts, out []string, todo []int, foreign map[int]bool, res *Result) {
+	if len(foreign) == 0 {
+		return
+	}
+	var sent, all, src, got []string
+	asked := make([]bool, len(texts))
+	for _, i := range todo {
+		sent = append(sent, texts[i])
+		asked[i] = true
+	}
+	for i := range texts {
+		if foreign[i] {
+			src, got = append(src, texts[i]), append(got, out[i])
+			res.Metrics.CharsSent += utf8.RuneCountInString(tagged.Plain(texts[i]))
+		}
+		if foreign[i] || asked[i] {
+			all = append(all, texts[i])
+		}
+	}
+	res.Metrics.EngineCalls += len(batches(all, l.Engine.Caps, t.BatchSegments)) - len(batches(sent, l.Engine.Caps, t.BatchSegments))
+	t.remember(ctx, key, string(mode), src, got)
 }

@@ -8,10 +8,6 @@ import (
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
-// Pivot is the language two engines meet in when none translates a pair
-// directly.
-const Pivot = "en"
-
 // Route returns the first engine, in priority order, that serves src→tgt.
 func Route(engines []ports.Engine, src, tgt string) (ports.Engine, bool) {
 	for _, e := range engines {
@@ -25,9 +21,12 @@ func Route(engines []ports.Engine, src, tgt string) (ports.Engine, bool) {
 // Serves reports whether an engine translates src→tgt.
 func Serves(c ports.Capabilities, src, tgt string) bool {
 	if c.AnyToAny {
-		_, okS := language.ByCode(src)
-		_, okT := language.ByCode(tgt)
-		return okS && okT
+		s, okS := language.ByCode(src)
+		t, okT := language.ByCode(tgt)
+		// A variant (Valencian, Brazilian Portuguese) only where listed.
+		if okS && okT && !s.IsVariant() && !t.IsVariant() {
+			return true
+		}
 	}
 	for _, p := range c.Pairs {
 		if p.Source == src && p.Target == tgt {
@@ -35,29 +34,6 @@ func Serves(c ports.Capabilities, src, tgt string) bool {
 		}
 	}
 	return false
-}
-
-// Servable reports whether the engines can translate src→tgt, directly or
-// through English (see Plan). Submission checks use it.
-func Servable(engines []ports.Engine, src, tgt string) bool {
-	_, ok := Routes(nil).Plan(engines, src, tgt)
-	return ok
-}
-
-// Targets lists the registry languages reachable from at least one source
-// (directly or through English), by name.
-func Targets(engines []ports.Engine) []language.Language {
-	reached := map[string]bool{}
-	for _, p := range ServedPairs(engines) {
-		reached[p.Target.Code] = true
-	}
-	var out []language.Language
-	for _, l := range language.All() {
-		if reached[l.Code] {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // Routes overrides the priority order for some pairs: pair → engine name.
@@ -100,32 +76,8 @@ func ParseRoutes(s string) (Routes, error) {
 	return r, nil
 }
 
-// Leg is one engine translating one direction.
-type Leg struct {
-	Engine ports.Engine
-	Source string
-	Target string
-}
-
-// Plan chooses how src→tgt is translated: by the engine a route names if
-// that engine is enabled and serves the pair, else by the first engine in
-// priority order that does, else in two legs through English when both
-// legs are served. ok is false when none of that works.
-func (r Routes) Plan(engines []ports.Engine, src, tgt string) ([]Leg, bool) {
-	if e, ok := r.route(engines, src, tgt); ok {
-		return []Leg{{e, src, tgt}}, true
-	}
-	if src == Pivot || tgt == Pivot {
-		return nil, false
-	}
-	first, ok1 := r.route(engines, src, Pivot)
-	second, ok2 := r.route(engines, Pivot, tgt)
-	if !ok1 || !ok2 {
-		return nil, false
-	}
-	return []Leg{{first, src, Pivot}, {second, Pivot, tgt}}, true
-}
-
+// route is the engine for one leg src→tgt: the one a route names if it is
+// enabled and serves the pair, else the first in priority order that does.
 func (r Routes) route(engines []ports.Engine, src, tgt string) (ports.Engine, bool) {
 	for _, p := range []ports.Pair{{Source: src, Target: tgt}, {Source: "*", Target: tgt}, {Source: src, Target: "*"}} {
 		name, ok := r[p]

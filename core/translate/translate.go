@@ -1,6 +1,6 @@
 // Package translate sends a document's segments to the engines: it picks
-// the engine for a language pair (priority order, per-pair routes, or two
-// legs through English), protects technical spans in the professional
+// the engine for a language pair (priority order, per-pair routes, or a
+// chain of up to three served pairs), protects technical spans in the professional
 // mode, sends each distinct segment once, skips what the translation
 // memory already holds, and sends the rest in batches sized to the engine
 // with bounded concurrency per engine.
@@ -49,7 +49,8 @@ func (e *EngineError) Unwrap() error { return e.Err }
 
 // Result is what translating a document did.
 type Result struct {
-	Engine   string // the engine, or "first+second" for a pivot through English
+	Engine   string    // the route's engines, each once, in order: "apertium", "deepl+apertium"
+	Route    []job.Leg // the legs, one per engine call chain: en→es→fr is two
 	Metrics  job.Metrics
 	Warnings []string
 }
@@ -61,15 +62,23 @@ type Options struct {
 	DoNotTranslate []string
 	// Glossary, when set, is enforced in every mode (see glossary.go).
 	Glossary *glossary.Glossary
+	// Account is whose translation memory the job reads and fills.
+	Account string
 }
 
 // Translator translates documents with the enabled engines. The zero
 // value of every field but Engines is usable.
 type Translator struct {
 	Engines ports.EngineRegistry
-	// TM, when set, answers segments translated before by the same engine,
-	// mode and direction, so a document translated twice costs nothing.
+	// TM, when set, answers segments the account translated before with
+	// the same engine, mode and direction, so a document translated twice
+	// costs nothing.
 	TM ports.TranslationMemory
+	// SharedMemory lets a job take what any account's memory holds
+	// (--shared-memory: accounts of one organisation). Another account's
+	// hits are reported as the engine calls they would have cost, so no
+	// job's metrics tell one account what another translated.
+	SharedMemory bool
 	// Routes overrides the priority order per pair (DRAGOMAN_ROUTES).
 	Routes Routes
 	// Attempts per batch for errors an engine may recover from (a plugin
@@ -122,12 +131,9 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 	if !ok {
 		return Result{}, ErrNoRoute
 	}
-	var res Result
-	res.Engine = legs[0].Engine.Name
-	if len(legs) == 2 {
-		res.Engine += "+" + legs[1].Engine.Name
-		res.Warnings = append(res.Warnings, fmt.Sprintf("no enabled engine translates %s to %s directly; the text was translated through English (%s with %s, then %s with %s), which loses some nuance",
-			src, tgt, src+"→en", legs[0].Engine.Name, "en→"+tgt, legs[1].Engine.Name))
+	res := Result{Engine: engineNames(legs), Route: route(legs)}
+	if len(legs) > 1 {
+		res.Warnings = append(res.Warnings, chainWarning(legs))
 	}
 	for _, l := range legs {
 		if !modeHonoured(l.Engine.Caps, mode) {
@@ -169,7 +175,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 
 	texts := unique
 	for _, l := range legs {
-		texts, err = t.translateLeg(ctx, l, mode, terms.glossary(), texts, &res)
+		texts, err = t.translateLeg(ctx, memoryKey(o.Account, l, terms.glossary()), l, mode, terms.glossary(), texts, &res)
 		if err != nil {
 			if ctx.Err() != nil { // shutting down or timed out: not the engine's fault
 				return res, ctx.Err()
@@ -198,21 +204,23 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 }
 
 // translateLeg translates texts with one engine: memory hits first, the
-// rest in batches, fresh output stored back. g is the glossary the engine
-// applies itself, or nil.
-func (t *Translator) translateLeg(ctx context.Context, l Leg, mode job.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
+// rest in batches, fresh output stored back under key. g is the glossary
+// the engine applies itself, or nil.
+func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode job.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
 	out := make([]string, len(texts))
-	key := memoryKey(l, g)
-	hits := t.recall(ctx, key, string(mode), texts)
+	hits, foreign := t.recall(ctx, key, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
 	for i := range texts {
 		if h, ok := hits[i]; ok {
 			out[i] = h
-			res.Metrics.CacheHits++
+			if !foreign[i] {
+				res.Metrics.CacheHits++
+			}
 			continue
 		}
 		todo = append(todo, i)
 	}
+	t.asIfSent(ctx, key, l, mode, texts, out, todo, foreign, res)
 	send := make([]string, len(todo))
 	for j, i := range todo {
 		send[j] = texts[i]

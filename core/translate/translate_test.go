@@ -233,7 +233,7 @@ func TestPivotThroughEnglish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Engine != "fr-en+en-es" || targets(d)[0] != "BONJOUR/EN/es" || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "through English") {
+	if res.Engine != "fr-en+en-es" || targets(d)[0] != "BONJOUR/EN/es" || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "through English (French→English with fr-en, then English→Spanish with en-es)") {
 		t.Errorf("engine %q target %q warnings %q", res.Engine, targets(d)[0], res.Warnings)
 	}
 	if res.Metrics.EngineCalls != 2 {

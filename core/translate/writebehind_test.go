@@ -17,10 +17,10 @@ type slowTM struct {
 	puts chan int // entries of each write as it starts
 }
 
-func (s *slowTM) PutTM(ctx context.Context, engine, mode, src, tgt string, entries map[string]string) error {
+func (s *slowTM) PutTM(ctx context.Context, account, engine, mode, src, tgt string, entries map[string]string) error {
 	s.puts <- len(entries)
 	<-s.gate
-	return s.memoryTM.PutTM(ctx, engine, mode, src, tgt, entries)
+	return s.memoryTM.PutTM(ctx, account, engine, mode, src, tgt, entries)
 }
 
 func (s *slowTM) stored() int {

@@ -113,13 +113,21 @@ type Queue interface {
 	// write transaction and numbers each one's next attempt, so no attempt
 	// is ever sent twice. A claim not finished within lease counts as an
 	// interrupted attempt and the delivery is due again; one that has had
-	// maxAttempts attempts is abandoned instead.
-	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max, maxAttempts int) ([]*Claim, error)
+	// maxAttempts attempts is abandoned instead. It takes only deliveries
+	// admit accepts (nil: any), and looks at a few of each webhook's at a
+	// time, so the deliveries of a webhook that piled up (its receiver
+	// hangs) do not hide the others'.
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max, maxAttempts int, admit Admit) ([]*Claim, error)
 	// FinishAttempt records the attempt's result. next nil ends the
 	// delivery (delivered if r.OK, else abandoned); otherwise it is due
 	// again at *next.
 	FinishAttempt(ctx context.Context, c *Claim, r AttemptResult, next *time.Time) error
 }
+
+// Admit says whether a worker may start an attempt for a due delivery of
+// an account to a URL now, and counts it when it may. The queue asks
+// before it claims, so a delivery turned away stays due.
+type Admit func(accountID, url string) bool
 
 // Notifier tells the outside world that a job finished: it queues the
 // event for the account's webhooks.

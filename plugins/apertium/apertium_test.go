@@ -12,11 +12,18 @@ import (
 )
 
 func TestPairsFromModes(t *testing.T) {
-	pairs, modes := pairsFromModes([]string{"eng-spa", "spa-eng", "spa-eng_US", "eng-cat_valencia", "eco-es-fr", "en-gl", "gl-en", "fr-es", "eng-cat", "xyz-eng"})
+	pairs, modes := pairsFromModes([]string{"eng-spa", "spa-eng", "spa-eng_US", "eng-cat_valencia", "eco-es-fr", "en-gl", "gl-en", "fr-es", "eng-cat", "xyz-eng",
+		"eng-cat_valencia_uni", "es-pt_BR", "zlm-ind", "hbs-eng", "eng-hbs_SR", "eng-hbs", "hbs-mkd-pretransfer", "nno-nno_e", "oc_aran-ca", "fra-oci_gascon"})
 	want := map[sdk.Pair]string{
 		{Source: "en", Target: "es"}: "eng-spa", {Source: "es", Target: "en"}: "spa-eng",
 		{Source: "en", Target: "gl"}: "en-gl", {Source: "gl", Target: "en"}: "gl-en",
 		{Source: "fr", Target: "es"}: "fr-es", {Source: "en", Target: "ca"}: "eng-cat",
+		// The variants a registry entry names (issue 22 §1), Serbo-Croatian
+		// read as any of its standards, Malay under its registry code.
+		{Source: "en", Target: "ca-valencia"}: "eng-cat_valencia", {Source: "es", Target: "pt-BR"}: "es-pt_BR",
+		{Source: "ms", Target: "id"}: "zlm-ind", {Source: "en", Target: "sh"}: "eng-hbs", {Source: "en", Target: "sr"}: "eng-hbs_SR",
+		{Source: "sh", Target: "en"}: "hbs-eng", {Source: "hr", Target: "en"}: "hbs-eng", {Source: "bs", Target: "en"}: "hbs-eng",
+		{Source: "sr", Target: "en"}: "hbs-eng", {Source: "oc-aranes", Target: "ca"}: "oc_aran-ca", {Source: "fr", Target: "oc-gascon"}: "fra-oci_gascon",
 	}
 	if len(pairs) != len(want) {
 		t.Errorf("pairs %v, want %d", pairs, len(want))

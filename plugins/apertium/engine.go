@@ -178,12 +178,22 @@ func (e *engine) Translate(ctx context.Context, req sdk.TranslateRequest) (sdk.T
 	if len(req.Segments) == 0 {
 		return res, nil
 	}
-	toks, err := e.runSplit(ctx, mode, req.Segments)
+	segs := req.Segments
+	if req.Source == "sr" { // Apertium reads Serbo-Croatian in Latin
+		segs = make([]string, len(req.Segments))
+		for i, s := range req.Segments {
+			segs[i] = serbianToLatin(s)
+		}
+	}
+	toks, err := e.runSplit(ctx, mode, segs)
 	if err != nil {
 		return res, err
 	}
-	for i, src := range req.Segments {
+	for i, src := range segs {
 		out, warns := repair(src, toks[i])
+		if req.Target == "sr" {
+			out = serbianToCyrillic(out)
+		}
 		res.Segments = append(res.Segments, out)
 		for _, w := range warns {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("segment %d: %s", i, w))

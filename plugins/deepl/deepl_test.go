@@ -130,7 +130,7 @@ func TestDeepLTargetVariantsAndFormality(t *testing.T) {
 		t.Fatal(err)
 	}
 	// en and pt targets need a variant; formality only where DeepL has it.
-	for _, tgt := range []string{"en", "pt", "zh-Hant", "ja", "sv"} {
+	for _, tgt := range []string{"en", "pt", "pt-BR", "zh-Hant", "ja", "sv"} {
 		if _, err := e.Provider.Translate(t.Context(), requestFor("de", tgt)); err != nil {
 			t.Errorf("de→%s: %v", tgt, err)
 		}

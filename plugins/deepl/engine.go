@@ -35,6 +35,7 @@ var targets = func() map[string]string {
 		m[k] = v
 	}
 	m["en"], m["pt"], m["zh-Hans"], m["zh-Hant"] = "EN-US", "PT-PT", "ZH-HANS", "ZH-HANT"
+	m["pt-BR"] = "PT-BR" // the registry's variant (issue 22)
 	return m
 }()
 
@@ -80,7 +81,7 @@ func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	var pairs []sdk.Pair
 	for s := range sources {
 		for t := range targets {
-			if s != t && sources[s] != sources[t] {
+			if s != t && sources[s] != sources[t] && !strings.HasPrefix(targets[t], sources[s]+"-") {
 				pairs = append(pairs, sdk.Pair{Source: s, Target: t})
 			}
 		}

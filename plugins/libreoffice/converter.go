@@ -53,8 +53,11 @@ func (c *converter) RenderPDF(ctx context.Context, format string, in io.Reader, 
 	return c.run(ctx, in, out, true)
 }
 
-// run spools in, sniffs it and converts it to .docx, or renders it to PDF.
+// run spools in, sniffs it and converts it to .docx, or renders it to PDF,
+// in the turn of the tenant the host named (instances are shared fairly
+// between accounts).
 func (c *converter) run(ctx context.Context, in io.Reader, out io.Writer, pdf bool) error {
+	ctx = pool.WithTenant(ctx, sdk.Tenant(ctx))
 	f, err := os.CreateTemp(c.tempDir, "dragoman-convert-*")
 	if err != nil {
 		return status.Error(codes.Internal, err.Error())
@@ -121,6 +124,8 @@ func asStatus(err error) error {
 	if !errors.As(err, &pe) {
 		return status.Error(codes.Internal, err.Error())
 	}
+	// A document past a cap or over its budget is its own fault (BadInput):
+	// trying again would cost as much and fail as surely.
 	hint, ok := map[pool.Reason]sdk.Retry{
 		pool.TimedOut:    sdk.TooSlow,
 		pool.Crashed:     sdk.RetryMayHelp,

@@ -7,12 +7,16 @@
 //
 // Settings (environment):
 //
-//	DRAGOMAN_LIBREOFFICE_POOL_SIZE  instances at most, one conversion each at a time (default: number of cores)
+//	DRAGOMAN_LIBREOFFICE_POOL_SIZE  instances at most, one conversion each at a time (default: number of cores, at least 2)
 //	DRAGOMAN_LIBREOFFICE_TIMEOUT    per conversion up to 2 MB, e.g. 120s (the default); times n² for n
 //	                                started 2 MB units (unpacked XML for .odt), at most 30 times
 //	DRAGOMAN_LIBREOFFICE_IDLE       stop an instance idle this long, e.g. 5m (the default); 0: never
+//	DRAGOMAN_LIBREOFFICE_PER_ACCOUNT instances one account may hold at once (default: pool size − 1, at least 1)
+//	DRAGOMAN_LIBREOFFICE_CPU        processor time one conversion may use, e.g. 60s (the default); scaled as the timeout
+//	DRAGOMAN_LIBREOFFICE_MEMORY     memory cap per instance, e.g. 1G (the default) or 1536M; 0: no cap
 //	DRAGOMAN_LIBREOFFICE_SOFFICE    the soffice command (default "soffice" on PATH)
 //	DRAGOMAN_LIBREOFFICE_PYTHON     a python3 that can import uno (default /usr/bin/python3)
+//	DRAGOMAN_INSTANCE               the server's tag (set by the server): its data dir names the work directories
 package main
 
 import (

@@ -118,23 +118,65 @@
   var maxSize = Number(form.dataset.maxSize), maxMB = form.dataset.maxMb;
   var picked = null;
 
+  var langs = {};
+  try { langs = JSON.parse(form.dataset.langs || "{}"); } catch (e) { langs = {}; }
+  var detected = document.getElementById("detected"), detectMax = Number(form.dataset.detectMax);
+  var detectedSource = ""; // the chosen document's language, when source is auto
+  var lastKey = "dragoman.lastTarget";
+  function lastChoice() { try { return localStorage.getItem(lastKey) || ""; } catch (e) { return ""; } }
+
+  // The default target: Arabic (the API's default) when it is reachable,
+  // else the person's last choice, else the first right-to-left target,
+  // else what was chosen before, else the first.
+  function defaultTarget(names, before) {
+    var has = function (n) { return n && names.indexOf(n) >= 0; };
+    if (has("Arabic")) return "Arabic";
+    if (has(lastChoice())) return lastChoice();
+    for (var i = 0; i < names.length; i++) if ((langs[names[i]] || {}).rtl) return names[i];
+    return has(before) ? before : names[0];
+  }
   function fillTargets() {
-    var keep = target.value || "Arabic";
-    var names = pairs[source.value] || [];
+    var before = target.value;
+    var from = source.value === "auto" && detectedSource ? detectedSource : source.value;
+    var names = (pairs[from] || []).slice().sort();
+    var keep = defaultTarget(names, before);
     target.textContent = "";
     names.forEach(function (n) {
       var o = document.createElement("option");
-      o.value = n; o.textContent = n;
+      o.value = n; o.textContent = (langs[n] || {}).label || n;
       if (n === keep) o.selected = true;
       target.appendChild(o);
     });
     if (!names.length) {
       var o = document.createElement("option");
-      o.value = ""; o.textContent = "No language reachable from " + source.value;
+      o.value = ""; o.textContent = "No language reachable from " + from;
       target.appendChild(o);
     }
   }
-  source.addEventListener("change", fillTargets);
+  function showDetected(name) {
+    detectedSource = name && pairs[name] ? name : "";
+    detected.hidden = !name;
+    detected.textContent = name ? "Detected: " + ((langs[name] || {}).label || name) + (detectedSource ? "" : " (no engine translates it)") : "";
+    fillTargets();
+  }
+  // A document chosen with source auto is detected at once (a .docx up to
+  // the detection limit; the others are detected when submitted).
+  function detect(f) {
+    showDetected("");
+    if (!f || source.value !== "auto" || f.size > detectMax || !/\.docx$/i.test(f.name)) return;
+    var fd = new FormData();
+    fd.append("file", f, f.name);
+    var xhr = new XMLHttpRequest();
+    xhr.open("POST", "/detect");
+    xhr.setRequestHeader("X-CSRF-Token", csrf);
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.addEventListener("load", function () {
+      if (xhr.status !== 200 || picked !== f) return;
+      try { showDetected(JSON.parse(xhr.responseText).name); } catch (e) { /* no answer: all targets stay */ }
+    });
+    xhr.send(fd);
+  }
+  source.addEventListener("change", function () { if (source.value === "auto") detect(picked); else showDetected(""); });
   fillTargets();
   // Choosing a glossary chooses its pair; the server checks the pair sent.
   if (glossary) glossary.addEventListener("change", function () {
@@ -159,6 +201,7 @@
     chosen.textContent = picked ? picked.name + " · " + size(picked.size) : "";
     if (picked) url.value = "";
     result.hidden = true;
+    detect(picked);
   }
   file.addEventListener("change", function () { choose(file.files[0]); });
   drop.addEventListener("click", function (e) { if (e.target.tagName !== "LABEL" && e.target !== file) file.click(); });
@@ -192,6 +235,7 @@
     if (!picked && !url.value) { show("error", "Choose a document, drop one here, or paste its https address."); return; }
     if (picked && picked.size > maxSize) { show("error", explain(413)); return; }
     if (!target.value) { show("error", "Choose a target language."); return; }
+    try { localStorage.setItem(lastKey, target.value); } catch (err) { /* private mode: no memory */ }
     var fd = new FormData();
     fd.append("target_lang", target.value);
     fd.append("source_lang", source.value);

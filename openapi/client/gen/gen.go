@@ -619,6 +619,9 @@ type JobStatus struct {
 	// Revision Outputs rebuilt from post-edited XLIFF (POST /jobs/{job_id}/xliff): 0 is the machine translation
 	Revision int64 `json:"revision"`
 
+	// Route The languages and engine of each leg the text was translated over: one leg for a pair an engine serves directly, up to three over a chain of served pairs (English → Spanish → French is two). Empty until the job is translated, and when no engine was needed (source and target the same, or every segment from the account's memory)
+	Route *[]RouteLeg `json:"route"`
+
 	// RtlFidelity null where direction is irrelevant (left-to-right source and target)
 	RtlFidelity RtlFidelity `json:"rtl_fidelity"`
 
@@ -646,7 +649,7 @@ type JobStatusStatus string
 
 // LanguagePair defines model for LanguagePair.
 type LanguagePair struct {
-	// Engine Engine that translates the pair; two names joined by "+" when it goes through English
+	// Engine Engines of the route, each once, joined by "+" when legs use different engines
 	Engine string `json:"engine"`
 
 	// Engines Engine of each leg, in order
@@ -657,6 +660,9 @@ type LanguagePair struct {
 
 	// Target Target language name
 	Target string `json:"target"`
+
+	// Via Languages the pair is translated through, in order (a chain of up to three served pairs); empty for a direct pair
+	Via *[]string `json:"via"`
 }
 
 // LanguagesOutputBody defines model for LanguagesOutputBody.
@@ -737,6 +743,18 @@ type ReadyOutputBody struct {
 
 	// Ready true when every dependency answered
 	Ready bool `json:"ready"`
+}
+
+// RouteLeg defines model for RouteLeg.
+type RouteLeg struct {
+	// Engine Engine that translated this leg
+	Engine string `json:"engine"`
+
+	// Source Language name
+	Source string `json:"source"`
+
+	// Target Language name
+	Target string `json:"target"`
 }
 
 // RtlFidelity defines model for RtlFidelity.
@@ -1001,7 +1019,7 @@ type ImportJobXliffMultipartBody struct {
 
 // LanguagesParams defines parameters for Languages.
 type LanguagesParams struct {
-	// SourceLang Only the languages some engine translates this source language into (directly or through English)
+	// SourceLang Only the languages the engines reach from this source language, directly or over a chain of up to three served pairs
 	SourceLang *string `form:"source_lang,omitempty" json:"source_lang,omitempty"`
 
 	// Source Same as source_lang
@@ -1409,7 +1427,7 @@ type ClientInterface interface {
 
 	// LanguagePairs Served language pairs
 	//
-	// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+	// Every source→target pair the configured engines translate, directly or over a chain of up to three served pairs (shortest first, then engine priority), with the languages between and the engine of each leg.
 	//
 	// Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
 	LanguagePairs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1995,7 +2013,7 @@ func (c *Client) Languages(ctx context.Context, params *LanguagesParams, reqEdit
 
 // LanguagePairs Served language pairs
 //
-// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+// Every source→target pair the configured engines translate, directly or over a chain of up to three served pairs (shortest first, then engine priority), with the languages between and the engine of each leg.
 //
 // Corresponds with GET /languages/pairs (the `LanguagePairs` operationId).
 func (c *Client) LanguagePairs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3979,7 +3997,7 @@ type ClientWithResponsesInterface interface {
 
 	// LanguagePairsWithResponse Served language pairs
 	//
-	// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+	// Every source→target pair the configured engines translate, directly or over a chain of up to three served pairs (shortest first, then engine priority), with the languages between and the engine of each leg.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7771,7 +7789,7 @@ func (c *ClientWithResponses) LanguagesWithResponse(ctx context.Context, params 
 
 // LanguagePairsWithResponse Served language pairs
 //
-// Every source→target pair the configured engines translate, directly or through English, with the engine of each leg.
+// Every source→target pair the configured engines translate, directly or over a chain of up to three served pairs (shortest first, then engine priority), with the languages between and the engine of each leg.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,6 +22,16 @@ const (
 	EnvSoffice = "DRAGOMAN_LIBREOFFICE_SOFFICE"
 	EnvPython  = "DRAGOMAN_LIBREOFFICE_PYTHON"
 	EnvIdle    = "DRAGOMAN_LIBREOFFICE_IDLE"
+	// EnvPerAccount is how many instances one account may hold at once.
+	EnvPerAccount = "DRAGOMAN_LIBREOFFICE_PER_ACCOUNT"
+	// EnvCPU is the processor time one conversion may take (for 2 MB).
+	EnvCPU = "DRAGOMAN_LIBREOFFICE_CPU"
+	// EnvMemory caps an instance's memory, e.g. 1536M or 2G; 0: no cap.
+	EnvMemory = "DRAGOMAN_LIBREOFFICE_MEMORY"
+	// EnvInstance is the tag the server gives the processes it starts,
+	// "pid:start-time:data-dir"; its data dir names the server instance
+	// (see workdir.go).
+	EnvInstance = "DRAGOMAN_INSTANCE"
 )
 
 // timeoutUnit is the amount of document the base timeout is for, and
@@ -33,7 +44,22 @@ const (
 
 // Config sizes and locates the pool. Zero values take the defaults.
 type Config struct {
-	Size int // instances at most, started on demand; default runtime.NumCPU()
+	Size int // instances at most, started on demand; default runtime.NumCPU(), at least 2
+	// PerTenant is how many instances one tenant (account) may hold at
+	// once, so no account holds every instance while others wait;
+	// default Size-1, at least 1. Waiting tenants take turns.
+	PerTenant int
+	// CPU is the processor time one conversion may use, scaled with the
+	// document's size as Timeout is (see CPUFor); default 60s. A warm
+	// instance is measured per conversion and replaced when one goes over.
+	CPU time.Duration
+	// Memory caps an instance's memory (its data segment, or its cgroup's
+	// memory where a writable cgroup v2 is delegated); default 1 GiB,
+	// negative: no cap. A conversion that needs more fails and says so.
+	Memory int64
+	// Instance names the server instance (its data dir), so servers
+	// sharing a temp dir sweep only their own plugins' files.
+	Instance string
 	// Timeout is the base and minimum time a conversion may take; default
 	// 120s. Large documents get more: see TimeoutFor. Waiting for an
 	// instance may take StartTimeout longer.
@@ -89,6 +115,36 @@ func ConfigFromEnv() (Config, error) {
 			c.IdleTimeout = -1
 		}
 	}
+	if v := os.Getenv(EnvPerAccount); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("%s=%q: want a positive integer (the pool size lets one account use every instance)", EnvPerAccount, v)
+		}
+		c.PerTenant = n
+	}
+	if v := os.Getenv(EnvCPU); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("%s=%q: want a positive duration such as 60s", EnvCPU, v)
+		}
+		c.CPU = d
+	}
+	if v := os.Getenv(EnvMemory); v != "" {
+		n, err := parseBytes(v)
+		if err != nil {
+			return c, fmt.Errorf("%s=%q: want a size such as 1536M or 2G (0: no cap)", EnvMemory, v)
+		}
+		c.Memory = n
+		if n == 0 {
+			c.Memory = -1
+		}
+	}
+	// The server's data dir, which a restart keeps, not its pid.
+	tag := os.Getenv(EnvInstance)
+	if parts := strings.SplitN(tag, ":", 3); len(parts) == 3 {
+		tag = parts[2]
+	}
+	c.Instance = tag
 	c.Soffice = os.Getenv(EnvSoffice)
 	c.Python = os.Getenv(EnvPython)
 	return c, nil
@@ -96,7 +152,16 @@ func ConfigFromEnv() (Config, error) {
 
 func (c Config) withDefaults() (Config, error) {
 	if c.Size <= 0 {
-		c.Size = runtime.NumCPU()
+		c.Size = max(runtime.NumCPU(), 2)
+	}
+	if c.PerTenant <= 0 {
+		c.PerTenant = max(c.Size-1, 1)
+	}
+	if c.CPU <= 0 {
+		c.CPU = 60 * time.Second
+	}
+	if c.Memory == 0 {
+		c.Memory = 1 << 30
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 120 * time.Second
@@ -153,8 +218,50 @@ func (c Config) TimeoutFor(size int64) time.Duration {
 	if t <= 0 {
 		t = 120 * time.Second
 	}
+	return t * sizeFactor(size)
+}
+
+// sizeFactor is the square of the number of started 2 MB units in size,
+// between 1 and 30.
+func sizeFactor(size int64) time.Duration {
 	units := min((size+timeoutUnit-1)/timeoutUnit, timeoutFactor)
-	return t * time.Duration(max(min(units*units, timeoutFactor), 1))
+	return time.Duration(max(min(units*units, timeoutFactor), 1))
+}
+
+// CPUFor is the processor time a conversion of a document of size bytes
+// may use: CPU scaled as TimeoutFor scales Timeout. Where the wall-clock
+// timeout bounds a hang, this bounds the work, whatever the machine's
+// load: a small document that makes LibreOffice compute for minutes
+// (deeply nested or huge tables) is stopped at CPU, not after the timeout.
+func (c Config) CPUFor(size int64) time.Duration {
+	base := c.CPU
+	if base <= 0 {
+		base = 60 * time.Second
+	}
+	return base * sizeFactor(size)
+}
+
+// parseBytes reads a size: a number of bytes, or one with a K, M or G
+// suffix (powers of 1024; a trailing B or iB is allowed).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(t, "K"):
+		mult = 1 << 10
+	case strings.HasSuffix(t, "M"):
+		mult = 1 << 20
+	case strings.HasSuffix(t, "G"):
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		t = t[:len(t)-1]
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("not a size: %q", s)
+	}
+	return n * mult, nil
 }
 
 // sandbox is the directory soffice may write under when it runs under

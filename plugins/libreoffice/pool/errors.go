@@ -13,12 +13,15 @@ const (
 	Crashed                             // LibreOffice died on it, warm and cold
 	Unavailable                         // no instance could be started
 	Empty                               // zero bytes
+	TooComplex                          // its structure is past a cap (cost.go); Detail says which
+	TooMuchWork                         // it used more processor time than its budget (budget.go)
+	TooMuchMemory                       // it needed more memory than an instance may have (budget.go)
 )
 
 // Error is a conversion failure with a message fit for the job's error field.
 type Error struct {
 	Reason Reason
-	Detail string // LibreOffice's own words, for logs
+	Detail string // LibreOffice's own words, for logs; ours for the caps
 }
 
 func (e *Error) Error() string {
@@ -30,7 +33,16 @@ func (e *Error) Error() string {
 		Crashed:           "LibreOffice crashed while converting the document",
 		Unavailable:       "the document converter is not available",
 		Empty:             "the document is empty (0 bytes)",
+		TooComplex:        "the document is too complex to convert",
+		TooMuchWork:       "converting the document took more processor time than a document may use and was stopped",
+		TooMuchMemory:     "converting the document needed more memory than a document may use and was stopped",
 	}[e.Reason]
+	if e.Reason == TooComplex || e.Reason == TooMuchWork || e.Reason == TooMuchMemory {
+		// Detail is our own words here (the cap and the figure), not LibreOffice's.
+		if e.Detail != "" {
+			msg += ": " + e.Detail
+		}
+	}
 	if msg == "" {
 		msg = "the document could not be converted"
 	}

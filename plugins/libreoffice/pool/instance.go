@@ -52,8 +52,9 @@ type answer struct {
 	Dead   bool   `json:"dead"` // OK, but soffice died closing the document
 }
 
-// startInstance starts an instance in a new directory under work.
-func startInstance(ctx context.Context, c Config, work string) (_ *instance, err error) {
+// startInstance starts an instance in a new directory under work, its
+// memory capped by mem.
+func startInstance(ctx context.Context, c Config, work string, mem *memoryLimit) (_ *instance, err error) {
 	dir, err := os.MkdirTemp(work, "instance-")
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func startInstance(ctx context.Context, c Config, work string) (_ *instance, err
 	in.office, err = startOffice(c.officeBin, []string{
 		"-env:UserInstallation=" + in.profile,
 		"--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
-		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log, !c.NoNetNamespace, c.sandbox(work))
+		"--accept=pipe,name=" + in.pipe + ";urp;StarOffice.ComponentContext"}, env, in.log, !c.NoNetNamespace, c.sandbox(work), mem)
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +175,16 @@ func (in *instance) convert(ctx context.Context, src, dst string, filters []stri
 		err = errors.New(a.Error)
 	}
 	return a, err
+}
+
+// usable says whether the instance can take a conversion: soffice runs
+// and its directory is still there (a /tmp cleaner may have taken it).
+func (in *instance) usable() bool {
+	if in.isDead() {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(in.dir, "profile"))
+	return err == nil
 }
 
 func (in *instance) isDead() bool {

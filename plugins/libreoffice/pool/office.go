@@ -49,16 +49,18 @@ type office struct {
 	// sandbox, when set, runs it under Landlock, writing under this
 	// directory only (landlock_linux.go).
 	sandbox string
+	mem     *memoryLimit
 
 	mu      sync.Mutex
-	pid     int  // of the current soffice.bin, also its process group
-	stopped bool // no more restarts
+	pid     int             // of the current soffice.bin, also its process group
+	cgroups []*memoryCgroup // of every run, removed once it is done
+	stopped bool            // no more restarts
 	done    chan struct{}
 	err     error // the final exit, once done is closed
 }
 
-func startOffice(bin string, args, env []string, out io.Writer, ownNet bool, sandbox string) (*office, error) {
-	o := &office{bin: bin, args: args, env: env, out: out, ownNet: ownNet, sandbox: sandbox, done: make(chan struct{})}
+func startOffice(bin string, args, env []string, out io.Writer, ownNet bool, sandbox string, mem *memoryLimit) (*office, error) {
+	o := &office{bin: bin, args: args, env: env, out: out, ownNet: ownNet, sandbox: sandbox, mem: mem, done: make(chan struct{})}
 	exited, err := o.start()
 	if err != nil {
 		return nil, err
@@ -78,12 +80,41 @@ func (o *office) start() (<-chan error, error) {
 	if o.sandbox != "" {
 		cmd = landlocked(cmd, o.sandbox)
 	}
+	cg, err := o.mem.prepare(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("memory cgroup for %s: %w", o.bin, err)
+	}
 	exited, err := startTied(cmd)
 	if err != nil {
+		cg.remove()
 		return nil, fmt.Errorf("start %s: %w", o.bin, err)
 	}
 	o.pid = cmd.Process.Pid
+	o.mem.started(o.pid, cg)
+	if cg != nil {
+		o.cgroups = append(o.cgroups, cg)
+	}
 	return exited, nil
+}
+
+// oomKilled says whether the kernel killed soffice for going over its
+// cgroup's memory.max (never with RLIMIT_DATA: an allocation fails then).
+func (o *office) oomKilled() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, cg := range o.cgroups {
+		if cg.oomKilled() {
+			return true
+		}
+	}
+	return false
+}
+
+// currentPID is the running soffice.bin's pid.
+func (o *office) currentPID() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.pid
 }
 
 func (o *office) supervise(exited <-chan error) {
@@ -113,6 +144,13 @@ func (o *office) stop() {
 	o.mu.Unlock()
 	syscall.Kill(-pid, syscall.SIGKILL)
 	<-o.done
+	o.mu.Lock()
+	cgroups := o.cgroups
+	o.cgroups = nil
+	o.mu.Unlock()
+	for _, cg := range cgroups {
+		cg.remove()
+	}
 }
 
 // waitGroupGone kills what is left of a process group and waits (up to

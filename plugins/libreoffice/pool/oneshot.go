@@ -17,7 +17,7 @@ import (
 // after a warm instance crashed (Config.NoColdRetry turns it off). It
 // cannot check which import filter LibreOffice picked, so callers sniff the
 // content first.
-func coldConvert(ctx context.Context, cfg Config, work, src, dst, to string) error {
+func coldConvert(ctx context.Context, cfg Config, lim limits, work, src, dst, to string) error {
 	dir, err := os.MkdirTemp(work, "cold-")
 	if err != nil {
 		return err
@@ -37,15 +37,21 @@ func coldConvert(ctx context.Context, cfg Config, work, src, dst, to string) err
 	o, err := startOffice(cfg.officeBin, []string{"-env:UserInstallation=" + profile,
 		"--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck",
 		"--convert-to", to, "--outdir", outdir, src},
-		[]string{"TMPDIR=" + dir}, log, !cfg.NoNetNamespace, cfg.sandbox(work))
+		[]string{"TMPDIR=" + dir}, log, !cfg.NoNetNamespace, cfg.sandbox(work), lim.mem)
 	if err != nil {
 		return err
 	}
+	defer o.stop()
+	w := watchConversion(o.currentPID(), lim.cpu, o.stop)
 	select {
 	case <-o.done:
 	case <-ctx.Done():
 		o.stop()
+		w.end()
 		return ctx.Err()
+	}
+	if _, _, over := w.end(); over {
+		return overCPU(lim.cpu)
 	}
 	ext, _, _ := strings.Cut(to, ":")
 	produced := filepath.Join(outdir, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"."+ext)

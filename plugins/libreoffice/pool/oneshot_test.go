@@ -3,7 +3,6 @@ package pool
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 )
 
@@ -17,17 +16,18 @@ func coldConvertDoc(ctx context.Context, cfg Config, k Kind, src io.Reader, dst 
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	work, err := newWorkDir(cfg.TempDir)
+	wd, err := newWorkDir(cfg.TempDir, cfg.Instance)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(work)
+	defer wd.remove()
+	work := wd.Path()
 	in := filepath.Join(work, "in."+k.Ext)
 	if _, err := writeSource(in, k, src); err != nil {
 		return err
 	}
 	out := filepath.Join(work, "in.docx")
-	if err := coldConvert(ctx, cfg, work, in, out, "docx:MS Word 2007 XML"); err != nil {
+	if err := coldConvert(ctx, cfg, limits{newMemoryLimit(cfg.Memory), cfg.CPUFor(0)}, work, in, out, "docx:MS Word 2007 XML"); err != nil {
 		if ctx.Err() != nil {
 			return &Error{Reason: TimedOut, Detail: err.Error()}
 		}

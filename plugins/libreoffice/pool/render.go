@@ -24,8 +24,8 @@ func (p *Pool) RenderPDF(ctx context.Context, k Kind, src io.Reader, dst io.Writ
 		warm: func(ctx context.Context, in *instance, src, dst string) (answer, error) {
 			return in.convert(ctx, src, dst, k.Filters, pdfExport)
 		},
-		cold: func(ctx context.Context, job, src, dst string) error {
-			return coldConvert(ctx, p.cfg, job, src, dst, "pdf:"+pdfExport)
+		cold: func(ctx context.Context, lim limits, job, src, dst string) error {
+			return coldConvert(ctx, p.cfg, lim, job, src, dst, "pdf:"+pdfExport)
 		},
 	})
 }

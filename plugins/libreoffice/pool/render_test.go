@@ -110,7 +110,7 @@ func TestOneShotPDFCountsWhenWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := coldConvert(context.Background(), cfg, work, src, dst, "pdf:"+pdfExport); err != nil {
+	if err := coldConvert(context.Background(), cfg, limits{newMemoryLimit(cfg.Memory), cfg.CPUFor(0)}, work, src, dst, "pdf:"+pdfExport); err != nil {
 		t.Fatalf("coldConvert: %v", err)
 	}
 	b, err := os.ReadFile(dst)

@@ -21,101 +21,127 @@ const (
 
 // Language is one registry entry.
 type Language struct {
-	Name   string    // English name used by the API: "Arabic"
-	Code   string    // ISO 639-1 (or BCP 47 where 639-1 is ambiguous): "ar", "zh-Hans"
-	Code3  string    // ISO 639-3 / 639-2: "ara"
-	Script string    // ISO 15924: "Arab"
-	Dir    Direction // ltr or rtl
+	Name    string    // English name used by the API: "Arabic"
+	Code    string    // ISO 639-1 where it exists, else 639-3, or BCP 47 for a variant: "ar", "ast", "pt-BR"
+	Code3   string    // ISO 639-3 / 639-2: "ara"
+	Script  string    // ISO 15924: "Arab"
+	Dir     Direction // ltr or rtl
+	Endonym string    // the language's own name for itself: "العربية"
+	// Of is the code of the language a variant belongs to ("pt" for
+	// Portuguese (Brazil)), "" for a language. Only engines that name a
+	// variant among their pairs serve it (Apertium's variant modes).
+	Of string
 }
 
 // IsRTL reports whether output in this language gets right-to-left layout.
 func (l Language) IsRTL() bool { return l.Dir == RTL }
 
+// IsVariant reports whether l is a variant of another registry language.
+func (l Language) IsVariant() bool { return l.Of != "" }
+
 var all = []Language{
-	{"Afrikaans", "af", "afr", "Latn", LTR},
-	{"Albanian", "sq", "sqi", "Latn", LTR},
-	{"Arabic", "ar", "ara", "Arab", RTL},
-	{"Armenian", "hy", "hye", "Armn", LTR},
-	{"Basque", "eu", "eus", "Latn", LTR},
-	{"Bengali", "bn", "ben", "Beng", LTR},
-	{"Bulgarian", "bg", "bul", "Cyrl", LTR},
-	{"Catalan", "ca", "cat", "Latn", LTR},
-	{"Chinese (Simplified)", "zh-Hans", "zho", "Hans", LTR},
-	{"Chinese (Traditional)", "zh-Hant", "zho", "Hant", LTR},
-	{"Croatian", "hr", "hrv", "Latn", LTR},
-	{"Czech", "cs", "ces", "Latn", LTR},
-	{"Danish", "da", "dan", "Latn", LTR},
-	{"Dutch", "nl", "nld", "Latn", LTR},
-	{"English", "en", "eng", "Latn", LTR},
-	{"Esperanto", "eo", "epo", "Latn", LTR},
-	{"Estonian", "et", "est", "Latn", LTR},
-	{"Finnish", "fi", "fin", "Latn", LTR},
-	{"French", "fr", "fra", "Latn", LTR},
-	{"Galician", "gl", "glg", "Latn", LTR},
-	{"Georgian", "ka", "kat", "Geor", LTR},
-	{"German", "de", "deu", "Latn", LTR},
-	{"Greek", "el", "ell", "Grek", LTR},
-	{"Gujarati", "gu", "guj", "Gujr", LTR},
-	{"Hebrew", "he", "heb", "Hebr", RTL},
-	{"Hindi", "hi", "hin", "Deva", LTR},
-	{"Hungarian", "hu", "hun", "Latn", LTR},
-	{"Icelandic", "is", "isl", "Latn", LTR},
-	{"Indonesian", "id", "ind", "Latn", LTR},
-	{"Irish", "ga", "gle", "Latn", LTR},
-	{"Italian", "it", "ita", "Latn", LTR},
-	{"Japanese", "ja", "jpn", "Jpan", LTR},
-	{"Kazakh", "kk", "kaz", "Cyrl", LTR},
-	{"Korean", "ko", "kor", "Kore", LTR},
-	{"Latvian", "lv", "lav", "Latn", LTR},
-	{"Lithuanian", "lt", "lit", "Latn", LTR},
-	{"Macedonian", "mk", "mkd", "Cyrl", LTR},
-	{"Malay", "ms", "msa", "Latn", LTR},
-	{"Marathi", "mr", "mar", "Deva", LTR},
-	{"Norwegian Bokmål", "nb", "nob", "Latn", LTR},
-	{"Norwegian Nynorsk", "nn", "nno", "Latn", LTR},
-	{"Occitan", "oc", "oci", "Latn", LTR},
-	{"Persian", "fa", "fas", "Arab", RTL},
-	{"Polish", "pl", "pol", "Latn", LTR},
-	{"Portuguese", "pt", "por", "Latn", LTR},
-	{"Punjabi", "pa", "pan", "Guru", LTR},
-	{"Romanian", "ro", "ron", "Latn", LTR},
-	{"Russian", "ru", "rus", "Cyrl", LTR},
-	{"Serbian", "sr", "srp", "Cyrl", LTR},
-	{"Slovak", "sk", "slk", "Latn", LTR},
-	{"Slovenian", "sl", "slv", "Latn", LTR},
-	{"Spanish", "es", "spa", "Latn", LTR},
-	{"Swahili", "sw", "swa", "Latn", LTR},
-	{"Swedish", "sv", "swe", "Latn", LTR},
-	{"Tagalog", "tl", "tgl", "Latn", LTR},
-	{"Tamil", "ta", "tam", "Taml", LTR},
-	{"Telugu", "te", "tel", "Telu", LTR},
-	{"Thai", "th", "tha", "Thai", LTR},
-	{"Turkish", "tr", "tur", "Latn", LTR},
-	{"Ukrainian", "uk", "ukr", "Cyrl", LTR},
-	{"Urdu", "ur", "urd", "Arab", RTL},
-	{"Vietnamese", "vi", "vie", "Latn", LTR},
-	{"Welsh", "cy", "cym", "Latn", LTR},
+	{"Afrikaans", "af", "afr", "Latn", LTR, "Afrikaans", ""},
+	{"Albanian", "sq", "sqi", "Latn", LTR, "shqip", ""},
+	{"Arabic", "ar", "ara", "Arab", RTL, "العربية", ""},
+	{"Aragonese", "an", "arg", "Latn", LTR, "aragonés", ""},
+	{"Armenian", "hy", "hye", "Armn", LTR, "հայերեն", ""},
+	{"Asturian", "ast", "ast", "Latn", LTR, "asturianu", ""},
+	{"Basque", "eu", "eus", "Latn", LTR, "euskara", ""},
+	{"Belarusian", "be", "bel", "Cyrl", LTR, "беларуская", ""},
+	{"Bengali", "bn", "ben", "Beng", LTR, "বাংলা", ""},
+	{"Bosnian", "bs", "bos", "Latn", LTR, "bosanski", ""},
+	{"Breton", "br", "bre", "Latn", LTR, "brezhoneg", ""},
+	{"Bulgarian", "bg", "bul", "Cyrl", LTR, "български", ""},
+	{"Catalan", "ca", "cat", "Latn", LTR, "català", ""},
+	{"Catalan (Valencian)", "ca-valencia", "cat", "Latn", LTR, "valencià", "ca"},
+	{"Chinese (Simplified)", "zh-Hans", "zho", "Hans", LTR, "简体中文", ""},
+	{"Chinese (Traditional)", "zh-Hant", "zho", "Hant", LTR, "繁體中文", ""},
+	{"Croatian", "hr", "hrv", "Latn", LTR, "hrvatski", ""},
+	{"Czech", "cs", "ces", "Latn", LTR, "čeština", ""},
+	{"Danish", "da", "dan", "Latn", LTR, "dansk", ""},
+	{"Dutch", "nl", "nld", "Latn", LTR, "Nederlands", ""},
+	{"English", "en", "eng", "Latn", LTR, "English", ""},
+	{"Esperanto", "eo", "epo", "Latn", LTR, "Esperanto", ""},
+	{"Estonian", "et", "est", "Latn", LTR, "eesti", ""},
+	{"Finnish", "fi", "fin", "Latn", LTR, "suomi", ""},
+	{"Franco-Provençal", "frp", "frp", "Latn", LTR, "arpetan", ""},
+	{"French", "fr", "fra", "Latn", LTR, "français", ""},
+	{"Galician", "gl", "glg", "Latn", LTR, "galego", ""},
+	{"Georgian", "ka", "kat", "Geor", LTR, "ქართული", ""},
+	{"German", "de", "deu", "Latn", LTR, "Deutsch", ""},
+	{"Greek", "el", "ell", "Grek", LTR, "Ελληνικά", ""},
+	{"Gujarati", "gu", "guj", "Gujr", LTR, "ગુજરાતી", ""},
+	{"Hebrew", "he", "heb", "Hebr", RTL, "עברית", ""},
+	{"Hindi", "hi", "hin", "Deva", LTR, "हिन्दी", ""},
+	{"Hungarian", "hu", "hun", "Latn", LTR, "magyar", ""},
+	{"Icelandic", "is", "isl", "Latn", LTR, "íslenska", ""},
+	{"Indonesian", "id", "ind", "Latn", LTR, "Bahasa Indonesia", ""},
+	{"Irish", "ga", "gle", "Latn", LTR, "Gaeilge", ""},
+	{"Italian", "it", "ita", "Latn", LTR, "italiano", ""},
+	{"Japanese", "ja", "jpn", "Jpan", LTR, "日本語", ""},
+	{"Kazakh", "kk", "kaz", "Cyrl", LTR, "қазақ тілі", ""},
+	{"Korean", "ko", "kor", "Kore", LTR, "한국어", ""},
+	{"Latvian", "lv", "lav", "Latn", LTR, "latviešu", ""},
+	{"Lithuanian", "lt", "lit", "Latn", LTR, "lietuvių", ""},
+	{"Macedonian", "mk", "mkd", "Cyrl", LTR, "македонски", ""},
+	{"Malay", "ms", "msa", "Latn", LTR, "Bahasa Melayu", ""},
+	{"Marathi", "mr", "mar", "Deva", LTR, "मराठी", ""},
+	{"Norwegian Bokmål", "nb", "nob", "Latn", LTR, "norsk bokmål", ""},
+	{"Norwegian Nynorsk", "nn", "nno", "Latn", LTR, "norsk nynorsk", ""},
+	{"Occitan", "oc", "oci", "Latn", LTR, "occitan", ""},
+	{"Occitan (Aranese)", "oc-aranes", "oci", "Latn", LTR, "aranés", "oc"},
+	{"Occitan (Gascon)", "oc-gascon", "oci", "Latn", LTR, "gascon", "oc"},
+	{"Persian", "fa", "fas", "Arab", RTL, "فارسی", ""},
+	{"Polish", "pl", "pol", "Latn", LTR, "polski", ""},
+	{"Portuguese", "pt", "por", "Latn", LTR, "português", ""},
+	{"Portuguese (Brazil)", "pt-BR", "por", "Latn", LTR, "português do Brasil", "pt"},
+	{"Punjabi", "pa", "pan", "Guru", LTR, "ਪੰਜਾਬੀ", ""},
+	{"Romanian", "ro", "ron", "Latn", LTR, "română", ""},
+	{"Russian", "ru", "rus", "Cyrl", LTR, "русский", ""},
+	{"Sardinian", "sc", "srd", "Latn", LTR, "sardu", ""},
+	{"Serbian", "sr", "srp", "Cyrl", LTR, "српски", ""},
+	{"Serbo-Croatian", "sh", "hbs", "Latn", LTR, "srpskohrvatski", ""},
+	{"Silesian", "szl", "szl", "Latn", LTR, "ślōnskŏ gŏdka", ""},
+	{"Slovak", "sk", "slk", "Latn", LTR, "slovenčina", ""},
+	{"Slovenian", "sl", "slv", "Latn", LTR, "slovenščina", ""},
+	{"Spanish", "es", "spa", "Latn", LTR, "español", ""},
+	{"Swahili", "sw", "swa", "Latn", LTR, "Kiswahili", ""},
+	{"Swedish", "sv", "swe", "Latn", LTR, "svenska", ""},
+	{"Tagalog", "tl", "tgl", "Latn", LTR, "Tagalog", ""},
+	{"Tamil", "ta", "tam", "Taml", LTR, "தமிழ்", ""},
+	{"Telugu", "te", "tel", "Telu", LTR, "తెలుగు", ""},
+	{"Thai", "th", "tha", "Thai", LTR, "ไทย", ""},
+	{"Turkish", "tr", "tur", "Latn", LTR, "Türkçe", ""},
+	{"Ukrainian", "uk", "ukr", "Cyrl", LTR, "українська", ""},
+	{"Urdu", "ur", "urd", "Arab", RTL, "اردو", ""},
+	{"Vietnamese", "vi", "vie", "Latn", LTR, "Tiếng Việt", ""},
+	{"Welsh", "cy", "cym", "Latn", LTR, "Cymraeg", ""},
 }
 
 var index = func() map[string]Language {
-	m := make(map[string]Language, len(all)*3)
+	m := make(map[string]Language, len(all)*4)
 	for _, l := range all {
 		m[strings.ToLower(l.Name)] = l
 		m[strings.ToLower(l.Code)] = l
 	}
-	// Common aliases.
+	// Common aliases, and the other names of the variants.
 	alias := map[string]string{
 		"chinese": "zh-Hans", "zh": "zh-Hans", "zh-cn": "zh-Hans", "zh-tw": "zh-Hant",
 		"farsi": "fa", "norwegian": "nb", "no": "nb", "filipino": "tl", "iw": "he",
-		"pt-br": "pt", "pt-pt": "pt", "en-us": "en", "en-gb": "en",
+		"pt-pt": "pt", "en-us": "en", "en-gb": "en",
+		"zlm": "ms", "arpitan": "frp", "franco-provencal": "frp",
+		"valencian": "ca-valencia", "brazilian portuguese": "pt-BR", "aranese": "oc-aranes", "gascon": "oc-gascon",
 	}
 	for a, code := range alias {
 		m[a] = m[strings.ToLower(code)]
 	}
-	// ISO 639-3 codes, where unambiguous.
+	// ISO 639-3 codes and endonyms, where unambiguous (a variant shares
+	// its language's 639-3 code: the language comes first).
 	for _, l := range all {
-		if _, taken := m[l.Code3]; !taken {
-			m[l.Code3] = l
+		for _, k := range []string{l.Code3, strings.ToLower(l.Endonym)} {
+			if _, taken := m[k]; !taken {
+				m[k] = l
+			}
 		}
 	}
 	return m

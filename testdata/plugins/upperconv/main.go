@@ -1,5 +1,6 @@
 // Command upperconv is a test converter: it streams its input back in
-// upper case, so the host's streaming can be checked byte for byte.
+// upper case, so the host's streaming can be checked byte for byte. The
+// input "tenant?" is answered with the tenant key the host sent.
 package main
 
 import (
@@ -16,11 +17,15 @@ type upper struct{}
 
 func (upper) Formats() []string { return []string{"txt"} }
 
-func (upper) Convert(_ context.Context, format string, in io.Reader, out io.Writer) error {
+func (upper) Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error {
 	if format != "txt" {
 		return fmt.Errorf("upperconv: cannot convert %q", format)
 	}
 	r := bufio.NewReaderSize(in, 64<<10)
+	if head, _ := r.Peek(8); string(head) == "tenant?" {
+		_, err := io.WriteString(out, "tenant="+sdk.Tenant(ctx))
+		return err
+	}
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := r.Read(buf)

@@ -1,9 +1,11 @@
 package pooltest
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 )
 
@@ -43,4 +45,46 @@ func LocalFieldsRTF(pic, txt string) []byte {
 {\pard Text {\field{\*\fldinst { INCLUDETEXT "` + txt + `" }}{\fldrslt {included}}}\par}
 {\pard Linked {\field{\*\fldinst { LINK Word.Document.8 "` + txt + `" "" \\a }}{\fldrslt {linked}}}\par}
 }`)
+}
+
+// NestedTablesODT is a small .odt whose body is depth tables nested one
+// in another, each of one cell: about 10 KB for 3,000 levels, and
+// LibreOffice's layout time grows much faster than its size (issue 26:
+// 3,000 levels held an instance for the whole 120 s timeout).
+func NestedTablesODT(depth int) []byte {
+	var content bytes.Buffer
+	content.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" office:version="1.2"><office:body><office:text>`)
+	for range depth {
+		content.WriteString(`<table:table><table:table-column/><table:table-row><table:table-cell>`)
+	}
+	content.WriteString(`<text:p>deep</text:p>`)
+	for range depth {
+		content.WriteString(`</table:table-cell></table:table-row></table:table>`)
+	}
+	content.WriteString(`</office:text></office:body></office:document-content>`)
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	writeODTHead(zw)
+	w, _ := zw.Create("content.xml")
+	w.Write(content.Bytes())
+	zw.Close()
+	return b.Bytes()
+}
+
+// NestedTablesRTF is NestedTablesODT in RTF: depth levels of one-cell
+// tables (\itap), the innermost holding a paragraph.
+func NestedTablesRTF(depth int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{\rtf1\ansi\deff0{\fonttbl{\f0 Arial;}}` + "\n")
+	b.WriteString(fmt.Sprintf(`\pard\intbl\itap%d deep\nestcell{\*\nesttableprops\trowd\cellx%d\nestrow}`+"\n", depth, 1000))
+	for level := depth - 1; level >= 1; level-- {
+		if level == 1 {
+			b.WriteString(`\pard\intbl\itap1\cell\trowd\cellx9000\row` + "\n")
+			break
+		}
+		b.WriteString(fmt.Sprintf(`\pard\intbl\itap%d\nestcell{\*\nesttableprops\trowd\cellx%d\nestrow}`+"\n", level, 1000+level))
+	}
+	b.WriteString(`\pard after\par}`)
+	return b.Bytes()
 }
