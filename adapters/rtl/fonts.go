@@ -194,7 +194,7 @@ func (f *Fontconfig) charsetOf(family string) charset {
 		f.charsets = map[string]charset{}
 	}
 	var cs charset
-	out, err := exec.CommandContext(context.Background(), "fc-list", "-f", "%{family}\t%{charset}\n", strings.ReplaceAll(family, "-", `\-`)).Output()
+	out, err := exec.CommandContext(context.Background(), "fc-list", "-f", "%{family}\t%{charset}\n", fcEscape(family)).Output()
 	if err == nil {
 		first := true
 		for _, line := range strings.Split(string(out), "\n") {
@@ -212,6 +212,20 @@ func (f *Fontconfig) charsetOf(family string) charset {
 	}
 	f.charsets[key] = cs
 	return cs
+}
+
+// fcEscape quotes a family name for a fontconfig pattern, in which '-',
+// ':', ',' and '\\' separate or escape (Word files name fonts such as
+// "Awami Nastaliq:agca=1").
+func fcEscape(family string) string {
+	var b strings.Builder
+	for _, r := range family {
+		if strings.ContainsRune(`\-:,`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func hasFamily(list, family string) bool {

@@ -161,3 +161,18 @@ func TestRenderDigitsAndPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// A family named with a pattern's separators in it (LibreOffice writes
+// font features after a colon) is looked up as a name: not installed.
+func TestFontconfigEscapesNames(t *testing.T) {
+	fc := requireFontconfig(t)
+	if got := fcEscape(`Awami Nastaliq:agca=1,x-y\z`); got != `Awami Nastaliq\:agca=1\,x\-y\\z` {
+		t.Errorf("escaped %q", got)
+	}
+	if lacks := fc.Lacks("Awami Nastaliq:agca=1", []rune("a")); len(lacks) != 1 {
+		t.Errorf("a font that is not installed has %q", "a")
+	}
+	if lacks := fc.Lacks("Noto Nastaliq Urdu", []rune("0")); len(lacks) != 0 {
+		t.Errorf("Noto Nastaliq Urdu lacks 0")
+	}
+}
