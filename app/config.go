@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
+	"github.com/dragoman-translate/dragoman/core/pipeline"
 )
 
 // serveEnvHelp lists the variables serve reads besides the flags' own.
@@ -55,6 +56,9 @@ type Config struct {
 	// MaxConnsPerIP bounds the connections one client address holds open
 	// (0: no bound); trusted proxies are not counted.
 	MaxConnsPerIP int
+	// RetryFor bounds how long a stage may keep failing with errors worth
+	// retrying before its job fails.
+	RetryFor time.Duration
 	// Engine batches: the most segments in one engine call (0: the
 	// engine's own limit) and the batches in flight per engine across
 	// all jobs of this process.
@@ -118,7 +122,8 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.DurationVar(&c.UploadIdleTimeout, "upload-idle-timeout", 30*time.Second, "a request body (an upload, a form, a JSON body) that sends no byte for this long is refused with 408")
 	fs.DurationVar(&c.UploadTimeout, "upload-timeout", 10*time.Minute, "the longest a request body may take (50 MB at about 700 kbit/s); 408 after it")
 	fs.Int64Var(&c.BodyMinRate, "body-min-rate", 500, "bytes a second a request body must keep up on average after its first --upload-idle-timeout (each byte buys 1/rate s more); 408 below it; 0: no minimum")
-	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one client address may hold open at once (more are closed on accept; --trusted-proxies are not counted); 0: no bound")
+	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one client address may hold open at once, and requests it may have in progress (more connections are closed on accept, more requests answered 429; --trusted-proxies are not counted); 0: no bound")
+	fs.DurationVar(&c.RetryFor, "retry-for", pipeline.DefaultRetryFor, "how long a pipeline stage may keep failing with errors worth retrying (the database, the bucket or an engine unreachable) before its job fails; outages shorter than this cost no job")
 	fs.VisitAll(func(fl *pflag.Flag) { cmdline.Bind(fs, fl.Name) })
 	return f
 }
@@ -138,8 +143,8 @@ func (f *serveFlags) config() (*Config, error) {
 	default:
 		return nil, cmdline.Usagef("--role: %q is not all, api or worker", c.Role)
 	}
-	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 {
-		return nil, cmdline.UsageError{Msg: "--upload-idle-timeout and --upload-timeout must be positive"}
+	if c.UploadIdleTimeout <= 0 || c.UploadTimeout <= 0 || c.RetryFor <= 0 {
+		return nil, cmdline.UsageError{Msg: "--upload-idle-timeout, --upload-timeout and --retry-for must be positive"}
 	}
 	if c.BodyMinRate < 0 || c.MaxConnsPerIP < 0 {
 		return nil, cmdline.UsageError{Msg: "--body-min-rate and --max-conns-per-ip must be 0 or more"}

@@ -10,8 +10,8 @@ import (
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
-func newDashboard(s *service.Service, log *slog.Logger) *dashboard.Dashboard {
-	return dashboard.New(s, log)
+func newDashboard(uc service.UseCases, log *slog.Logger) *dashboard.Dashboard {
+	return dashboard.New(uc, log)
 }
 
 // site serves the API under /v1 (and the contract's /api/webhooks) and the

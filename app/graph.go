@@ -24,16 +24,12 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
-	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
-	"github.com/dragoman-translate/dragoman/adapters/tmx"
-	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/adapters/webhook"
-	"github.com/dragoman-translate/dragoman/adapters/xliff"
 	"github.com/dragoman-translate/dragoman/app/internal/datadir"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -82,10 +78,11 @@ type abandonedEvents struct {
 	p atomic.Pointer[pipeline.Pipeline]
 }
 
-func (g *abandonedEvents) forward(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) {
+func (g *abandonedEvents) forward(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) error {
 	if p := g.p.Load(); p != nil {
-		_ = p.GiveUp(ctx, e.JobID, err)
+		return p.GiveUp(ctx, e.JobID, err)
 	}
+	return errors.New("the pipeline is not running yet")
 }
 
 func openBus(lc fx.Lifecycle, c *Config, log *slog.Logger, g *abandonedEvents) (*eventbus.Bus, error) {
@@ -138,24 +135,6 @@ func openPlugins(lc fx.Lifecycle, c *Config, log *slog.Logger, m *telemetry.Metr
 // lazily, on the first detection.
 var detector = langdetect.New()
 
-func newService(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) *service.Service {
-	cfg := service.DefaultConfig
-	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
-	return &service.Service{
-		Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Blobs: blobs, Bus: bus,
-		Limiter: st, Engines: plugins, Layout: layout,
-		// Source auto: the language is detected at submission too, so an
-		// unserved pair is refused before the job exists.
-		Docs: docx.New(), Detector: detector, Packages: ooxml.Checker{},
-		Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
-		Clock:   systemClock{}, NewID: newID,
-		JobCatalog: st, Users: st, KeyCatalog: st, Pages: previewRenderer(plugins), History: st,
-		PDF:        plugins.PDFRenderer(),
-		Glossaries: st,
-		XLIFF:      xliff.Codec{}, Memory: st, TMX: tmx.Codec{},
-	}
-}
-
 // previewRenderer renders previews on the converter plugin's warm
 // LibreOffice pool when there is one, else with a fresh soffice each.
 func previewRenderer(plugins *pluginhost.Host) *preview.Renderer {
@@ -184,6 +163,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Glossaries: st,
 		Memory:     st,
 		Clock:      systemClock{}, NewID: newID, Log: log,
+		RetryFor: c.RetryFor,
 	}
 	if conv := plugins.Converter(); conv != nil {
 		p.Converter = conv
@@ -223,10 +203,10 @@ func pipelineModules(c *Config, stderr io.Writer) fx.Option {
 			openBus,
 			openPlugins,
 			func() *rtl.Layout { return rtl.New(rtl.Options{}) },
-			newService,
+			newUseCases,
 			newWebhookWorker,
 			newPipeline,
-			func(s *service.Service, log *slog.Logger) *httpapi.API { return httpapi.New(s, log) },
+			func(uc service.UseCases, log *slog.Logger) *httpapi.API { return httpapi.New(uc, log) },
 			newDashboard,
 		),
 		fx.Invoke(runPipeline),

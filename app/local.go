@@ -28,7 +28,7 @@ import (
 // NATS) with the installed plugins, without HTTP, accounts or keys.
 type local struct {
 	app    *fx.App
-	svc    *service.Service
+	svc    service.UseCases
 	caller *service.Caller
 	dir    string
 }
@@ -46,7 +46,7 @@ func newLocal(ctx context.Context, pluginDir, engines string, stderr io.Writer) 
 	c := &Config{DataDir: dir, PluginDir: pluginDir, Engines: engines, Workers: 2, LogLevel: "error",
 		DownloadTTL: time.Hour, JobRetention: 24 * time.Hour, PublicURL: "https://localhost"}
 	var (
-		svc *service.Service
+		svc service.UseCases
 		st  *sqlstore.Store
 	)
 	app := fx.New(pipelineModules(c, stderr), fx.Populate(&svc, &st),
@@ -87,7 +87,7 @@ func (l *local) AddGlossary(ctx context.Context, path, from, to string) (string,
 	if err != nil {
 		return "", err
 	}
-	g, err := l.svc.CreateGlossary(ctx, l.caller, service.GlossaryRequest{
+	g, err := l.svc.Glossaries.CreateGlossary(ctx, l.caller, service.GlossaryRequest{
 		Name: filepath.Base(path), SourceLang: from, TargetLang: to, File: b, FromFile: true,
 	})
 	if err != nil {
@@ -127,13 +127,13 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 	}
 	report(client.Progress{Phase: client.PhaseUpload, Total: st.Size()})
 	// The upload path of the API: store the document, then queue the job.
-	up, err := l.svc.Receive(ctx, f, false)
+	up, err := l.svc.Jobs.Receive(ctx, f, false)
 	if err != nil {
 		return nil, err
 	}
-	acc, err := l.svc.Queue(ctx, l.caller, up, service.SubmitRequest{
-		Name: filepath.Base(path), TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode, PDF: opts.PDF,
-		GlossaryID: opts.GlossaryID,
+	acc, err := l.svc.Jobs.Queue(ctx, l.caller, up, service.SubmitRequest{
+		Name: filepath.Base(path), JobOptions: service.JobOptions{TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode, PDF: opts.PDF,
+			GlossaryID: opts.GlossaryID},
 	})
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 	report(client.Progress{Phase: client.PhaseUpload, Done: st.Size(), Total: st.Size()})
 	var j *job.Job
 	for {
-		if j, err = l.svc.Job(ctx, l.caller, id); err != nil {
+		if j, err = l.svc.Jobs.Job(ctx, l.caller, id); err != nil {
 			return nil, err
 		}
 		report(client.Progress{Phase: client.PhaseProcess, JobID: id, Stage: string(j.Stage)})
@@ -151,7 +151,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 		}
 		select {
 		case <-ctx.Done():
-			_, _ = l.svc.CancelJob(context.WithoutCancel(ctx), l.caller, id)
+			_, _ = l.svc.Jobs.CancelJob(context.WithoutCancel(ctx), l.caller, id)
 			return nil, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
@@ -160,7 +160,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 	if j.Status == job.Failed {
 		return res, &client.JobFailedError{JobID: id, Message: j.Error}
 	}
-	d, err := l.svc.Download(ctx, l.caller, id)
+	d, err := l.svc.Jobs.Download(ctx, l.caller, id)
 	if err != nil {
 		return res, err
 	}
@@ -179,7 +179,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 	}
 	res.Path = out
 	if opts.PDF {
-		p, err := l.svc.DownloadPDF(ctx, l.caller, id)
+		p, err := l.svc.Documents.DownloadPDF(ctx, l.caller, id)
 		if err != nil {
 			return res, err
 		}

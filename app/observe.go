@@ -6,9 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strings"
-	"time"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"go.uber.org/fx"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
+	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/preview"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
@@ -24,7 +23,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
-	"github.com/dragoman-translate/dragoman/plugins/libreoffice/pool"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // defaultMetricsAddr is loopback, so metrics are not public unless asked.
@@ -69,16 +68,17 @@ func tracedPluginCall(info *stats.RPCTagInfo) bool {
 
 // instrumentService counts accepted jobs, rate-limit refusals and PDF
 // renditions (downloads and previews).
-func instrumentService(s *service.Service, m *telemetry.Metrics) *service.Service {
-	s.Jobs = m.Jobs(s.Jobs)
-	s.Limiter = m.Limiter(s.Limiter)
-	if s.PDF != nil {
-		s.PDF = m.PDFRenderer(s.PDF)
+func instrumentService(uc service.UseCases, m *telemetry.Metrics) service.UseCases {
+	uc.Jobs.Jobs = m.Jobs(uc.Jobs.Jobs)
+	uc.Accounts.Limiter = m.Limiter(uc.Accounts.Limiter)
+	uc.Sessions.Limiter = m.Limiter(uc.Sessions.Limiter)
+	if uc.Documents.PDF != nil {
+		uc.Documents.PDF = m.PDFRenderer(uc.Documents.PDF)
 	}
-	if r, ok := s.Pages.(*preview.Renderer); ok && r.PDF != nil {
+	if r, ok := uc.Documents.Pages.(*preview.Renderer); ok && r.PDF != nil {
 		r.PDF = m.PDFRenderer(r.PDF)
 	}
-	return s
+	return uc
 }
 
 // instrumentPipeline puts the metrics and the stage spans around the
@@ -87,8 +87,10 @@ func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry
 	p.Jobs = m.Jobs(p.Jobs)
 	p.Bus = m.Bus(p.Bus, t.Tracer())
 	if p.Converter != nil {
+		if c, ok := p.Converter.(sdk.ConcurrencyReporter); ok { // the plugin host's, as the plugins said
+			m.SetLibreOfficePoolSize(c.MaxConcurrent())
+		}
 		p.Converter = m.Converter(p.Converter)
-		m.SetLibreOfficePoolSize(libreOfficePoolSize())
 	}
 	if p.PDF != nil {
 		p.PDF = m.PDFRenderer(p.PDF)
@@ -104,15 +106,6 @@ func instrumentPipeline(p *pipeline.Pipeline, m *telemetry.Metrics, t *telemetry
 	return p
 }
 
-// libreOfficePoolSize is the pool the converter plugin starts, read from
-// the environment it inherits.
-func libreOfficePoolSize() int {
-	if c, err := pool.ConfigFromEnv(); err == nil && c.Size > 0 {
-		return c.Size
-	}
-	return runtime.NumCPU()
-}
-
 // runMetrics serves /metrics on its own plain-HTTP listener.
 func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.Store, log *slog.Logger) {
 	m.WatchQueues(st, systemClock{})
@@ -121,7 +114,9 @@ func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.S
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 15 * time.Second}
+	// GET /metrics reads no body, so the server reads what is left of one
+	// (up to 256 KB) before it answers: bounded as on the other ports.
+	srv := &http.Server{Handler: httpguard.Bodies(mux, c.bodyLimits(), refuse), ReadHeaderTimeout: headerTimeout}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
 			ln, err := listen(c.MetricsAddr)
@@ -138,11 +133,15 @@ func runMetrics(lc fx.Lifecycle, c *Config, m *telemetry.Metrics, st *sqlstore.S
 	})
 }
 
-// wireReadiness gives GET /v1/ready its checks.
-func wireReadiness(api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blobs ports.BlobStore, plugins *pluginhost.Host) {
+// wireReadiness gives GET /v1/ready its checks. Readiness says what this
+// process can do: an api process stores the jobs it accepts while the
+// event bus is down (the workers' recovery publishes them once it is
+// back), so the bus is advisory there; a process that runs the stages
+// needs it.
+func wireReadiness(c *Config, api *httpapi.API, st *sqlstore.Store, bus *eventbus.Bus, blobs ports.BlobStore, plugins *pluginhost.Host) {
 	checks := []httpapi.ReadinessCheck{
 		{Name: "database", Check: st.Ping},
-		{Name: "bus", Check: bus.Ping},
+		{Name: "bus", Check: bus.Ping, Advisory: !c.runsStages()},
 		{Name: "plugins", Check: plugins.Ready},
 	}
 	if b, ok := blobs.(interface{ Check(context.Context) error }); ok {

@@ -19,7 +19,7 @@ func openapiCommand() *cobra.Command {
 	asYAML := cmd.Flags().Bool("yaml", false, "YAML instead of JSON")
 	v30 := cmd.Flags().Bool("openapi-3.0", false, "downgraded to OpenAPI 3.0.3 (JSON), for code generators")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		o := httpapi.New(&service.Service{}, nil).OpenAPI()
+		o := httpapi.New(service.UseCases{}, nil).OpenAPI()
 		var (
 			b   []byte
 			err error

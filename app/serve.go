@@ -22,17 +22,19 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
+	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
 	"github.com/dragoman-translate/dragoman/adapters/telemetry"
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/app/internal/instance"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/settle"
 )
 
 // runPipeline registers the stages, starts the bus and republishes the
 // events of jobs that were in flight when the process last stopped. An
 // api process runs none of it: it only publishes the jobs it accepts.
-func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc *service.Service, log *slog.Logger) {
+func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus.Bus, svc service.UseCases, st *sqlstore.Store, log *slog.Logger) {
 	if !c.runsStages() {
 		return
 	}
@@ -53,7 +55,8 @@ func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus
 			if err := p.Recover(ctx, idle); err != nil {
 				return fmt.Errorf("recover jobs in flight: %w", err)
 			}
-			go sweep(svc, p, log, stop, done)
+			settler := &settle.Settler{Jobs: st, Owing: st, Quota: st, Blobs: p.Blobs, Bus: bus, Clock: systemClock{}}
+			go sweep(svc, p, settler, log, stop, done)
 			return nil
 		},
 		OnStop: func(ctx context.Context) error {
@@ -81,20 +84,30 @@ func runPipeline(lc fx.Lifecycle, c *Config, p *pipeline.Pipeline, bus *eventbus
 // process republishes its event; longer than any stage should take.
 const staleJob = 30 * time.Minute
 
-// sweep deletes expired downloads and jobs past their retention, and
-// republishes the events of jobs that went stale.
-func sweep(svc *service.Service, p *pipeline.Pipeline, log *slog.Logger, stop, done chan struct{}) {
+// settleAfter is how long a job that ended is left to whoever ended it
+// before the sweep settles what it still owes (its event, its clean-up).
+const settleAfter = 30 * time.Second
+
+// sweep deletes expired downloads and jobs past their retention, settles
+// the ended jobs whose event or clean-up an outage interrupted, and
+// republishes the events of jobs that went stale. What fails (the store
+// or the bucket still down) is tried again on the next round.
+func sweep(svc service.UseCases, p *pipeline.Pipeline, settler *settle.Settler, log *slog.Logger, stop, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(15 * time.Second)
 	defer t.Stop()
-	for i := 0; ; i++ {
-		if err := svc.Sweep(context.Background()); err != nil {
+	for {
+		if err := svc.Jobs.Sweep(context.Background()); err != nil {
 			log.Warn("sweep failed", "err", err)
 		}
-		if i%4 == 3 { // every minute: pending jobs after a minute, others when stale
-			if err := p.Recover(context.Background(), staleJob); err != nil {
-				log.Warn("recovery failed", "err", err)
-			}
+		if err := settler.Due(context.Background(), settleAfter); err != nil {
+			log.Warn("settling ended jobs failed; tried again on the next sweep", "err", err)
+		}
+		// Pending jobs after a minute, others when stale: looked for on
+		// every round, so the jobs an api process stored while the bus was
+		// down start within seconds of their minute once it is back.
+		if err := p.Recover(context.Background(), staleJob); err != nil {
+			log.Warn("recovery failed", "err", err)
 		}
 		select {
 		case <-stop:
@@ -111,7 +124,7 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	if err != nil {
 		return fmt.Errorf("TLS certificate: %w", err)
 	}
-	handler := httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse)
+	handler := c.perAddress(httpguard.Bodies(site(api.Handler(), dash), c.bodyLimits(), refuse))
 	if !c.servesAPI() {
 		handler = probesOnly(handler)
 	}
@@ -126,7 +139,10 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	servers := []*http.Server{https}
 	var plain *http.Server
 	if c.HTTPAddr != "" && c.servesAPI() {
-		plain = &http.Server{Handler: redirectToHTTPS(c, handler), ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
+		// The redirect reads no body, so the server reads what is left of
+		// it (up to 256 KB) before answering: that read is bounded too.
+		redirect := c.perAddress(httpguard.Bodies(redirectToHTTPS(c, handler), c.bodyLimits(), refuse))
+		plain = &http.Server{Handler: redirect, ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
 		servers = append(servers, plain)
 	}
 	lc.Append(fx.Hook{

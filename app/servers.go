@@ -30,6 +30,15 @@ func (c *Config) listen(addr string) (net.Listener, error) {
 	return httpguard.PerAddress(ln, c.MaxConnsPerIP, func(a netip.Addr) bool { return trusted(c.TrustedProxies, a) }), nil
 }
 
+// perAddress bounds the requests one client address has in progress at
+// once by --max-conns-per-ip too: over HTTP/2 one connection carries many.
+func (c *Config) perAddress(h http.Handler) http.Handler {
+	if c.MaxConnsPerIP <= 0 {
+		return h
+	}
+	return httpguard.InFlight(h, c.MaxConnsPerIP, func(a netip.Addr) bool { return trusted(c.TrustedProxies, a) }, refuse)
+}
+
 // refuse answers a request the guard refused with the API's problem body.
 func refuse(w http.ResponseWriter, r *http.Request, status int, reason string) {
 	problem.Write(w, r, problem.New(status, reason))

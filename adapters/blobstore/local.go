@@ -84,7 +84,7 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader) (int64, error)
 	tmp, err := createTemp(dir)
 	l.folders.RUnlock()
 	if err != nil {
-		return 0, fmt.Errorf("blobstore: put %s: %w", key, err)
+		return 0, unavailable(fmt.Errorf("blobstore: put %s: %w", key, err))
 	}
 	n, err := io.Copy(tmp, ctxReader{ctx, r})
 	if err == nil {
@@ -98,11 +98,11 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader) (int64, error)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return 0, fmt.Errorf("blobstore: put %s: %w", key, err)
+		return 0, unavailable(fmt.Errorf("blobstore: put %s: %w", key, err))
 	}
 	// Sync the folder so the rename itself survives a crash.
 	if err := syncDir(dir); err != nil {
-		return 0, fmt.Errorf("blobstore: put %s: %w", key, err)
+		return 0, unavailable(fmt.Errorf("blobstore: put %s: %w", key, err))
 	}
 	return n, nil
 }

@@ -108,7 +108,10 @@ func NewS3(ctx context.Context, c S3Config) (*S3, error) {
 	if c.PathStyle {
 		lookup = minio.BucketLookupPath
 	}
-	client, err := minio.New(c.Endpoint, &minio.Options{Creds: creds, Secure: c.Secure, Region: c.Region, BucketLookup: lookup})
+	// Few retries: a server that refuses connections is down, and every
+	// caller retries on its own terms (the API answers 503 at once, the
+	// pipeline redelivers), where minio-go's ten took 5 to 8 s to fail.
+	client, err := minio.New(c.Endpoint, &minio.Options{Creds: creds, Secure: c.Secure, Region: c.Region, BucketLookup: lookup, MaxRetries: 2})
 	if err != nil {
 		return nil, fmt.Errorf("blobstore: s3: %w", err)
 	}
@@ -178,7 +181,7 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) (int64, error) {
 		_, err = s.client.PutObject(ctx, s.bucket, name, body, -1, opts)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("blobstore: put %s: %w", key, err)
+		return 0, unavailable(fmt.Errorf("blobstore: put %s: %w", key, err))
 	}
 	return cr.n, nil
 }
@@ -214,7 +217,7 @@ func (s *S3) open(ctx context.Context, key, name string) (ports.Blob, error) {
 	defer obj.Close()
 	f, err := os.CreateTemp(s.spoolDir, "dragoman-blob-*")
 	if err != nil {
-		return nil, fmt.Errorf("blobstore: open %s: %w", key, err)
+		return nil, unavailable(fmt.Errorf("blobstore: open %s: %w", key, err))
 	}
 	// Unlinked at once: the space comes back on Close or on a crash.
 	os.Remove(f.Name())
@@ -237,7 +240,7 @@ func (s *S3) openErr(key string, err error) error {
 	if minio.ToErrorResponse(err).Code == minio.NoSuchKey {
 		return fmt.Errorf("blobstore: open %s: %w", key, ports.ErrNotFound)
 	}
-	return fmt.Errorf("blobstore: open %s: %w", key, err)
+	return unavailable(fmt.Errorf("blobstore: open %s: %w", key, err))
 }
 
 // Delete removes the blob at key; deleting a missing blob is not an error.
@@ -247,7 +250,7 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 		return err
 	}
 	if err := s.client.RemoveObject(ctx, s.bucket, name, minio.RemoveObjectOptions{}); err != nil && minio.ToErrorResponse(err).Code != minio.NoSuchKey {
-		return fmt.Errorf("blobstore: delete %s: %w", key, err)
+		return unavailable(fmt.Errorf("blobstore: delete %s: %w", key, err))
 	}
 	return nil
 }
@@ -293,7 +296,7 @@ func (s *S3) DeletePrefix(ctx context.Context, prefix string) error {
 		errs = append(errs, listErr)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("blobstore: delete prefix %q: %w", prefix, err)
+		return unavailable(fmt.Errorf("blobstore: delete prefix %q: %w", prefix, err))
 	}
 	return ctx.Err()
 }

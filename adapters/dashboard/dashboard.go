@@ -40,14 +40,14 @@ const (
 
 // Dashboard is the browser face of the service.
 type Dashboard struct {
-	svc   *service.Service
+	svc   service.UseCases
 	log   *slog.Logger
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 }
 
 // New builds the dashboard and its routes.
-func New(svc *service.Service, log *slog.Logger) *Dashboard {
+func New(svc service.UseCases, log *slog.Logger) *Dashboard {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -140,7 +140,7 @@ func (d *Dashboard) authed(h authedHandler) http.HandlerFunc {
 		if c, err := r.Cookie(SessionCookie); err == nil {
 			tok = c.Value
 		}
-		s, err := d.svc.Session(r.Context(), tok)
+		s, err := d.svc.Sessions.Session(r.Context(), tok)
 		if err != nil {
 			if kindOf(err) == service.KindUnauthenticated || kindOf(err) == service.KindForbidden {
 				if tok != "" {

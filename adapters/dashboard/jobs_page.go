@@ -44,12 +44,12 @@ var stepOf = map[job.Stage]int{
 
 func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobView, error) {
 	// The newest page of the API's job list, through the same catalogue.
-	page, err := d.svc.ListJobs(r.Context(), s.Caller, "", "", service.MaxJobPage)
+	page, err := d.svc.Jobs.ListJobs(r.Context(), s.Caller, "", "", service.MaxJobPage)
 	if err != nil {
 		return nil, err
 	}
 	jobs := page.Jobs
-	now := d.svc.Clock.Now()
+	now := d.svc.Jobs.Clock.Now()
 	out := make([]jobView, 0, len(jobs))
 	for _, j := range jobs {
 		v := jobView{Job: j, Step: stepOf[j.Stage], Steps: 6, Source: language.NameOf(j.SourceLang), Target: language.NameOf(j.TargetLang)}
@@ -61,11 +61,11 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 				v.Source = language.NameOf(j.DetectedLang) + " (detected)"
 			}
 		}
-		switch j.Download(now, d.svc.Config.DownloadTTL) {
+		switch j.Download(now, d.svc.Jobs.Config.DownloadTTL) {
 		case job.DownloadReady:
 			v.Ready = true
 			v.HasPDF = j.PDF == job.PDFReady
-			left := d.svc.Config.DownloadTTL - now.Sub(*j.CompletedAt)
+			left := d.svc.Jobs.Config.DownloadTTL - now.Sub(*j.CompletedAt)
 			v.TimeLeft = fmt.Sprintf("%d min %02d s left to download", int(left.Minutes()), int(left.Seconds())%60)
 		case job.DownloadExpired:
 			v.Expired = true
@@ -96,11 +96,11 @@ func (d *Dashboard) jobRows(w http.ResponseWriter, r *http.Request, s *service.S
 // download sends the translated .docx or, with ?format=pdf, its PDF
 // rendition, through the same use cases as the API's download.
 func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	get, ctype := d.svc.Download, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+	get, ctype := d.svc.Jobs.Download, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 	switch r.URL.Query().Get("format") {
 	case "", "docx":
 	case "pdf":
-		get, ctype = d.svc.DownloadPDF, "application/pdf"
+		get, ctype = d.svc.Documents.DownloadPDF, "application/pdf"
 	default:
 		d.render(w, r, http.StatusBadRequest, "error", s, page{Title: "Download", Nav: "jobs", Error: "A translation downloads as docx or pdf."})
 		return

@@ -22,7 +22,7 @@ func (d *Dashboard) keysPage(w http.ResponseWriter, r *http.Request, s *service.
 }
 
 func (d *Dashboard) renderKeys(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, kd keysData) {
-	keys, err := d.svc.AccountKeys(r.Context(), s.Caller)
+	keys, err := d.svc.Accounts.AccountKeys(r.Context(), s.Caller)
 	if err != nil && p.Error == "" {
 		p.Error = d.message(err)
 	}
@@ -36,7 +36,7 @@ func (d *Dashboard) renderKeys(w http.ResponseWriter, r *http.Request, s *servic
 }
 
 func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	plain, k, err := d.svc.CreateNamedKey(r.Context(), s.Caller, r.PostFormValue("name"))
+	plain, k, err := d.svc.Accounts.CreateNamedKey(r.Context(), s.Caller, r.PostFormValue("name"))
 	p := page{Title: "API keys", Nav: "keys"}
 	if err != nil {
 		p.Error = d.message(err)
@@ -47,7 +47,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service
 }
 
 func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.RevokeAccountKey(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+	if err := d.svc.Accounts.RevokeAccountKey(r.Context(), s.Caller, r.PathValue("id")); err != nil {
 		d.renderKeys(w, r, s, statusOf(err), page{Title: "API keys", Nav: "keys", Error: d.message(err)}, keysData{})
 		return
 	}

@@ -24,7 +24,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request, s *se
 			Error: "The new password and its confirmation differ."})
 		return
 	}
-	if err := d.svc.ChangePassword(r.Context(), s, current, next); err != nil {
+	if err := d.svc.Sessions.ChangePassword(r.Context(), s, current, next); err != nil {
 		if ra := retryAfter(err); ra > 0 {
 			w.Header().Set("Retry-After", fmt.Sprint(ra))
 		}

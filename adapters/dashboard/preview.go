@@ -12,7 +12,7 @@ import (
 // previewPage shows the original and the translation side by side; the
 // page images are rendered on first request and load lazily.
 func (d *Dashboard) previewPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	j, err := d.svc.Job(r.Context(), s.Caller, r.PathValue("id"))
+	j, err := d.svc.Jobs.Job(r.Context(), s.Caller, r.PathValue("id"))
 	if err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Preview", Nav: "jobs", Error: d.message(err)})
 		return
@@ -26,7 +26,7 @@ type pagesAnswer struct {
 
 // previewPages renders one side if needed and says how many pages it has.
 func (d *Dashboard) previewPages(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	n, err := d.svc.PreviewPages(r.Context(), s.Caller, r.PathValue("id"), r.PathValue("side"))
+	n, err := d.svc.Documents.PreviewPages(r.Context(), s.Caller, r.PathValue("id"), r.PathValue("side"))
 	if err != nil {
 		d.writeJSONError(w, err)
 		return
@@ -40,7 +40,7 @@ func (d *Dashboard) previewImage(w http.ResponseWriter, r *http.Request, s *serv
 		http.NotFound(w, r)
 		return
 	}
-	b, err := d.svc.PreviewPage(r.Context(), s.Caller, r.PathValue("id"), r.PathValue("side"), n)
+	b, err := d.svc.Documents.PreviewPage(r.Context(), s.Caller, r.PathValue("id"), r.PathValue("side"), n)
 	if err != nil {
 		http.Error(w, d.message(err), statusOf(err))
 		return

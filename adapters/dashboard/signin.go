@@ -20,7 +20,7 @@ type signinData struct {
 
 func (d *Dashboard) signinPage(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(SessionCookie); err == nil {
-		if _, err := d.svc.Session(r.Context(), c.Value); err == nil {
+		if _, err := d.svc.Sessions.Session(r.Context(), c.Value); err == nil {
 			http.Redirect(w, r, localPath(r.URL.Query().Get("next")), http.StatusSeeOther)
 			return
 		}
@@ -56,7 +56,7 @@ func (d *Dashboard) signin(w http.ResponseWriter, r *http.Request) {
 			Error: "The sign-in form expired. Please try again."})
 		return
 	}
-	in, err := d.svc.SignIn(r.Context(), email, pw, remoteAddr(r))
+	in, err := d.svc.Sessions.SignIn(r.Context(), email, pw, remoteAddr(r))
 	if err != nil {
 		msg := d.message(err)
 		if ra := retryAfter(err); ra > 0 {
@@ -96,7 +96,7 @@ func localPath(p string) string {
 
 func (d *Dashboard) signout(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if c, err := r.Cookie(SessionCookie); err == nil {
-		_ = d.svc.SignOut(r.Context(), c.Value)
+		_ = d.svc.Sessions.SignOut(r.Context(), c.Value)
 	}
 	clearCookie(w, SessionCookie)
 	http.Redirect(w, r, "/signin?out=1", http.StatusSeeOther)

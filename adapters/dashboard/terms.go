@@ -38,7 +38,7 @@ type glossaryForm struct {
 
 func (d *Dashboard) termsPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	p := page{Title: "Terminology", Nav: "terms"}
-	terms, err := d.svc.DoNotTranslate(r.Context(), s.Caller)
+	terms, err := d.svc.Glossaries.DoNotTranslate(r.Context(), s.Caller)
 	if err != nil {
 		p.Error = d.message(err)
 	}
@@ -69,7 +69,7 @@ func (d *Dashboard) renderTerms(w http.ResponseWriter, r *http.Request, s *servi
 }
 
 func (d *Dashboard) glossaryViews(r *http.Request, s *service.SessionCaller) ([]glossaryView, error) {
-	gs, err := d.svc.ListGlossaries(r.Context(), s.Caller)
+	gs, err := d.svc.Glossaries.ListGlossaries(r.Context(), s.Caller)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (d *Dashboard) saveTerms(w http.ResponseWriter, r *http.Request, s *service
 		terms = append(terms, l)
 		lines = append(lines, i+1)
 	}
-	if _, err := d.svc.SetDoNotTranslate(r.Context(), s.Caller, terms); err != nil {
+	if _, err := d.svc.Glossaries.SetDoNotTranslate(r.Context(), s.Caller, terms); err != nil {
 		msg := termIndex.ReplaceAllStringFunc(d.message(err), func(m string) string { return lineOf(m, lines) })
 		d.renderTerms(w, r, s, statusOf(err), page{Title: "Terminology", Nav: "terms", Error: msg},
 			termsData{Terms: text, Count: len(terms)})
@@ -117,7 +117,7 @@ func lineOf(m string, lines []int) string {
 // glossaryLanguages is every language the engines translate from or to,
 // by name, for the new-glossary form.
 func (d *Dashboard) glossaryLanguages(r *http.Request) []string {
-	pairs, err := d.svc.TargetsBySource(r.Context())
+	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	if err != nil {
 		return nil
 	}
@@ -143,11 +143,11 @@ func (d *Dashboard) createGlossary(w http.ResponseWriter, r *http.Request, s *se
 	// glossary's own 2 MiB limit is the parser's, in its words.
 	f := glossaryForm{Name: r.PostFormValue("name"), Source: r.PostFormValue("source_lang"),
 		Target: r.PostFormValue("target_lang"), Entries: r.PostFormValue("entries")}
-	g, err := d.svc.CreateGlossary(r.Context(), s.Caller, service.GlossaryRequest{
+	g, err := d.svc.Glossaries.CreateGlossary(r.Context(), s.Caller, service.GlossaryRequest{
 		Name: f.Name, SourceLang: f.Source, TargetLang: f.Target, File: []byte(f.Entries), FromFile: true,
 	})
 	if err != nil {
-		terms, _ := d.svc.DoNotTranslate(r.Context(), s.Caller)
+		terms, _ := d.svc.Glossaries.DoNotTranslate(r.Context(), s.Caller)
 		d.renderTerms(w, r, s, statusOf(err), page{Title: "Terminology", Nav: "terms", Error: "Glossary: " + d.message(err)},
 			termsData{Terms: strings.Join(terms, "\n"), Count: len(terms), Form: f})
 		return
@@ -156,7 +156,7 @@ func (d *Dashboard) createGlossary(w http.ResponseWriter, r *http.Request, s *se
 }
 
 func (d *Dashboard) deleteGlossary(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.DeleteGlossary(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+	if err := d.svc.Glossaries.DeleteGlossary(r.Context(), s.Caller, r.PathValue("id")); err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Terminology", Nav: "terms", Error: d.message(err)})
 		return
 	}

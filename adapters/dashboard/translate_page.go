@@ -11,19 +11,9 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
-
-type modeInfo struct {
-	Value, Name, Help string
-}
-
-var modes = []modeInfo{
-	{"professional", "Professional", "Everything is translated except technical terms, product names and code, which stay as written."},
-	{"full", "Full", "Every word is translated, terms and names included."},
-	{"literal", "Literal", "Close to word for word, keeping the original sentence structure where the engine can."},
-	{"extreme", "Localised", "Adapted for the reader: idioms, units, dates and number formats follow the target language."},
-}
 
 type translateData struct {
 	Sources    []langOption
@@ -33,6 +23,8 @@ type translateData struct {
 	Modes      []modeInfo
 	MaxMB      int64
 	MaxSize    int64
+	Accept     string // the file picker's extensions: ".docx,.doc,.odt,.rtf"
+	Formats    string // "Word (.docx, .doc), OpenDocument (.odt) or RTF"
 	DetectMax  int64
 }
 
@@ -57,7 +49,7 @@ func optionOf(name string) langOption {
 }
 
 func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	pairs, err := d.svc.TargetsBySource(r.Context())
+	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	p := page{Title: "Translate", Nav: "translate"}
 	if err != nil {
 		p.Error = d.message(err)
@@ -83,12 +75,13 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	// A server without glossaries still translates: the picker is empty.
 	glossaries, _ := d.glossaryViews(r, s)
 	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Langs: string(l), Modes: modes,
-		MaxMB: d.svc.Config.MaxUpload >> 20, MaxSize: d.svc.Config.MaxUpload, DetectMax: detectLimit}
+		MaxMB: d.svc.Jobs.Config.MaxUpload >> 20, MaxSize: d.svc.Jobs.Config.MaxUpload, DetectMax: detectLimit,
+		Accept: strings.Join(docformat.Extensions(), ","), Formats: formatsText()}
 	d.render(w, r, http.StatusOK, "translate", s, p)
 }
 
 func (d *Dashboard) languages(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	pairs, err := d.svc.TargetsBySource(r.Context())
+	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	if err != nil {
 		d.writeJSONError(w, err)
 		return
@@ -108,11 +101,11 @@ type accepted struct {
 // only once the whole form is in: a body cut short, even after the file,
 // makes no job.
 func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.ChargeRequest(r.Context(), s.Caller); err != nil {
+	if err := d.svc.Accounts.ChargeRequest(r.Context(), s.Caller); err != nil {
 		d.writeJSONError(w, err)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Config.MaxUpload+1<<20)
+	r.Body = http.MaxBytesReader(w, r.Body, d.svc.Jobs.Config.MaxUpload+1<<20)
 	mr, err := httpguard.MultipartOf(r)
 	if err != nil {
 		d.writeJSONError(w, &service.Error{Kind: service.KindUnprocessable, Message: "send the form as multipart/form-data"})
@@ -121,23 +114,22 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 	f, up, err := d.readForm(r, s, mr)
 	if err != nil {
 		if up != nil {
-			d.svc.Discard(r.Context(), up)
+			d.svc.Jobs.Discard(r.Context(), up)
 		}
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Config.MaxUpload>>20)}
+			err = &service.Error{Kind: service.KindTooLarge, Message: fmt.Sprintf("the document is larger than %d MB", d.svc.Jobs.Config.MaxUpload>>20)}
 		}
 		d.writeJSONError(w, err)
 		return
 	}
-	req := service.SubmitRequest{Name: f["name"], TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
-		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"]}
+	req := service.SubmitRequest{Name: f["name"], JobOptions: jobOptions(f)}
 	var acc *service.Accepted
 	switch {
 	case up != nil:
-		acc, err = d.svc.Queue(r.Context(), s.Caller, up, req)
+		acc, err = d.svc.Jobs.Queue(r.Context(), s.Caller, up, req)
 	case f["url"] != "":
-		acc, err = d.svc.SubmitURLRequest(r.Context(), s.Caller, f["url"], req)
+		acc, err = d.svc.Jobs.SubmitURLRequest(r.Context(), s.Caller, f["url"], req)
 	default:
 		err = &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"}
 	}
@@ -167,10 +159,10 @@ func (d *Dashboard) readForm(r *http.Request, s *service.SessionCaller, mr *http
 			return f, up, err
 		}
 		if part.FormName() == "file" && part.FileName() != "" && up == nil {
-			if err := d.svc.CheckQuota(r.Context(), s.Caller); err != nil {
+			if err := d.svc.Accounts.CheckQuota(r.Context(), s.Caller); err != nil {
 				return f, nil, err
 			}
-			if up, err = d.svc.Receive(r.Context(), part, false); err != nil {
+			if up, err = d.svc.Jobs.Receive(r.Context(), part, false); err != nil {
 				return f, nil, err
 			}
 			f["name"] = part.FileName()
@@ -185,10 +177,6 @@ func (d *Dashboard) readForm(r *http.Request, s *service.SessionCaller, mr *http
 		}
 	}
 }
-
-// wantsPDF reads the form's "PDF too" checkbox: checked sends "true"
-// (the script) or "on" (a plain form).
-func wantsPDF(v string) bool { return v == "true" || v == "on" }
 
 // detectLimit bounds the documents the Translate page has detected
 // before submission; a larger one is detected when it is submitted.
@@ -218,7 +206,7 @@ func (d *Dashboard) detect(w http.ResponseWriter, r *http.Request, s *service.Se
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		l, ok := d.svc.DetectDocument(r.Context(), doc)
+		l, ok := d.svc.Jobs.DetectDocument(r.Context(), doc)
 		if !ok {
 			w.WriteHeader(http.StatusNoContent)
 			return

@@ -63,12 +63,12 @@ func newChart(days []service.DayWords) chart {
 }
 
 func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	u, err := d.svc.Usage(r.Context(), s.Caller)
+	u, err := d.svc.Accounts.Usage(r.Context(), s.Caller)
 	p := page{Title: "Usage", Nav: "usage"}
 	if err != nil {
 		p.Error = d.message(err)
 	}
-	now := d.svc.Clock.Now().UTC()
+	now := d.svc.Jobs.Clock.Now().UTC()
 	ud := usageData{Used: u.UsedWords, Limit: u.LimitWords, Plan: u.PlanName, RPM: s.Account.Limits().RequestsPerMinute,
 		Period: now.Format("January 2006"), Resets: time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)}
 	if u.LimitWords == nil {
@@ -87,7 +87,7 @@ func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service
 			ud.Share = "<1%"
 		}
 	}
-	days, err := d.svc.UsageByDay(r.Context(), s.Caller)
+	days, err := d.svc.Accounts.UsageByDay(r.Context(), s.Caller)
 	if err != nil && p.Error == "" {
 		p.Error = d.message(err)
 	}

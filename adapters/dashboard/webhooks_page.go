@@ -26,7 +26,7 @@ func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, s *serv
 }
 
 func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, wd webhooksData) {
-	hooks, err := d.svc.ListWebhooks(r.Context(), s.Caller)
+	hooks, err := d.svc.Webhooks.ListWebhooks(r.Context(), s.Caller)
 	if err != nil && p.Error == "" {
 		p.Error = d.message(err)
 	}
@@ -38,7 +38,7 @@ func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *se
 
 func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	u, events := r.PostFormValue("url"), r.PostForm["events"]
-	hook, err := d.svc.RegisterWebhook(r.Context(), s.Caller, u, events)
+	hook, err := d.svc.Webhooks.RegisterWebhook(r.Context(), s.Caller, u, events)
 	p := page{Title: "Webhooks", Nav: "webhooks"}
 	if err != nil {
 		// The API names the field; on the form it is plain which one.
@@ -56,12 +56,12 @@ type webhookData struct {
 
 func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	id := r.PathValue("id")
-	hook, err := d.svc.GetWebhook(r.Context(), s.Caller, id)
+	hook, err := d.svc.Webhooks.GetWebhook(r.Context(), s.Caller, id)
 	if err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
-	attempts, err := d.svc.WebhookDeliveries(r.Context(), s.Caller, id, 50)
+	attempts, err := d.svc.Webhooks.WebhookDeliveries(r.Context(), s.Caller, id, 50)
 	p := page{Title: "Webhook", Nav: "webhooks", Data: webhookData{Hook: hook, Attempts: attempts}}
 	if err != nil {
 		p.Error = d.message(err)
@@ -77,7 +77,7 @@ func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *servi
 
 func (d *Dashboard) testWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	id := r.PathValue("id")
-	if _, err := d.svc.TestWebhook(r.Context(), s.Caller, id); err != nil {
+	if _, err := d.svc.Webhooks.TestWebhook(r.Context(), s.Caller, id); err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
@@ -87,7 +87,7 @@ func (d *Dashboard) testWebhook(w http.ResponseWriter, r *http.Request, s *servi
 func (d *Dashboard) setWebhookActive(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	id := r.PathValue("id")
 	active := r.PostFormValue("active") == "true"
-	if _, err := d.svc.UpdateWebhook(r.Context(), s.Caller, id, service.WebhookUpdate{Active: &active}); err != nil {
+	if _, err := d.svc.Webhooks.UpdateWebhook(r.Context(), s.Caller, id, service.WebhookUpdate{Active: &active}); err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
@@ -95,7 +95,7 @@ func (d *Dashboard) setWebhookActive(w http.ResponseWriter, r *http.Request, s *
 }
 
 func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
-	if err := d.svc.DeleteWebhook(r.Context(), s.Caller, r.PathValue("id")); err != nil {
+	if err := d.svc.Webhooks.DeleteWebhook(r.Context(), s.Caller, r.PathValue("id")); err != nil {
 		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/google/uuid"
@@ -118,8 +119,15 @@ func (b *Bus) URL() string {
 }
 
 // Publish stores e on topic and returns once the server has it. An empty
-// EventID is filled in; the EventID is the watermill message UUID.
+// EventID is filled in; the EventID is the watermill message UUID. While
+// the connection to an external server is down it fails at once with
+// *ports.Unavailable rather than waiting out the publish timeout: callers
+// keep what they publish (the job's state) and republish it later.
 func (b *Bus) Publish(ctx context.Context, topic ports.Topic, e ports.JobEvent) error {
+	if !b.nc.IsConnected() {
+		return &ports.Unavailable{What: "the event bus", Reason: "is not answering", RetryAfter: 5 * time.Second,
+			Err: errors.New("not connected to NATS (" + b.nc.Status().String() + ")")}
+	}
 	if e.EventID == "" {
 		e.EventID = uuid.NewString()
 	}

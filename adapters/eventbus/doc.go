@@ -23,11 +23,14 @@
 // Delivery is at least once. A nil error acks (confirmed by the server);
 // an error NAKs with a backoff (WithBackoff: 1 s, 2 s, 4 s … 1 min).
 // WithRetries re-runs a failed handler in place first (default once,
-// after 0.5 s). A panic is recovered and counts as an error. After
-// WithMaxAttempts deliveries (default 5) the bus gives up: it logs the
-// event at error level, calls WithOnGiveUp (the place to fail the job)
-// and acks it. Attempt(ctx) tells a handler which delivery it is in. An
-// event interrupted by shutdown is handed back at once, never given up.
+// after 0.5 s). A panic is recovered and counts as an error. Retries are
+// bounded by time, not count: once an event stored longer ago than
+// WithGiveUpAfter (default 24 h) fails again, the bus gives up: it logs
+// it at error level, calls WithOnGiveUp (the place to fail the job) and
+// acks it if that succeeded. An outage that fails every delivery for
+// minutes therefore loses nothing. Attempt(ctx) tells a handler which
+// delivery it is in. An event interrupted by shutdown is handed back at
+// once, never given up.
 //
 // Long handlers. JetStream redelivers an event not acked within AckWait
 // (WithAckWait, default 30 s). While a handler runs, the subscriber sends

@@ -17,8 +17,8 @@ import (
 type attemptKey struct{}
 
 // Attempt tells a handler which delivery of its event this is (1 on the
-// first). Handlers may use it to report progress; giving up after the
-// last attempt is done by the bus (WithMaxAttempts, WithOnGiveUp).
+// first). Handlers may use it to report progress; giving up is done by
+// the bus (WithGiveUpAfter, WithOnGiveUp).
 func Attempt(ctx context.Context) int {
 	n, _ := ctx.Value(attemptKey{}).(int)
 	return n
@@ -60,8 +60,9 @@ func (b *Bus) chain(name string, topic ports.Topic, h ports.EventHandler) messag
 }
 
 // giveUp acks an event whose handler failed for the last time, after
-// logging it and telling WithOnGiveUp. Other failures are returned, so
-// the subscriber NAKs the event for a later redelivery.
+// logging it and telling WithOnGiveUp, if that recorded it. Other
+// failures are returned, so the subscriber NAKs the event for a later
+// redelivery.
 func (b *Bus) giveUp(name string, topic ports.Topic, next message.HandlerFunc) message.HandlerFunc {
 	return func(msg *message.Message) ([]*message.Message, error) {
 		_, err := next(msg)
@@ -75,8 +76,8 @@ func (b *Bus) giveUp(name string, topic ports.Topic, next message.HandlerFunc) m
 			log.Warn("eventbus: handler interrupted; event will be redelivered")
 			return nil, err
 		}
-		if attempt < b.cfg.maxAttempts && !errors.Is(err, errUndecodable) {
-			log.Warn("eventbus: handler failed; event will be redelivered")
+		if age := time.Since(storedAt(msg)); age < b.cfg.giveUpAfter && !errors.Is(err, errUndecodable) {
+			log.Warn("eventbus: handler failed; event will be redelivered", "age", age.Round(time.Millisecond))
 			return nil, err
 		}
 		log.Error("eventbus: giving up on event")
@@ -84,11 +85,26 @@ func (b *Bus) giveUp(name string, topic ports.Topic, next message.HandlerFunc) m
 			var e ports.JobEvent
 			_ = json.Unmarshal(msg.Payload, &e)
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(msg.Context()), 30*time.Second)
-			b.cfg.onGiveUp(ctx, name, topic, e, err)
+			gerr := b.cfg.onGiveUp(ctx, name, topic, e, err)
 			cancel()
+			if gerr != nil && !errors.Is(err, errUndecodable) {
+				log.Warn("eventbus: giving up could not be recorded; event will be redelivered", "give_up_err", gerr)
+				return nil, err
+			}
 		}
 		return nil, nil
 	}
+}
+
+// storedAt is when the event was stored on its stream (its first
+// publication); now if unknown, so that an event is never given up for an
+// age it may not have.
+func storedAt(msg *message.Message) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, msg.Metadata.Get(MetadataStoredAt))
+	if err != nil {
+		return time.Now()
+	}
+	return t
 }
 
 func attemptOf(msg *message.Message) int {

@@ -8,17 +8,19 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-// GiveUpFunc is told about an event the bus stopped retrying: its handler
-// failed on the last allowed delivery (or the payload is not a JobEvent).
-// The event is acknowledged afterwards, so this is the place to fail the job.
-type GiveUpFunc func(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error)
+// GiveUpFunc is told about an event the bus stops retrying: its handler
+// still failed once the event was older than WithGiveUpAfter (or the
+// payload is not a JobEvent). The event is acknowledged only if it returns
+// nil, so this is the place to fail the job; an error (the failure could
+// not be recorded: the database is down too) keeps the event for later.
+type GiveUpFunc func(ctx context.Context, handler string, topic ports.Topic, e ports.JobEvent, err error) error
 
 // Option tunes a Bus.
 type Option func(*config)
 
 type config struct {
 	ackWait        time.Duration
-	maxAttempts    int
+	giveUpAfter    time.Duration
 	retries        int
 	concurrency    int
 	handlerTimeout time.Duration
@@ -34,7 +36,7 @@ type config struct {
 func defaults() config {
 	return config{
 		ackWait:        30 * time.Second,
-		maxAttempts:    5,
+		giveUpAfter:    DefaultGiveUpAfter,
 		retries:        1,
 		concurrency:    1,
 		handlerTimeout: time.Hour,
@@ -51,9 +53,18 @@ func defaults() config {
 // messages of a crashed process go to another one.
 func WithAckWait(d time.Duration) Option { return func(c *config) { c.ackWait = d } }
 
-// WithMaxAttempts sets after how many failed deliveries an event is given
-// up (logged, passed to WithOnGiveUp, acked). Default 5.
-func WithMaxAttempts(n int) Option { return func(c *config) { c.maxAttempts = max(n, 1) } }
+// DefaultGiveUpAfter is the jobs' retention: past it a job and its files
+// are gone and no handler has anything left to do.
+const DefaultGiveUpAfter = 24 * time.Hour
+
+// WithGiveUpAfter sets how old an event (since it was stored) must be for
+// a failure of its handler to be the last: the event is then logged,
+// passed to WithOnGiveUp and acknowledged. Retries are bounded by time,
+// not by their number, so an outage of the database or the bucket that
+// fails every delivery for minutes does not use them up (the delays grow
+// to a minute and stay there). Default DefaultGiveUpAfter; 0 gives up at
+// the first failure.
+func WithGiveUpAfter(d time.Duration) Option { return func(c *config) { c.giveUpAfter = max(d, 0) } }
 
 // WithRetries sets how many times a failed handler is re-run in place,
 // after 0.5 s, 1 s, …, before the delivery counts as failed. Default 1.

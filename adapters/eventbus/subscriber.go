@@ -15,9 +15,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// MetadataAttempt is the watermill metadata key holding how many times
-// JetStream has delivered the message (1 on first delivery).
-const MetadataAttempt = "dragoman_delivery_attempt"
+// Watermill metadata keys the subscriber sets on each delivery: how many
+// times JetStream has delivered the message (1 on first delivery), and
+// when it was stored on the stream (RFC 3339), which bounds its retries.
+const (
+	MetadataAttempt  = "dragoman_delivery_attempt"
+	MetadataStoredAt = "dragoman_stored_at"
+)
 
 // subscriberConfig tunes a Subscriber.
 type subscriberConfig struct {
@@ -144,8 +148,10 @@ func (s *Subscriber) consumer(ctx context.Context, topic string) (jetstream.Cons
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       s.cfg.ackWait,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
-		// Redelivery is unlimited here; the bus decides when to give up
-		// (WithMaxAttempts), so a message is never dropped silently.
+		// Redelivery is unlimited here. JetStream's MaxDeliver would drop
+		// the message with only an advisory, a count an outage uses up;
+		// the bus gives up by the event's age (WithGiveUpAfter) and only
+		// once the failure is recorded, so no job is left unfinished.
 		MaxDeliver: -1,
 	}
 	if s.cfg.group != "" {
@@ -212,6 +218,7 @@ func (s *Subscriber) deliver(ctx context.Context, jm jetstream.Msg, out chan<- *
 	attempt := 1
 	if md, err := jm.Metadata(); err == nil {
 		attempt = int(md.NumDelivered)
+		msg.Metadata.Set(MetadataStoredAt, md.Timestamp.UTC().Format(time.RFC3339Nano))
 	}
 	msg.Metadata.Set(MetadataAttempt, strconv.Itoa(attempt))
 

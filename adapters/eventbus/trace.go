@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/dragoman-translate/dragoman/core/ports"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
@@ -39,10 +40,11 @@ func jobIDOf(msg *message.Message) string {
 // readiness probe.
 func (b *Bus) Ping(ctx context.Context) error {
 	if !b.nc.IsConnected() {
-		return errors.New("not connected to NATS (" + b.nc.Status().String() + ")")
+		return &ports.Unavailable{What: "the event bus", Reason: "is not answering",
+			Err: errors.New("not connected to NATS (" + b.nc.Status().String() + ")")}
 	}
 	if _, err := b.streams.js.AccountInfo(ctx); err != nil {
-		return err
+		return &ports.Unavailable{What: "the event bus", Reason: "is not answering", Err: err}
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ const Prefix = "/v1"
 
 // API is the HTTP face of the service.
 type API struct {
-	svc *service.Service
+	svc service.UseCases
 	log *slog.Logger
 	api huma.API
 	mux *http.ServeMux
@@ -44,7 +44,7 @@ func caller(ctx context.Context) *service.Caller {
 var security = []map[string][]string{{"apiKey": {}}}
 
 // New builds the API and its routes.
-func New(svc *service.Service, log *slog.Logger) *API {
+func New(svc service.UseCases, log *slog.Logger) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -113,7 +113,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
-	c, err := a.svc.Authenticate(ctx.Context(), ctx.Header("X-API-Key"))
+	c, err := a.svc.Accounts.Authenticate(ctx.Context(), ctx.Header("X-API-Key"))
 	if err != nil {
 		a.writeErr(ctx, err)
 		return
@@ -130,8 +130,11 @@ func (a *API) writeErr(ctx huma.Context, err error) {
 // problem maps err and logs what the client does not see.
 func (a *API) problem(err error) *Problem {
 	p := problemOf(err)
-	if p.Status == http.StatusInternalServerError {
+	switch p.Status {
+	case http.StatusInternalServerError:
 		a.log.Error("request failed", "err", err)
+	case http.StatusServiceUnavailable:
+		a.log.Warn("request refused: a dependency is unavailable", "err", err)
 	}
 	return p
 }
@@ -156,21 +159,34 @@ func nullableRefs(o *huma.OpenAPI, prop string) {
 	}
 }
 
-// retryAfterHeaders declares the Retry-After header of every 429 (huma has
-// no tag for headers of error responses).
+// retryAfterHeaders declares the Retry-After header of every 429 and 503
+// (huma has no tag for headers of error responses), and a 503 on every
+// operation that needs a key: authentication reads the database, so any of
+// them is refused with 503 while the database is down, full or locked.
 func retryAfterHeaders(o *huma.OpenAPI) {
 	for _, item := range o.Paths {
 		for _, op := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
 			if op == nil || op.Responses["429"] == nil {
 				continue
 			}
-			r := op.Responses["429"]
-			if r.Headers == nil {
-				r.Headers = map[string]*huma.Param{}
+			if len(op.Security) > 0 && op.Responses["503"] == nil {
+				unavailable := *op.Responses["429"]
+				unavailable.Headers = nil
+				unavailable.Description = "Service Unavailable"
+				op.Responses["503"] = &unavailable
 			}
-			r.Headers["Retry-After"] = &huma.Param{
-				Description: "Whole seconds until a request would pass",
-				Schema:      &huma.Schema{Type: "integer", Minimum: ptr(1.0)},
+			for code, what := range map[string]string{
+				"429": "Whole seconds until a request would pass",
+				"503": "Whole seconds after which the service may be back (a dependency was down, full or locked)",
+			} {
+				r := op.Responses[code]
+				if r == nil {
+					continue
+				}
+				if r.Headers == nil {
+					r.Headers = map[string]*huma.Param{}
+				}
+				r.Headers["Retry-After"] = &huma.Param{Description: what, Schema: &huma.Schema{Type: "integer", Minimum: ptr(1.0)}}
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // TestCommittedContractMatchesCode fails when openapi/ drifts from the
 // operations registered here; `make openapi` regenerates it.
 func TestCommittedContractMatchesCode(t *testing.T) {
-	o := New(&service.Service{}, nil).OpenAPI()
+	o := New(service.UseCases{}, nil).OpenAPI()
 	for file, asYAML := range map[string]bool{"../../openapi/openapi.json": false, "../../openapi/openapi.yaml": true} {
 		want, err := Contract(o, asYAML)
 		if err != nil {
@@ -28,7 +28,7 @@ func TestCommittedContractMatchesCode(t *testing.T) {
 }
 
 func TestContractDeclaresEveryEndpointAndTheErrorBody(t *testing.T) {
-	o := New(&service.Service{}, nil).OpenAPI()
+	o := New(service.UseCases{}, nil).OpenAPI()
 	want := map[string][]string{
 		"/health": {"get"}, "/languages": {"get"}, "/usage": {"get"}, "/translate": {"post"},
 		"/translate-url": {"post"}, "/jobs/{job_id}": {"get"}, "/jobs/{job_id}/download": {"get"},

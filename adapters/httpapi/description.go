@@ -1,6 +1,16 @@
 package httpapi
 
-const description = `Dragoman translates word-processing documents (.docx, .doc, .odt, .rtf) and returns a .docx that looks like the original, with right-to-left layout when the target is Hebrew, Arabic, Persian or Urdu.
+import (
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
+)
+
+// description is the contract's introduction; the formats it names are
+// plugins/sdk/docformat's.
+var description = strings.Replace(descriptionText, "(formats)", "("+strings.Join(docformat.Extensions(), ", ")+")", 1)
+
+const descriptionText = `Dragoman translates word-processing documents (formats) and returns a .docx that looks like the original, with right-to-left layout when the target is Hebrew, Arabic, Persian or Urdu.
 
 Flow: POST /translate (or /translate-url) → 202 with a job id → poll GET /jobs/{job_id} every 2–5 s → GET /jobs/{job_id}/download within 10 minutes of completion. Or register a webhook and receive a signed POST when the job finishes.
 

@@ -2,10 +2,14 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
+	"net/http"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/dragoman-translate/dragoman/adapters/problem"
+	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -59,19 +63,32 @@ var kindStatus = map[service.Kind]int{
 }
 
 // problemOf maps a core error to its HTTP problem; internal errors are
-// logged by the caller and shown without detail.
+// logged by the caller and shown without detail. A dependency that is
+// down, full or locked (ports.Unavailable) is a 503 naming it, with
+// Retry-After, never a 500.
 func problemOf(err error) *Problem {
 	var se *service.Error
-	if !errors.As(err, &se) {
-		return newProblem(500, "internal error")
+	var down *ports.Unavailable
+	switch {
+	case errors.As(err, &se):
+		st := kindStatus[se.Kind]
+		if st == 0 {
+			return newProblem(500, "internal error")
+		}
+		p := newProblem(st, se.Message)
+		switch {
+		case se.Kind == service.KindRateLimited:
+			p.WithRetryAfter(se.RetryAfter)
+		case se.Kind == service.KindUnavailable && errors.As(se.Err, &down):
+			p.WithRetryAfter(down.RetryAfter)
+		case se.Kind == service.KindUnavailable && se.Err != nil: // a passing failure, not a missing feature
+			p.WithRetryAfter(10 * time.Second)
+		}
+		return p
+	case errors.As(err, &down):
+		wait := max(down.RetryAfter, time.Second)
+		secs := int((wait + time.Second - 1) / time.Second)
+		return newProblem(http.StatusServiceUnavailable, fmt.Sprintf("%s; try again in %d s", down.Message(), secs)).WithRetryAfter(wait)
 	}
-	st := kindStatus[se.Kind]
-	if st == 0 {
-		return newProblem(500, "internal error")
-	}
-	p := newProblem(st, se.Message)
-	if se.Kind == service.KindRateLimited {
-		p.WithRetryAfter(se.RetryAfter)
-	}
-	return p
+	return newProblem(500, "internal error")
 }

@@ -202,7 +202,7 @@ func (a *API) createGlossary(ctx context.Context, in *uploadInput) (*glossaryOut
 	default:
 		return nil, newProblem(http.StatusUnprocessableEntity, "send the glossary as multipart/form-data with a file field, or as application/json with entries")
 	}
-	g, err := a.svc.CreateGlossary(ctx, caller(ctx), req)
+	g, err := a.svc.Glossaries.CreateGlossary(ctx, caller(ctx), req)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -253,7 +253,7 @@ func readGlossaryForm(mr *httpguard.Multipart) (service.GlossaryRequest, error) 
 }
 
 func (a *API) listGlossaries(ctx context.Context, _ *keyInput) (*glossaryListOutput, error) {
-	gs, err := a.svc.ListGlossaries(ctx, caller(ctx))
+	gs, err := a.svc.Glossaries.ListGlossaries(ctx, caller(ctx))
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -265,7 +265,7 @@ func (a *API) listGlossaries(ctx context.Context, _ *keyInput) (*glossaryListOut
 }
 
 func (a *API) getGlossary(ctx context.Context, in *glossaryIDInput) (*glossaryGetOutput, error) {
-	g, err := a.svc.GetGlossary(ctx, caller(ctx), in.GlossaryID)
+	g, err := a.svc.Glossaries.GetGlossary(ctx, caller(ctx), in.GlossaryID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -273,14 +273,14 @@ func (a *API) getGlossary(ctx context.Context, in *glossaryIDInput) (*glossaryGe
 }
 
 func (a *API) deleteGlossary(ctx context.Context, in *glossaryIDInput) (*struct{}, error) {
-	if err := a.svc.DeleteGlossary(ctx, caller(ctx), in.GlossaryID); err != nil {
+	if err := a.svc.Glossaries.DeleteGlossary(ctx, caller(ctx), in.GlossaryID); err != nil {
 		return nil, a.fail(err)
 	}
 	return &struct{}{}, nil
 }
 
 func (a *API) getDoNotTranslate(ctx context.Context, _ *keyInput) (*dntOutput, error) {
-	terms, err := a.svc.DoNotTranslate(ctx, caller(ctx))
+	terms, err := a.svc.Glossaries.DoNotTranslate(ctx, caller(ctx))
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -288,7 +288,7 @@ func (a *API) getDoNotTranslate(ctx context.Context, _ *keyInput) (*dntOutput, e
 }
 
 func (a *API) putDoNotTranslate(ctx context.Context, in *dntInput) (*dntOutput, error) {
-	terms, err := a.svc.SetDoNotTranslate(ctx, caller(ctx), in.Body.Terms)
+	terms, err := a.svc.Glossaries.SetDoNotTranslate(ctx, caller(ctx), in.Body.Terms)
 	if err != nil {
 		return nil, a.fail(err)
 	}

@@ -45,9 +45,8 @@ func newGlossaryEnv(t *testing.T) *glossaryEnv {
 	}
 	cfg := service.DefaultConfig
 	cfg.AllowPrivateURLs = true
-	svc := &service.Service{Config: cfg, Jobs: e.store, Accounts: e.store, Quota: e.store, Webhooks: e.store, Limiter: e.store,
-		Blobs: blobs, Bus: quietBus{}, Fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: true}),
-		Glossaries: e.store, Clock: wallClock{}, NewID: uuid.NewString}
+	svc := testPorts{config: cfg, store: e.store, blobs: blobs, bus: quietBus{},
+		fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: true}), glossaries: e.store}.useCases()
 	e.srv.Close()
 	e.srv = httptest.NewServer(New(svc, nil).Handler())
 	t.Cleanup(e.srv.Close)

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -14,12 +15,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
-
-const modeDoc = "`professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); " +
-	"`full` translates everything; `literal` asks the engine for word-for-word output where it can; " +
-	"`extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); " +
-	"engines that cannot honour a mode translate in `full` mode and say so in the job's warnings."
 
 // pdfDoc documents the pdf request field and what it costs.
 const pdfDoc = "Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). " +
@@ -56,12 +53,8 @@ type acceptedURLOutput struct {
 type translateURLInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	Body   struct {
-		URL             string `json:"url" format:"uri" maxLength:"4096" doc:"HTTPS URL of the document (.docx, .doc, .odt, .rtf; max 50 MB)"`
-		TargetLang      string `json:"target_lang,omitempty" required:"false" default:"Arabic" maxLength:"64" doc:"Target language name from GET /languages (ISO 639-1 codes accepted)"`
-		SourceLang      string `json:"source_lang,omitempty" required:"false" default:"auto" maxLength:"64" doc:"Source language name, or auto"`
-		TranslationMode string `json:"translation_mode,omitempty" required:"false" default:"professional" enum:"professional,full,literal,extreme" doc:"Translation mode"`
-		PDF             bool   `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
-		GlossaryID      string `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
+		URL string `json:"url" format:"uri" maxLength:"4096"` // described by registerJobs
+		JobOptions
 	}
 }
 
@@ -103,6 +96,8 @@ func (a *API) registerJobs() {
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1,
 		Errors: []int{400, 401, 402, 403, 413, 422, 429, 503},
 	}, a.translateURL)
+	urlField := a.api.OpenAPI().Components.Schemas.Map()["TranslateURLInputBody"].Properties["url"]
+	urlField.Description = "HTTPS URL of the document (" + strings.Join(docformat.Extensions(), ", ") + "; max 50 MB)"
 
 	huma.Register(a.api, huma.Operation{
 		OperationID: "getJob", Method: http.MethodGet, Path: "/jobs/{job_id}", Tags: []string{"Jobs"},
@@ -131,22 +126,10 @@ func (a *API) registerJobs() {
 // after registration so that huma does not buffer or parse the body itself.
 func (a *API) documentUpload() {
 	op := a.api.OpenAPI().Paths["/translate"].Post
-	str := func(doc, def string, enum ...any) *huma.Schema {
-		return &huma.Schema{Type: "string", Description: doc, Default: def, Enum: enum}
-	}
+	props := formSchemas()
+	props["file"] = &huma.Schema{Type: "string", Format: "binary", Description: docformat.ListExtensions("or") + "; max 50 MB"}
 	op.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
-		"multipart/form-data": {Schema: &huma.Schema{
-			Type:     "object",
-			Required: []string{"file"},
-			Properties: map[string]*huma.Schema{
-				"file":             {Type: "string", Format: "binary", Description: ".docx, .doc, .odt or .rtf; max 50 MB"},
-				"target_lang":      str("Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)", "Arabic"),
-				"source_lang":      str("Source language name, or auto for detection", "auto"),
-				"translation_mode": str(modeDoc, "professional", "professional", "full", "literal", "extreme"),
-				"pdf":              {Type: "boolean", Description: pdfDoc, Default: false},
-				"glossary_id":      {Type: "string", Description: glossaryIDDoc},
-			},
-		}},
+		"multipart/form-data": {Schema: &huma.Schema{Type: "object", Required: []string{"file"}, Properties: props}},
 	}}
 }
 
@@ -162,7 +145,7 @@ func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
 func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, error) {
 	c := caller(ctx)
 	r := in.req
-	if err := a.svc.CheckQuota(ctx, c); err != nil {
+	if err := a.svc.Accounts.CheckQuota(ctx, c); err != nil {
 		return nil, a.fail(err)
 	}
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -170,7 +153,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		return nil, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
 	}
 	// Room for the form fields and part headers around a 50 MB file.
-	limit := a.svc.Config.MaxUpload + 1<<20
+	limit := a.svc.Jobs.Config.MaxUpload + 1<<20
 	if r.ContentLength > limit { // size before anything else: 413, not 422
 		return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
@@ -179,7 +162,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	req, err := readUploadForm(httpguard.NewMultipart(body, params["boundary"]), func(name string, part io.Reader) error {
 		file := &countingReader{r: part}
 		var err error
-		up, err = a.svc.Receive(ctx, file, false)
+		up, err = a.svc.Jobs.Receive(ctx, file, false)
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) || a.oversized(err, file) {
@@ -206,7 +189,7 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 	if up == nil {
 		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
 	}
-	acc, err := a.svc.Queue(ctx, c, up, req)
+	acc, err := a.svc.Jobs.Queue(ctx, c, up, req)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -221,13 +204,13 @@ func (a *API) oversized(err error, file *countingReader) bool {
 	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
 		return false
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Config.MaxUpload+1-file.n))
-	return file.n > a.svc.Config.MaxUpload
+	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Jobs.Config.MaxUpload+1-file.n))
+	return file.n > a.svc.Jobs.Config.MaxUpload
 }
 
 func (a *API) discard(ctx context.Context, up *service.Upload) {
 	if up != nil {
-		a.svc.Discard(ctx, up)
+		a.svc.Jobs.Discard(ctx, up)
 	}
 }
 
@@ -243,10 +226,7 @@ func (a *API) bodyError(err error) error {
 }
 
 func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
-	acc, err := a.svc.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{
-		TargetLang: in.Body.TargetLang, SourceLang: in.Body.SourceLang, Mode: in.Body.TranslationMode, PDF: in.Body.PDF,
-		GlossaryID: in.Body.GlossaryID,
-	})
+	acc, err := a.svc.Jobs.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{JobOptions: in.Body.submission()})
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -257,7 +237,7 @@ func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*accepte
 }
 
 func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
-	j, err := a.svc.Job(ctx, caller(ctx), in.JobID)
+	j, err := a.svc.Jobs.Job(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -265,9 +245,9 @@ func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
 }
 
 func (a *API) download(ctx context.Context, in *downloadInput) (*huma.StreamResponse, error) {
-	get, ctype := a.svc.Download, docxType
+	get, ctype := a.svc.Jobs.Download, docxType
 	if in.Format == "pdf" {
-		get, ctype = a.svc.DownloadPDF, pdfType
+		get, ctype = a.svc.Documents.DownloadPDF, pdfType
 	}
 	d, err := get(ctx, caller(ctx), in.JobID)
 	if err != nil {

@@ -51,7 +51,7 @@ func (a *API) registerJobCatalog() {
 }
 
 func (a *API) listJobs(ctx context.Context, in *listJobsInput) (*listJobsOutput, error) {
-	page, err := a.svc.ListJobs(ctx, caller(ctx), strings.TrimSpace(in.Status), in.Cursor, in.Limit)
+	page, err := a.svc.Jobs.ListJobs(ctx, caller(ctx), strings.TrimSpace(in.Status), in.Cursor, in.Limit)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -63,7 +63,7 @@ func (a *API) listJobs(ctx context.Context, in *listJobsInput) (*listJobsOutput,
 }
 
 func (a *API) cancelJob(ctx context.Context, in *jobInput) (*cancelJobOutput, error) {
-	c, err := a.svc.CancelJob(ctx, caller(ctx), in.JobID)
+	c, err := a.svc.Jobs.CancelJob(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}

@@ -54,8 +54,7 @@ func newJobsEnv(t *testing.T) (*webhookEnv, *blobstore.Local, *recordingBus) {
 		t.Fatal(err)
 	}
 	bus := &recordingBus{events: map[ports.Topic][]ports.JobEvent{}}
-	svc := &service.Service{Config: service.DefaultConfig, Jobs: st, JobCatalog: st, Accounts: st, Quota: st, Webhooks: st,
-		Limiter: st, Blobs: blobs, Bus: bus, Clock: wallClock{}, NewID: uuid.NewString}
+	svc := testPorts{config: service.DefaultConfig, store: st, jobCatalog: st, blobs: blobs, bus: bus}.useCases()
 	e := &webhookEnv{t: t, store: st, keys: map[string]string{}, client: http.DefaultClient}
 	for _, id := range []string{"alice", "bob"} {
 		if err := st.CreateAccount(bg, &account.Account{ID: id, Name: id, PlanName: "pro", CreatedAt: time.Now()}); err != nil {

@@ -80,7 +80,7 @@ func (a *API) registerMeta() {
 		if source == "" {
 			source = in.Source
 		}
-		names, err := a.svc.LanguagesFrom(ctx, source)
+		names, err := a.svc.Languages.LanguagesFrom(ctx, source)
 		if err != nil {
 			return nil, a.fail(err)
 		}
@@ -98,7 +98,7 @@ func (a *API) registerMeta() {
 		Description: "Every source→target pair the configured engines translate, directly or over a chain of up to three served pairs (shortest first, then engine priority), with the languages between and the engine of each leg.",
 		Security:    security, Errors: []int{401, 403, 429, 503},
 	}, func(ctx context.Context, _ *authInput) (*pairsOutput, error) {
-		pairs, err := a.svc.LanguagePairs(ctx)
+		pairs, err := a.svc.Languages.LanguagePairs(ctx)
 		if err != nil {
 			return nil, a.fail(err)
 		}
@@ -120,7 +120,7 @@ func (a *API) registerMeta() {
 		Description: "The billing period is the calendar month in UTC. Words are counted when a document's text is extracted, reserved while the job runs, and given back if it fails.",
 		Security:    security, Errors: []int{401, 403, 429},
 	}, func(ctx context.Context, _ *authInput) (*usageOutput, error) {
-		u, err := a.svc.Usage(ctx, caller(ctx))
+		u, err := a.svc.Accounts.Usage(ctx, caller(ctx))
 		if err != nil {
 			return nil, a.fail(err)
 		}

@@ -34,7 +34,7 @@ func TestObserveUsesTheOpenTelemetryHTTPConventions(t *testing.T) {
 	reader := sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
 	var access bytes.Buffer
-	h := Observe(New(&service.Service{}, nil).Handler(), Observation{
+	h := Observe(New(service.UseCases{}, nil).Handler(), Observation{
 		Access: slog.New(slog.NewJSONHandler(&access, nil)), Tracing: tp, Meter: mp, ServerName: "dragoman.example.com",
 	})
 	srv := httptest.NewTLSServer(h)

@@ -12,7 +12,7 @@ import (
 // Every error path answers an RFC 9457 problem with today's members kept:
 // huma's validation, the router's 404 and 405, and a handler's own.
 func TestErrorsAreProblemDetails(t *testing.T) {
-	h := New(&service.Service{}, nil).Handler()
+	h := New(service.UseCases{}, nil).Handler()
 	cases := []struct {
 		method, path string
 		status       int
@@ -64,7 +64,7 @@ func TestErrorsAreProblemDetails(t *testing.T) {
 // The probes need no key and say so; the webhooks section describes the
 // three deliveries with the signed headers.
 func TestContractDeclaresProbesOpenAndDeliveries(t *testing.T) {
-	o := New(&service.Service{}, nil).OpenAPI()
+	o := New(service.UseCases{}, nil).OpenAPI()
 	for _, p := range []string{"/health", "/ready"} {
 		if s := o.Paths[p].Get.Security; s == nil || len(s) != 0 {
 			t.Errorf("%s: security %v, want []", p, s)

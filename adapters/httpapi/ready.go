@@ -2,11 +2,14 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 // ReadinessCheck is one dependency the service needs to take work: the
@@ -14,6 +17,11 @@ import (
 type ReadinessCheck struct {
 	Name  string
 	Check func(ctx context.Context) error
+	// Advisory checks are reported but leave the process ready: what they
+	// check is not needed for this process's work (an api process stores
+	// the jobs it accepts while the event bus is down, and they are
+	// published once it is back).
+	Advisory bool
 }
 
 // SetReadiness sets what GET /v1/ready checks; without checks it only
@@ -28,8 +36,8 @@ func (a *API) SetReadiness(checks ...ReadinessCheck) {
 type ReadyOutput struct {
 	Status int `json:"-"`
 	Body   struct {
-		Ready  bool              `json:"ready" doc:"true when every dependency answered"`
-		Checks map[string]string `json:"checks" doc:"Each dependency (database, bus, blobs, plugins) and \"ok\" or why it failed"`
+		Ready  bool              `json:"ready" doc:"true when every dependency this process needs answered"`
+		Checks map[string]string `json:"checks" doc:"Each dependency (database, bus, blobs, plugins) and \"ok\" or why it failed; a dependency an api process can do without (bus) is reported without making it unready"`
 	}
 }
 
@@ -41,8 +49,11 @@ func (a *API) registerReady() {
 	op := huma.Operation{
 		OperationID: "ready", Method: http.MethodGet, Path: "/ready", Tags: []string{"Service"},
 		Summary: "Readiness check",
-		Description: "No authentication. 200 when the service can take work: the database, the event bus, the document " +
-			"store and the plugins all answered; 503, with the same body naming what failed, when any did not. " +
+		Description: "No authentication. 200 when this process can take its work: the database (for SQLite also: its " +
+			"disk has room and no other program holds its lock), the document store (its disk has room), the plugins " +
+			"and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming " +
+			"what failed, when any did not. An api process (role api) stays ready while the event bus is down: it " +
+			"stores the jobs it accepts and they are published once the bus is back (the bus line says so). " +
 			"`GET /health` stays the liveness check (the process is up); use this one to route traffic.",
 		Responses: map[string]*huma.Response{}, Security: noSecurity,
 	}
@@ -61,6 +72,24 @@ func (a *API) registerReady() {
 	}
 }
 
+// checkResult is a check's line in the report: "ok", or why it failed in
+// the words of ports.Unavailable where the adapter gave them (the probe
+// answers without authentication: no addresses).
+func checkResult(err error, advisory bool) string {
+	if err == nil {
+		return "ok"
+	}
+	msg := err.Error()
+	var u *ports.Unavailable
+	if errors.As(err, &u) {
+		msg = u.Message()
+	}
+	if advisory {
+		msg += " (not needed by this process: jobs it accepts are published once it is back)"
+	}
+	return msg
+}
+
 func (a *API) readiness(ctx context.Context) *ReadyOutput {
 	a.readyMu.Lock()
 	checks := a.ready
@@ -76,17 +105,14 @@ func (a *API) readiness(ctx context.Context) *ReadyOutput {
 			defer wg.Done()
 			cctx, cancel := context.WithTimeout(ctx, readyTimeout)
 			defer cancel()
-			res := "ok"
-			if err := c.Check(cctx); err != nil {
-				res = err.Error()
-			}
+			err := c.Check(cctx)
 			mu.Lock()
-			out.Body.Checks[c.Name] = res
-			if res != "ok" {
+			defer mu.Unlock()
+			out.Body.Checks[c.Name] = checkResult(err, c.Advisory)
+			if err != nil && !c.Advisory {
 				out.Body.Ready = false
 				out.Status = http.StatusServiceUnavailable
 			}
-			mu.Unlock()
 		}()
 	}
 	wg.Wait()

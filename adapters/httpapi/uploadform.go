@@ -3,10 +3,7 @@ package httpapi
 import (
 	"errors"
 	"io"
-	"net/http"
 	"strings"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -24,15 +21,18 @@ const maxFieldSize = 256
 // readUploadForm reads the multipart body of POST /translate part by part,
 // without buffering the document: the first "file" part is handed to file
 // as a stream (its error ends the read and is returned as is), the known
-// fields are read up to maxFieldSize and trimmed, anything else is skipped.
+// fields (JobOptions) are read up to maxFieldSize and trimmed, anything
+// else is skipped.
 // A body that cannot be read, or that ends before its closing boundary
 // (a body cut inside a part's headers too), gives a *formReadError.
 func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Reader) error) (service.SubmitRequest, error) {
 	var req service.SubmitRequest
+	var opts JobOptions
 	seen := false
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
+			req.JobOptions = opts.submission()
 			return req, nil
 		}
 		if err != nil {
@@ -46,25 +46,13 @@ func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Read
 			if err := file(req.Name, part); err != nil {
 				return req, err
 			}
-		case name == "target_lang" || name == "source_lang" || name == "translation_mode" || name == "pdf" || name == "glossary_id":
+		case isFormField(name):
 			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
 			if err != nil {
 				return req, &formReadError{err}
 			}
-			s := strings.TrimSpace(string(v))
-			switch name {
-			case "target_lang":
-				req.TargetLang = s
-			case "source_lang":
-				req.SourceLang = s
-			case "pdf":
-				if req.PDF, err = parseFormBool(s); err != nil {
-					return req, newProblem(http.StatusUnprocessableEntity, "pdf: "+err.Error(), &huma.ErrorDetail{Location: "body.pdf", Message: err.Error(), Value: s})
-				}
-			case "glossary_id":
-				req.GlossaryID = s
-			default:
-				req.Mode = s
+			if err := opts.setFormField(name, strings.TrimSpace(string(v))); err != nil {
+				return req, err
 			}
 		}
 		// The rest of the part (all of an unknown field) is skipped.

@@ -203,7 +203,7 @@ func webhookOut(w *webhook.Webhook) Webhook {
 }
 
 func (a *API) registerWebhook(ctx context.Context, in *webhookInput) (*webhookOutput, error) {
-	w, err := a.svc.RegisterWebhook(ctx, caller(ctx), in.Body.URL, in.Body.Events)
+	w, err := a.svc.Webhooks.RegisterWebhook(ctx, caller(ctx), in.Body.URL, in.Body.Events)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -213,7 +213,7 @@ func (a *API) registerWebhook(ctx context.Context, in *webhookInput) (*webhookOu
 }
 
 func (a *API) listWebhooks(ctx context.Context, _ *authInput) (*webhookListOutput, error) {
-	ws, err := a.svc.ListWebhooks(ctx, caller(ctx))
+	ws, err := a.svc.Webhooks.ListWebhooks(ctx, caller(ctx))
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -225,7 +225,7 @@ func (a *API) listWebhooks(ctx context.Context, _ *authInput) (*webhookListOutpu
 }
 
 func (a *API) getWebhook(ctx context.Context, in *webhookIDInput) (*webhookGetOutput, error) {
-	w, err := a.svc.GetWebhook(ctx, caller(ctx), in.WebhookID)
+	w, err := a.svc.Webhooks.GetWebhook(ctx, caller(ctx), in.WebhookID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -233,7 +233,7 @@ func (a *API) getWebhook(ctx context.Context, in *webhookIDInput) (*webhookGetOu
 }
 
 func (a *API) updateWebhook(ctx context.Context, in *webhookUpdateInput) (*webhookGetOutput, error) {
-	w, err := a.svc.UpdateWebhook(ctx, caller(ctx), in.WebhookID, service.WebhookUpdate{
+	w, err := a.svc.Webhooks.UpdateWebhook(ctx, caller(ctx), in.WebhookID, service.WebhookUpdate{
 		URL: in.Body.URL, Events: in.Body.Events, Active: in.Body.IsActive,
 	})
 	if err != nil {
@@ -243,14 +243,14 @@ func (a *API) updateWebhook(ctx context.Context, in *webhookUpdateInput) (*webho
 }
 
 func (a *API) deleteWebhook(ctx context.Context, in *webhookIDInput) (*struct{}, error) {
-	if err := a.svc.DeleteWebhook(ctx, caller(ctx), in.WebhookID); err != nil {
+	if err := a.svc.Webhooks.DeleteWebhook(ctx, caller(ctx), in.WebhookID); err != nil {
 		return nil, a.fail(err)
 	}
 	return &struct{}{}, nil
 }
 
 func (a *API) testWebhook(ctx context.Context, in *webhookIDInput) (*webhookTestOutput, error) {
-	id, err := a.svc.TestWebhook(ctx, caller(ctx), in.WebhookID)
+	id, err := a.svc.Webhooks.TestWebhook(ctx, caller(ctx), in.WebhookID)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -259,7 +259,7 @@ func (a *API) testWebhook(ctx context.Context, in *webhookIDInput) (*webhookTest
 }
 
 func (a *API) webhookDeliveries(ctx context.Context, in *deliveriesInput) (*deliveriesOutput, error) {
-	hist, err := a.svc.WebhookDeliveries(ctx, caller(ctx), in.WebhookID, in.Limit)
+	hist, err := a.svc.Webhooks.WebhookDeliveries(ctx, caller(ctx), in.WebhookID, in.Limit)
 	if err != nil {
 		return nil, a.fail(err)
 	}

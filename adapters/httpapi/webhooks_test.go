@@ -47,8 +47,7 @@ func newWebhookEnv(t *testing.T, allowPrivate bool) *webhookEnv {
 	}
 	cfg := service.DefaultConfig
 	cfg.AllowPrivateURLs = allowPrivate
-	svc := &service.Service{Config: cfg, Jobs: st, Accounts: st, Quota: st, Webhooks: st, Limiter: st,
-		Clock: wallClock{}, NewID: uuid.NewString}
+	svc := testPorts{config: cfg, store: st}.useCases()
 	e := &webhookEnv{t: t, store: st, keys: map[string]string{}, client: http.DefaultClient}
 	for _, id := range []string{"alice", "bob"} {
 		if err := st.CreateAccount(bg, &account.Account{ID: id, Name: id, PlanName: "pro", CreatedAt: time.Now()}); err != nil {

@@ -75,7 +75,7 @@ func fileBody(mediaType, file string) *huma.RequestBody {
 }
 
 func (a *API) exportXLIFF(ctx context.Context, in *xliffExportInput) (*huma.StreamResponse, error) {
-	f, err := a.svc.ExportXLIFF(ctx, caller(ctx), in.JobID, in.Version)
+	f, err := a.svc.Documents.ExportXLIFF(ctx, caller(ctx), in.JobID, in.Version)
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -131,7 +131,7 @@ func multipartFile(mr *httpguard.Multipart) (io.Reader, error) {
 func (a *API) importXLIFF(ctx context.Context, in *jobBodyInput) (*jobOutput, error) {
 	var j *job.Job
 	err := a.readBilingual(in.req, "XLIFF", func(body io.Reader) (err error) {
-		j, err = a.svc.ImportXLIFF(ctx, caller(ctx), in.JobID, body)
+		j, err = a.svc.Documents.ImportXLIFF(ctx, caller(ctx), in.JobID, body)
 		return err
 	})
 	if err != nil {
@@ -175,7 +175,7 @@ func (a *API) registerMemory() {
 }
 
 func (a *API) exportTMX(ctx context.Context, _ *keyInput) (*huma.StreamResponse, error) {
-	b, err := a.svc.ExportTMX(ctx, caller(ctx))
+	b, err := a.svc.AccountMemory.ExportTMX(ctx, caller(ctx))
 	if err != nil {
 		return nil, a.fail(err)
 	}
@@ -191,7 +191,7 @@ func (a *API) exportTMX(ctx context.Context, _ *keyInput) (*huma.StreamResponse,
 func (a *API) importTMX(ctx context.Context, in *uploadInput) (*tmxImportOutput, error) {
 	var res *service.TMXImport
 	err := a.readBilingual(in.req, "TMX", func(body io.Reader) (err error) {
-		res, err = a.svc.ImportTMX(ctx, caller(ctx), body)
+		res, err = a.svc.AccountMemory.ImportTMX(ctx, caller(ctx), body)
 		return err
 	})
 	if err != nil {

@@ -34,8 +34,8 @@ type Refuse func(w http.ResponseWriter, r *http.Request, status int, reason stri
 // first read.
 func Bodies(h http.Handler, l BodyLimits, refuse Refuse) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody {
-			h.ServeHTTP(w, r)
+		if _, guarded := r.Body.(*slowBody); guarded || r.Body == nil || r.Body == http.NoBody {
+			h.ServeHTTP(w, r) // no body, or one an outer guard bounds already
 			return
 		}
 		gw := &guardedWriter{ResponseWriter: w, req: r}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -16,8 +17,8 @@ func TestConnectionsPerAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var exempt bool
-	l := PerAddress(raw, 3, func(netip.Addr) bool { return exempt })
+	var exempt atomic.Bool // read by the accepting goroutine
+	l := PerAddress(raw, 3, func(netip.Addr) bool { return exempt.Load() })
 	defer l.Close()
 	go func() { // hold every accepted connection open until its client goes
 		for {
@@ -59,7 +60,7 @@ func TestConnectionsPerAddress(t *testing.T) {
 	if again := dial(); closed(again) {
 		t.Error("a closed connection did not give its place back")
 	}
-	exempt = true
+	exempt.Store(true)
 	if proxied := dial(); closed(proxied) {
 		t.Error("an exempt address was limited")
 	}

@@ -1,8 +1,10 @@
 package ooxml
 
 import (
+	"archive/zip"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
@@ -27,17 +29,28 @@ func (Checker) CheckPackage(ctx context.Context, src ports.Blob) error {
 		return fmt.Errorf("%w: %v", ports.ErrBadPackage, err)
 	}
 	for _, f := range p.Files() {
-		if !docformat.IsXMLPart(f.Name) || f.FileInfo().IsDir() {
+		if !p.isXML(f) || f.FileInfo().IsDir() {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if f.UncompressedSize64 > MaxXMLPart {
+			return fmt.Errorf("%w: part %s: an XML part of %d MB, over the %d MB limit", ports.ErrBadPackage, f.Name, f.UncompressedSize64>>20, MaxXMLPart>>20)
 		}
 		if err := p.checkPart(f.Name); err != nil {
 			return fmt.Errorf("%w: part %s: %v", ports.ErrBadPackage, f.Name, err)
 		}
 	}
 	return nil
+}
+
+// isXML says whether the pipeline may parse f: an XML name (.xml, .rels),
+// or an XML content type whatever the name, since the main document and
+// the other stories are found by content type (a main part named
+// word/body.dat with a DTD passed the upload and failed the job).
+func (p *Package) isXML(f *zip.File) bool {
+	return docformat.IsXMLPart(f.Name) || strings.HasSuffix(strings.ToLower(p.ContentType(f)), "xml")
 }
 
 // checkPart parses one part as the pipeline does, every element a

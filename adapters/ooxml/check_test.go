@@ -1,6 +1,7 @@
 package ooxml
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -63,6 +64,39 @@ func TestCheckerRefusesWhatThePipelineCannotParse(t *testing.T) {
 	ok := strings.Repeat("<w:tbl>", maxDepth-3) + strings.Repeat("</w:tbl>", maxDepth-3)
 	if err := check(withPart(t, "word/document.xml", `<w:document xmlns:w="`+NSW+`"><w:body>`+ok+`</w:body></w:document>`)); err != nil {
 		t.Errorf("nesting within the limit: %v", err)
+	}
+}
+
+// A part is XML by its declared content type as much as by its name: the
+// pipeline finds the main document (and every story) by content type, so
+// a main part named word/body.dat holding a DTD, or a header named .bin
+// too large for an XML part, is refused at upload like word/document.xml.
+func TestCheckerReadsPartsDeclaredXMLWhateverTheirName(t *testing.T) {
+	const rels = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/body.dat"/></Relationships>`
+	dtd := `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY a "aaaa">]>` + body[len(`<?xml version="1.0"?>`):]
+	data := build(t, map[string]string{"word/body.dat": ctMain}, []entry{{"_rels/.rels", rels}, {"word/body.dat", dtd}}, nil)
+	if _, err := openBytes(data); err != nil {
+		t.Fatalf("the pipeline opens the package: %v", err)
+	}
+	if err := check(data); !errors.Is(err, ports.ErrBadPackage) || !strings.Contains(err.Error(), "part word/body.dat") {
+		t.Errorf("a DTD in a main part not named .xml: %v", err)
+	}
+	// A header declared larger than an XML part may be (its stored bytes
+	// within the ratio limit), named .bin: refused by its declared size.
+	data = build(t, map[string]string{"word/body.dat": ctMain, "word/header1.bin": ctHeader},
+		[]entry{{"_rels/.rels", rels}, {"word/body.dat", body}}, func(zw *zip.Writer) {
+			w, err := zw.CreateRaw(&zip.FileHeader{Name: "word/header1.bin", Method: zip.Store,
+				CompressedSize64: MaxXMLPart / 100, UncompressedSize64: MaxXMLPart + 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(make([]byte, MaxXMLPart/100))
+		})
+	if err := check(data); !errors.Is(err, ports.ErrBadPackage) || !strings.Contains(err.Error(), "part word/header1.bin") {
+		t.Errorf("a header over the XML part limit, not named .xml: %v", err)
+	}
+	if err := check(build(t, map[string]string{"word/body.dat": ctMain}, []entry{{"_rels/.rels", rels}, {"word/body.dat", body}}, nil)); err != nil {
+		t.Errorf("a clean main part not named .xml: %v", err)
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 // source format.
 type converter struct{ procs []*process }
 
+var _ sdk.ConcurrencyReporter = (*converter)(nil)
+
 func (c *converter) Formats() []string {
 	var out []string
 	for _, p := range c.procs {
@@ -30,6 +32,19 @@ func (c *converter) Formats() []string {
 		p.mu.Unlock()
 	}
 	return out
+}
+
+// MaxConcurrent is the most documents the converter plugins convert at
+// once, as they said at start (the LibreOffice plugin: its pool's size);
+// a plugin that does not say counts 0.
+func (c *converter) MaxConcurrent() int {
+	n := 0
+	for _, p := range c.procs {
+		p.mu.Lock()
+		n += p.maxConc
+		p.mu.Unlock()
+	}
+	return n
 }
 
 // Convert streams in through the plugin; a crash midway wraps

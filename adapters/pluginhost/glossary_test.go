@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // An engine that says it applies glossaries itself (glossecho, for pairs
@@ -29,7 +29,7 @@ func TestNativeGlossaryCrossesThePluginProtocol(t *testing.T) {
 		t.Helper()
 		doc := &segment.Document{Units: []segment.Unit{{Segments: []segment.Segment{{Source: `Send the <g id="1">invoice</g> today.`}}}}}
 		tr := &translate.Translator{Engines: staticRegistry{e}}
-		res, err := tr.TranslateWith(context.Background(), doc, src, tgt, job.Full, translate.Options{Glossary: g})
+		res, err := tr.TranslateWith(context.Background(), doc, src, tgt, translation.Full, translate.Options{Glossary: g})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,9 +17,10 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 func newHost(t *testing.T, dir string, engines []string, opts ...Option) *Host {
@@ -69,7 +70,7 @@ func TestEnginesInPriorityOrderWithCapabilities(t *testing.T) {
 	}
 }
 
-func hasPair(pairs []ports.Pair, s, t string) bool {
+func hasPair(pairs []language.Pair, s, t string) bool {
 	for _, p := range pairs {
 		if p.Source == s && p.Target == t {
 			return true
@@ -85,7 +86,7 @@ func TestApertiumThroughPlugin(t *testing.T) {
 		`I have a <g id="3">house</g> in the city.`,
 		`Click <g id="4">here</g> to open the file &amp; read it.`,
 	}
-	res, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Mode: job.Full, Segments: segs})
+	res, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "es", Mode: translation.Full, Segments: segs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,14 +362,14 @@ func TestDescribedPluginFailure(t *testing.T) {
 // desc = …", and the process is not counted as lost.
 func TestEngineFailureInThePluginsWords(t *testing.T) {
 	e := engineByName(t, newHost(t, pluginDir, []string{"crashy"}), "crashy")
-	_, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: []string{"__fail__"}})
+	_, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Mode: translation.Full, Segments: []string{"__fail__"}})
 	if err == nil || err.Error() != "crashy: the vendor refused the request (HTTP 456)" {
 		t.Errorf("error %v, want the plugin's words", err)
 	}
 	if errors.Is(err, ErrPluginCrashed) {
 		t.Errorf("a failed call counted as a crash: %v", err)
 	}
-	if res, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: []string{"ok"}}); err != nil || res.Segments[0] != "ok" {
+	if res, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Mode: translation.Full, Segments: []string{"ok"}}); err != nil || res.Segments[0] != "ok" {
 		t.Errorf("after the failure: %v %v", res.Segments, err)
 	}
 }

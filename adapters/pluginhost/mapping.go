@@ -2,46 +2,37 @@ package pluginhost
 
 import (
 	"errors"
+	"slices"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 // The plugin SDK owns its types so that plugins never compile against
-// core; these functions are the only place the two meet.
+// core; these functions are the only place the two meet. The concepts
+// both share (language pairs, modes, glossary entries) are the SDK's leaf
+// packages' types on both sides.
 
 func capsFromSDK(c sdk.Capabilities) ports.Capabilities {
-	out := ports.Capabilities{
-		Name:        c.Name,
-		AnyToAny:    c.AnyToAny,
-		MaxSegments: c.MaxSegments,
-		MaxChars:    c.MaxChars,
-
+	return ports.Capabilities{
+		Name:           c.Name,
+		Pairs:          slices.Clone(c.Pairs), // language.Pair, as the SDK's
+		AnyToAny:       c.AnyToAny,
+		MaxSegments:    c.MaxSegments,
+		MaxChars:       c.MaxChars,
+		Modes:          slices.Clone(c.Modes), // translation.Mode, as the SDK's
 		NativeGlossary: c.NativeGlossary,
+		GlossaryPairs:  slices.Clone(c.GlossaryPairs),
 	}
-	for _, p := range c.Pairs {
-		out.Pairs = append(out.Pairs, ports.Pair{Source: p.Source, Target: p.Target})
-	}
-	for _, p := range c.GlossaryPairs { // sdk.AnyLanguage is ports.AnyLanguage
-		out.GlossaryPairs = append(out.GlossaryPairs, ports.Pair{Source: p.Source, Target: p.Target})
-	}
-	for _, m := range c.Modes {
-		out.Modes = append(out.Modes, job.Mode(m))
-	}
-	return out
 }
 
 func requestToSDK(r ports.TranslateRequest) sdk.TranslateRequest {
-	out := sdk.TranslateRequest{Source: r.Source, Target: r.Target, Mode: sdk.Mode(r.Mode), Segments: r.Segments}
+	out := sdk.TranslateRequest{Source: r.Source, Target: r.Target, Mode: r.Mode, Segments: r.Segments}
 	if g := r.Glossary; g != nil {
-		out.Glossary = &sdk.Glossary{Version: g.Version, Entries: make([]sdk.GlossaryEntry, len(g.Entries))}
-		for i, e := range g.Entries {
-			out.Glossary.Entries[i] = sdk.GlossaryEntry{Source: e.Source, Target: e.Target}
-		}
+		out.Glossary = &sdk.Glossary{Version: g.Version, Entries: slices.Clone(g.Entries)} // terms.Entry, as the SDK's
 	}
 	return out
 }

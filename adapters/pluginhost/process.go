@@ -39,6 +39,7 @@ type process struct {
 	caps     ports.Capabilities // providers
 	formats  []string           // converters
 	targets  []string           // converters: output formats besides docx ("pdf")
+	maxConc  int                // converters: documents at once, 0 if not said
 	starting sync.Mutex         // one eager restart at a time
 }
 
@@ -65,7 +66,9 @@ func (p *process) get() (any, uint64, error) {
 }
 
 func (p *process) startLocked() error {
+	stderr := &stderrTail{}
 	client := plugin.NewClient(&plugin.ClientConfig{
+		Stderr:           stderr,
 		HandshakeConfig:  sdk.Handshake,
 		Plugins:          plugin.PluginSet{p.kind: p.pluginGlue()},
 		Cmd:              pluginCmd(p.path),
@@ -78,8 +81,8 @@ func (p *process) startLocked() error {
 	})
 	raw, err := dispenseTied(client, p.kind)
 	if err != nil {
-		client.Kill()
-		return p.startError(err)
+		client.Kill() // waits for the plugin's stderr to be read
+		return p.startError(err, stderr)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), p.host.opts.startTimeout)
 	defer cancel()
@@ -88,7 +91,7 @@ func (p *process) startLocked() error {
 		sc, err := c.Capabilities(ctx)
 		if err != nil {
 			client.Kill()
-			return p.startError(fmt.Errorf("capabilities: %w", err))
+			return p.startError(fmt.Errorf("capabilities: %w", err), nil)
 		}
 		caps := capsFromSDK(sc)
 		if caps.Name == "" {
@@ -99,9 +102,9 @@ func (p *process) startLocked() error {
 	case *sdk.ConverterClient:
 		if err := c.Load(ctx); err != nil {
 			client.Kill()
-			return p.startError(fmt.Errorf("formats: %w", err))
+			return p.startError(fmt.Errorf("formats: %w", err), nil)
 		}
-		p.formats, p.targets = c.Formats(), c.Targets()
+		p.formats, p.targets, p.maxConc = c.Formats(), c.Targets(), c.MaxConcurrent()
 	}
 	p.client, p.raw = client, raw
 	p.gen++
@@ -125,7 +128,12 @@ func (p *process) pluginGlue() plugin.Plugin {
 	return &sdk.ProviderPlugin{}
 }
 
-func (p *process) startError(err error) error {
+// startError says why a plugin did not start; stderr, when the plugin
+// exited before its handshake, is what it said on its way out.
+func (p *process) startError(err error, stderr *stderrTail) error {
+	if said := stderr.last(); said != "" {
+		err = fmt.Errorf("%s (%w)", said, err) // what the plugin said first: usually all a person needs
+	}
 	var verr *sdk.VersionError
 	if errors.As(err, &verr) || strings.Contains(err.Error(), "incompatible API version") {
 		return fmt.Errorf("%s plugin %q (%s) does not speak Dragoman plugin protocol v%d; rebuild it against the matching plugins/sdk: %w",

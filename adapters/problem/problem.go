@@ -37,7 +37,7 @@ type Problem struct {
 	Code       string         `json:"code" doc:"Stable machine-readable error code (the last segment of type)" example:"unprocessable"`
 	Message    string         `json:"message" doc:"Same text as detail (kept for clients written before RFC 9457 bodies)" example:"target_lang: unknown language \"Klingon\""`
 	Errors     []ProblemField `json:"errors,omitempty" doc:"Field-level details of a validation error"`
-	RetryAfter int            `json:"retry_after,omitempty" doc:"With 429: whole seconds until a request would pass (as the Retry-After header)"`
+	RetryAfter int            `json:"retry_after,omitempty" doc:"With 429: whole seconds until a request would pass; with 503 from a dependency that is down, full or locked: whole seconds to wait before trying again (as the Retry-After header)"`
 
 	headers http.Header
 }
@@ -76,7 +76,7 @@ var Types = map[int]Type{
 	413: {Code: "too_large", Title: "Document too large", Description: "The upload, fetched document or file is over its size limit (50 MB for documents)."},
 	415: {Code: "unsupported_media_type", Title: "Unsupported media type", Description: "The request body's Content-Type is not one the operation reads."},
 	422: {Code: "unprocessable", Title: "Request not processable", Description: "A field is missing or invalid, the language pair is not served, or the document is corrupt, encrypted or of an unsupported type. errors[] locates invalid fields."},
-	429: {Code: "rate_limited", Title: "Too many requests", Description: "The key's per-minute request limit was reached. Retry after the seconds in the Retry-After header (also in retry_after)."},
+	429: {Code: "rate_limited", Title: "Too many requests", Description: "The key's per-minute request limit was reached, or the client's address has as many requests in progress as it may (--max-conns-per-ip). Retry after the seconds in the Retry-After header (also in retry_after)."},
 	500: {Code: "internal", Title: "Internal error", Description: "Something failed on the server's side; it is logged with the request id (X-Request-ID). Retrying may help."},
 	502: {Code: "provider_error", Title: "Translation provider error", Description: "A translation engine failed to answer."},
 	503: {Code: "unavailable", Title: "Service unavailable", Description: "A dependency (database, document store, converter, engine) cannot serve the request right now. Retry later."},

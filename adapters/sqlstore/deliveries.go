@@ -76,18 +76,24 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	var out []*webhook.Claim
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		out = out[:0]
-		// The oldest due deliveries, at most perWebhookLook of each
+		// The due deliveries in turns: at most perWebhookLook of each
 		// webhook, so a webhook with a pile of due deliveries (its
-		// receiver hangs) leaves room for the others'. The outer due
-		// condition is what PostgreSQL checks again on a row another
-		// worker claimed meanwhile (the subquery's snapshot is older).
+		// receiver hangs) leaves room for the others'; and the accounts
+		// in turn (each one's oldest first, then each one's next: webhooks
+		// in turn within an account), so an account whose many webhooks
+		// piled up cannot fill the window with deliveries admit holds
+		// back and hide another account's. The outer due condition is
+		// what PostgreSQL checks again on a row another worker claimed
+		// meanwhile (the subquery's snapshot is older).
 		q := `SELECT d.id, d.webhook_id, d.account_id, d.event_id, d.event, d.payload, d.attempts, d.leased, d.created_at,
 				w.url, w.secret_enc, w.is_active
 			FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+			JOIN (SELECT id, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY n, next_at, id) AS turn
+				FROM (SELECT id, account_id, next_at, ROW_NUMBER() OVER (PARTITION BY webhook_id ORDER BY next_at, id) AS n
+					FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?) hooks
+				WHERE n <= ?) due ON due.id = d.id
 			WHERE d.state = 'pending' AND d.next_at <= ?
-				AND d.id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY webhook_id ORDER BY next_at, id) AS n
-					FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?) due WHERE n <= ?)
-			ORDER BY d.next_at, d.id LIMIT ?`
+			ORDER BY due.turn, d.next_at, d.id LIMIT ?`
 		if s.dialect == postgresDialect {
 			q += " FOR UPDATE OF d SKIP LOCKED"
 		}
@@ -96,7 +102,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 		if 8*max > look {
 			look = 8 * max
 		}
-		if err := tx.SelectContext(ctx, &rows, tx.Rebind(q), ts(now), ts(now), perWebhookLook, look); err != nil {
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(q), ts(now), perWebhookLook, ts(now), look); err != nil {
 			return err
 		}
 		for i := range rows {

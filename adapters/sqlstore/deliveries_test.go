@@ -31,6 +31,7 @@ func runDeliverySuite(t *testing.T, b backend) {
 		{"Prune", testPruneDeliveries},
 		{"NextDue", testNextDeliveryDue},
 		{"PileHidesNoOther", testPileHidesNoOther},
+		{"ManyWebhooksHideNoOtherAccount", testManyWebhooksHideNoOtherAccount},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, b) })
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // jobColumns are the jobs columns in the order of jobArgs.
@@ -18,7 +19,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
-	"glossary_id", "revision", "route",
+	"glossary_id", "revision", "route", "announce_due", "cleanup_due", "retrying_since",
 }
 
 var (
@@ -55,17 +56,21 @@ type jobRow struct {
 	GlossaryID   string         `db:"glossary_id"`
 	Revision     int            `db:"revision"`
 	Route        string         `db:"route"`
+	AnnounceDue  bool           `db:"announce_due"`
+	CleanupDue   bool           `db:"cleanup_due"`
+	RetryingFrom nullTimeCol    `db:"retrying_since"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
 	j := &job.Job{
 		ID: r.ID, AccountID: r.AccountID, Status: job.Status(r.Status), Stage: job.Stage(r.Stage),
 		SourceLang: r.SourceLang, DetectedLang: r.DetectedLang, TargetLang: r.TargetLang,
-		Mode: job.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
+		Mode: translation.Mode(r.Mode), OriginalName: r.OriginalName, Format: r.Format, Words: r.Words,
 		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, PDF: job.PDFState(r.PDF),
 		GlossaryID: r.GlossaryID, Revision: r.Revision,
+		AnnounceDue: r.AnnounceDue, CleanupDue: r.CleanupDue, RetryingSince: r.RetryingFrom.T,
 	}
 	if err := json.Unmarshal([]byte(r.Warnings), &j.Warnings); err != nil {
 		return nil, fmt.Errorf("job %s warnings: %w", r.ID, err)
@@ -96,6 +101,7 @@ func (r *jobRow) job() (*job.Job, error) {
 func normJob(j *job.Job) {
 	j.CreatedAt, j.UpdatedAt = norm(j.CreatedAt), norm(j.UpdatedAt)
 	j.CompletedAt, j.ExpiredAt = normPtr(j.CompletedAt), normPtr(j.ExpiredAt)
+	j.RetryingSince = normPtr(j.RetryingSince)
 }
 
 // jobArgs are j's values in jobColumns order.
@@ -132,7 +138,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
-		j.GlossaryID, j.Revision, string(rt),
+		j.GlossaryID, j.Revision, string(rt), j.AnnounceDue, j.CleanupDue, tsPtr(j.RetryingSince),
 	}, nil
 }
 
@@ -209,14 +215,39 @@ func (s *Store) Unfinished(ctx context.Context) ([]*job.Job, error) {
 		string(job.Pending), string(job.Processing))
 }
 
-// DeleteJobsBefore removes jobs created before t and returns their ids.
-// Usage reservations stay: they are the charge.
-func (s *Store) DeleteJobsBefore(ctx context.Context, t time.Time) ([]string, error) {
+// Owing lists ended jobs that still owe their event or their clean-up
+// and ended before t, oldest first (settle.Owing).
+func (s *Store) Owing(ctx context.Context, before time.Time) ([]*job.Job, error) {
+	return s.selectJobs(ctx, jobSelect+" WHERE (announce_due OR cleanup_due) AND completed_at < ? ORDER BY completed_at, id LIMIT 500", ts(before))
+}
+
+// DeleteJobsBefore removes the jobs created before t whose files
+// deleteFiles removed (up to 500 a call, oldest first) and returns their
+// ids. A job whose files could not be deleted keeps its record for the
+// next sweep, so no file outlives the record that leads to it. Usage
+// reservations stay: they are the charge.
+func (s *Store) DeleteJobsBefore(ctx context.Context, t time.Time, deleteFiles func(id string) error) ([]string, error) {
 	var ids []string
-	if err := s.w.SelectContext(ctx, &ids, s.w.Rebind("DELETE FROM jobs WHERE created_at < ? RETURNING id"), ts(t)); err != nil {
+	if err := s.r.SelectContext(ctx, &ids, s.r.Rebind("SELECT id FROM jobs WHERE created_at < ? ORDER BY created_at, id LIMIT 500"), ts(t)); err != nil {
+		return nil, fmt.Errorf("sqlstore: old jobs: %w", err)
+	}
+	var gone []string
+	for _, id := range ids {
+		if deleteFiles(id) == nil {
+			gone = append(gone, id)
+		}
+	}
+	if len(gone) == 0 {
+		return nil, nil
+	}
+	q, args, err := sqlx.In("DELETE FROM jobs WHERE id IN (?)", gone)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.w.ExecContext(ctx, s.w.Rebind(q), args...); err != nil {
 		return nil, fmt.Errorf("sqlstore: delete jobs: %w", err)
 	}
-	return ids, nil
+	return gone, nil
 }
 
 func (s *Store) selectJobs(ctx context.Context, q string, args ...any) ([]*job.Job, error) {

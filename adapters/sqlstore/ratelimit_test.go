@@ -53,7 +53,7 @@ func testRateLimit(t *testing.T, b backend) {
 		t.Fatal("third window limited")
 	}
 	var old int
-	if err := s.r.Get(&old, s.r.Rebind("SELECT COUNT(*) FROM rate_limit_hits WHERE at < ?"), t1.Add(2*time.Minute).UnixMicro()); err != nil {
+	if err := s.r.Get(&old, s.r.Rebind("SELECT COUNT(*) FROM rate_limit_slots WHERE at < ?"), t1.Add(2*time.Minute).UnixMicro()); err != nil {
 		t.Fatal(err)
 	}
 	if old != 0 {
@@ -161,5 +161,53 @@ func testRateLimitConcurrent(t *testing.T, b backend) {
 	// The window slides: exactly limit pass, even across a minute boundary.
 	if passed != limit {
 		t.Fatalf("%d passed, want exactly %d", passed, limit)
+	}
+}
+
+// testRateLimitNewLimit: a plan change gives the key a ring of the new
+// size with the requests still in the window, so the limit stays exact
+// when it grows and when it shrinks.
+func testRateLimitNewLimit(t *testing.T, b backend) {
+	s := newStore(t, b)
+	clock := &fakeClock{}
+	s.SetClock(clock)
+	t1 := time.Date(2026, 3, 14, 15, 9, 20, 0, time.UTC)
+	allow := func(sec, limit int) (bool, time.Duration) {
+		t.Helper()
+		clock.Set(t1.Add(time.Duration(sec) * time.Second))
+		ok, retry, err := s.Allow(ctx, "rpm:plan", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok, retry
+	}
+	for sec := 0; sec < 3; sec++ {
+		if ok, _ := allow(sec, 3); !ok {
+			t.Fatalf("request %d of 3 refused", sec+1)
+		}
+	}
+	if ok, _ := allow(3, 3); ok {
+		t.Fatal("a 4th request passed a limit of 3")
+	}
+	// Up to 5: two more pass, then the window is full until the first leaves.
+	for sec := 3; sec < 5; sec++ {
+		if ok, _ := allow(sec, 5); !ok {
+			t.Fatalf("request %d refused after the limit grew to 5", sec+1)
+		}
+	}
+	if ok, retry := allow(5, 5); ok || retry != 55*time.Second {
+		t.Fatalf("6th request under a limit of 5: ok=%v retry=%v, want refused for 55s", ok, retry)
+	}
+	// Down to 2 with 5 in the window: refused until only one is left,
+	// when the 4th (at 3 s) leaves.
+	if ok, retry := allow(10, 2); ok || retry != 53*time.Second {
+		t.Fatalf("under a limit of 2: ok=%v retry=%v, want refused for 53s", ok, retry)
+	}
+	if ok, _ := allow(63, 2); !ok {
+		t.Fatal("refused with one request in the window and a limit of 2")
+	}
+	var slots int
+	if err := s.r.Get(&slots, s.r.Rebind("SELECT COUNT(*) FROM rate_limit_slots WHERE key = ?"), "rpm:plan"); err != nil || slots > 2 {
+		t.Fatalf("%d slots kept for a limit of 2 (%v)", slots, err)
 	}
 }

@@ -42,9 +42,10 @@ const (
 // Store implements ports.JobStore, AccountStore, UsageStore, WebhookStore
 // and RateLimiter, plus a translation memory (GetTM, PutTM).
 type Store struct {
-	w       *sqlx.DB // writes; one connection on SQLite
-	r       *sqlx.DB // reads; the same pool as w on PostgreSQL
+	w       *pool // writes; one connection on SQLite
+	r       *pool // reads; the same pool as w on PostgreSQL
 	dialect dialect
+	path    string // SQLite's file
 	now     atomic.Pointer[func() time.Time]
 	aead    atomic.Pointer[cipher.AEAD]
 	// lastPrune is the rate-limit window this process last pruned before.
@@ -61,8 +62,10 @@ var (
 
 // sqlitePragmas apply to every connection: WAL so readers never block the
 // writer, NORMAL sync (durable at checkpoints, safe against corruption), and
-// a busy timeout that is never 0.
-const sqlitePragmas = "_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+// a busy timeout that is never 0: 2 s, ample for the admin CLI's short
+// writes, and the most a request waits on a database another program
+// keeps locked before it is answered 503 (writeGate).
+const sqlitePragmas = "_pragma=busy_timeout(2000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
 
 // sqliteReaders is the read pool size; more readers starve the single
 // writer on 2 cores (see the dependency notes).
@@ -88,7 +91,7 @@ func OpenSQLite(path string) (*Store, error) {
 	// backoff does not.
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{w: w, dialect: sqliteDialect}
+	s := &Store{w: newPool(w, true), dialect: sqliteDialect, path: path}
 	if err := s.init(); err != nil {
 		w.Close()
 		return nil, err
@@ -100,7 +103,7 @@ func OpenSQLite(path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(sqliteReaders)
 	r.SetMaxIdleConns(sqliteReaders)
-	s.r = r
+	s.r = newPool(r, false)
 	return s, nil
 }
 
@@ -131,7 +134,8 @@ func OpenPostgres(dsn string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20)
-	s := &Store{w: db, r: db, dialect: postgresDialect}
+	p := newPool(db, false)
+	s := &Store{w: p, r: p, dialect: postgresDialect}
 	if err := s.init(); err != nil {
 		db.Close()
 		return nil, err
@@ -168,7 +172,7 @@ func (s *Store) clock() time.Time {
 // DB is the write pool, for sharing the connection with other adapters
 // (on PostgreSQL, an SQL-backed event bus). On SQLite it has one
 // connection: do not hold transactions on it for long.
-func (s *Store) DB() *sql.DB { return s.w.DB }
+func (s *Store) DB() *sql.DB { return s.w.DB.DB }
 
 // Close closes both pools.
 func (s *Store) Close() error {
@@ -190,15 +194,17 @@ func (s *Store) forUpdate() string {
 
 // inTx runs fn in a write transaction, committing if it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
-	tx, err := s.w.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return s.w.gated(ctx, func() error {
+		tx, err := s.w.BeginTxx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := fn(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
 }
 
 // notFound maps sql.ErrNoRows to ports.ErrNotFound.

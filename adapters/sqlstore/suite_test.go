@@ -16,6 +16,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/migrations"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 func TestSQLite(t *testing.T) { runSuite(t, sqliteBackend) }
@@ -44,6 +45,7 @@ func runSuite(t *testing.T, b backend) {
 		{"RateLimit", testRateLimit},
 		{"RateLimitConcurrent", testRateLimitConcurrent},
 		{"RateLimitMinuteBoundary", testRateLimitMinuteBoundary},
+		{"RateLimitNewLimit", testRateLimitNewLimit},
 		{"TranslationMemory", testTranslationMemory},
 		{"TranslationMemoryMigratedToAccounts", testTranslationMemoryMigratedToAccounts},
 	}
@@ -195,7 +197,7 @@ func testTimeRoundTrip(t *testing.T, b backend) {
 func fullJob(id, acct string, created time.Time) *job.Job {
 	j := job.New(id, acct, created)
 	j.SourceLang, j.DetectedLang, j.TargetLang = "auto", "en", "he"
-	j.Mode, j.OriginalName, j.Format = job.Literal, "דוח שנתי.docx", "docx"
+	j.Mode, j.OriginalName, j.Format = translation.Literal, "דוח שנתי.docx", "docx"
 	j.Words, j.Engine, j.Structure, j.Attempts = 1234, "apertium", "3 tables, 2 images", 2
 	j.Warnings = []string{"font Calibri has no Hebrew glyphs", "footnote kept in English"}
 	j.RTL = &job.RTLReport{Status: "partial", Warnings: []string{"text box direction"}}
@@ -381,7 +383,7 @@ func testJobQueries(t *testing.T, b backend) {
 	if len(cb) != 1 {
 		t.Fatalf("completed 1µs before: %v", ids(cb))
 	}
-	del, err := s.DeleteJobsBefore(ctx, at(4))
+	del, err := s.DeleteJobsBefore(ctx, at(4), func(string) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func NewMetrics() *Metrics {
 	m.pluginStarts = f.counter("plugin_starts_total", "Plugin processes started, by kind and name.", "kind", "plugin")
 	m.pluginCrashes = f.counter("plugin_crashes_total", "Plugin processes found dead or unwell (exited, connection lost, failed health check).", "kind", "plugin")
 	m.pluginRestarts = f.counter("plugin_restarts_total", "Plugin processes started again after the first start.", "kind", "plugin")
-	m.loPoolSize = f.plainGauge("libreoffice_pool_size", "The most LibreOffice instances the converter plugin runs at once (DRAGOMAN_LIBREOFFICE_POOL_SIZE); it starts them as documents arrive and stops idle ones, so fewer may be running. 0 without the converter.")
+	m.loPoolSize = f.plainGauge("libreoffice_pool_size", "The most LibreOffice instances the converter plugin runs at once (DRAGOMAN_LIBREOFFICE_POOL_SIZE); it starts them as documents arrive and stops idle ones, so fewer may be running. As the converter plugin reports it; 0 without the converter or with one that does not say.")
 	m.loBusy = f.plainGauge("libreoffice_busy_instances", "Conversions and PDF renditions in progress (each occupies one LibreOffice instance).")
 	m.convDuration = f.histogram("conversion_duration_seconds", "Time to convert a document with LibreOffice, by source format, target (to: docx, or pdf for a PDF rendition) and outcome (ok, error).", durations, "format", "to", "outcome")
 	for _, r := range [][2]string{{"quota", "submit"}, {"quota", "extract"}, {"rate_limit", "request"}} {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/openapi/client"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Translator runs one document through a server or in-process.
@@ -55,7 +57,7 @@ func translateCommand(newLocal NewLocal) *cobra.Command {
 		Short: "translate documents, with a progress bar per file",
 		Args:  cobra.ArbitraryArgs,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return []string{"docx", "doc", "odt", "rtf"}, cobra.ShellCompDirectiveFilterFileExt
+			return extensions(), cobra.ShellCompDirectiveFilterFileExt
 		},
 	}
 	cf := addClientFlags(cmd, false)
@@ -63,7 +65,7 @@ func translateCommand(newLocal NewLocal) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&f.to, "to", "", "target language name or ISO code (required)")
 	fs.StringVar(&f.from, "from", "", "source language; default: detected")
-	fs.StringVar(&f.mode, "mode", "", "professional (default), full, literal or extreme")
+	fs.StringVar(&f.mode, "mode", "", modeHelp())
 	fs.BoolVar(&f.pdf, "pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
 	fs.StringVar(&f.out, "out", "", "folder for the translations; default: beside each file (the working folder for --url)")
 	fs.BoolVar(&f.local, "local", false, "run the pipeline in this process with the installed plugins: no server, no key")
@@ -75,7 +77,7 @@ func translateCommand(newLocal NewLocal) *cobra.Command {
 	cmdline.BindNonEmpty(fs, "engines", "DRAGOMAN_ENGINES")
 	completeLanguages(cmd, "to")
 	completeLanguages(cmd, "from")
-	cmdline.Complete(cmd, "mode", "professional", "full", "literal", "extreme")
+	cmdline.Complete(cmd, "mode", translation.Names()...)
 	cmdline.CompleteDirs(cmd, "out")
 	cmdline.CompleteDirs(cmd, "plugin-dir")
 	cmdline.CompleteFiles(cmd, "glossary", "csv", "tsv", "tbx")
@@ -260,4 +262,22 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, files
 		return 1
 	}
 	return 0
+}
+
+// modeHelp lists the translation modes: "professional (default), full,
+// literal or extreme".
+func modeHelp() string {
+	names := translation.Names()
+	names[0] += " (default)" // translation.Modes starts with the default
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// extensions are the advertised formats' extensions without the dot, for
+// completion.
+func extensions() []string {
+	var out []string
+	for _, e := range docformat.Extensions() {
+		out = append(out, strings.TrimPrefix(e, "."))
+	}
+	return out
 }

@@ -100,6 +100,24 @@ func TestCLIEnvironmentThatDoesNotParse(t *testing.T) {
 	}
 }
 
+// The variables a plugin reads (the LibreOffice converter's) are named
+// too when they do not parse: the plugin says so on its stderr and exits,
+// and the server's error quoted only go-plugin's "Unrecognized remote
+// plugin message" about the plugin's empty stdout.
+func TestPluginEnvironmentThatDoesNotParse(t *testing.T) {
+	plugins := filepath.Join(binaries(t), "plugins")
+	for _, c := range []struct{ env, want string }{
+		{"DRAGOMAN_LIBREOFFICE_MEMORY=lots", `DRAGOMAN_LIBREOFFICE_MEMORY="lots"`},
+		{"DRAGOMAN_LIBREOFFICE_PER_ACCOUNT=x", `DRAGOMAN_LIBREOFFICE_PER_ACCOUNT`},
+	} {
+		_, errs, code := dragoman(t, []string{c.env}, "serve", "--data-dir", t.TempDir(), "--plugin-dir", plugins,
+			"--https-addr", "127.0.0.1:0", "--http-addr", "", "--metrics-addr", "", "--nats-listen", "127.0.0.1:0")
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d, want the error to name it (%q):\n%s", c.env, code, c.want, errs)
+		}
+	}
+}
+
 // Listeners: a taken NATS port names --nats-listen; metrics on port 0
 // print the port they got.
 func TestServeListenersSayWhatTheyGot(t *testing.T) {

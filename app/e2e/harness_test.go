@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -101,7 +102,8 @@ type server struct {
 	dataDir string
 	https   string
 	http    string
-	metrics string // --metrics-addr, a free port of its own
+	metrics string   // --metrics-addr, a free port of its own
+	wrap    []string // a command that runs dragoman serve (e.g. in a namespace), if any
 	args    []string
 	env     []string
 	cmd     *exec.Cmd
@@ -110,6 +112,15 @@ type server struct {
 }
 
 func startServer(t testing.TB, extraArgs []string, env ...string) *server {
+	t.Helper()
+	s := newServer(t, extraArgs, env...)
+	s.start()
+	t.Cleanup(s.stop)
+	return s
+}
+
+// newServer is a server ready to start, for tests that change how.
+func newServer(t testing.TB, extraArgs []string, env ...string) *server {
 	t.Helper()
 	s := &server{t: t, dataDir: t.TempDir(), https: freePort(t), http: freePort(t), metrics: freePort(t)}
 	bin := binaries(t)
@@ -128,8 +139,6 @@ func startServer(t testing.TB, extraArgs []string, env ...string) *server {
 			return http.ErrUseLastResponse
 		},
 	}
-	s.start()
-	t.Cleanup(s.stop)
 	return s
 }
 
@@ -165,7 +174,11 @@ func (s *server) start() {
 // startOnce starts the process and reports whether it became healthy.
 func (s *server) startOnce() bool {
 	s.logs = &syncBuffer{}
-	s.cmd = exec.Command(filepath.Join(binaries(s.t), "dragoman"), s.args...)
+	name, args := filepath.Join(binaries(s.t), "dragoman"), s.args
+	if len(s.wrap) > 0 {
+		name, args = s.wrap[0], append(append(slices.Clone(s.wrap[1:]), name), args...)
+	}
+	s.cmd = exec.Command(name, args...)
 	s.cmd.Env = s.env
 	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -17,9 +17,6 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore/pgtest"
 )
 
-// natsModule is the go install target of the standalone NATS server.
-const natsModule = "github.com/nats-io/nats-server/v2@v2.15.2"
-
 // scaleOut is the shared state of a scale-out deployment: PostgreSQL,
 // S3-compatible storage (versitygw) and a standalone NATS JetStream.
 type scaleOut struct {
@@ -32,10 +29,15 @@ type scaleOut struct {
 
 func startScaleOut(t *testing.T) *scaleOut {
 	t.Helper()
-	so := &scaleOut{dbURL: pgtest.Database(t), s3: s3test.Start(t), bucket: "dragoman-docs"}
+	return newScaleOut(pgtest.Database(t), s3test.Start(t), startNATS(t))
+}
+
+// newScaleOut is the deployment on the given database, S3 server and NATS.
+func newScaleOut(dbURL string, s3 *s3test.Server, natsURL string) *scaleOut {
+	so := &scaleOut{dbURL: dbURL, s3: s3, bucket: "dragoman-docs"}
 	so.args = []string{
 		"--database-url", so.dbURL,
-		"--nats-url", startNATS(t),
+		"--nats-url", natsURL,
 		"--blob-url", so.s3.URL(so.bucket),
 		// Every process must decrypt the webhook secrets the others stored.
 		"--secret-key", strings.Repeat("5a", 32),
@@ -48,14 +50,14 @@ func startScaleOut(t *testing.T) *scaleOut {
 
 // process starts one `dragoman serve` of the deployment in role (all,
 // api or worker), with its own (otherwise unused) data dir.
-func (so *scaleOut) process(t *testing.T, role string) *server {
+func (so *scaleOut) process(t testing.TB, role string) *server {
 	t.Helper()
 	return startServer(t, append(append([]string(nil), so.args...), "--role", role), so.env...)
 }
 
 // admin runs the admin CLI on the deployment's database from an empty
 // data dir, as an operator's machine would.
-func (so *scaleOut) admin(t *testing.T, args ...string) map[string]any {
+func (so *scaleOut) admin(t testing.TB, args ...string) map[string]any {
 	t.Helper()
 	args = append(append([]string{"admin"}, args...), "--database-url", so.dbURL, "--data-dir", t.TempDir())
 	out, err := exec.Command(filepath.Join(binaries(t), "dragoman"), args...).Output()
@@ -96,48 +98,6 @@ func (so *scaleOut) objects(t *testing.T, prefix string) []string {
 		t.Fatal(err)
 	}
 	return keys
-}
-
-// startNATS runs a standalone nats-server with JetStream for the test.
-func startNATS(t *testing.T) string {
-	t.Helper()
-	bin, err := s3test.FindOrInstall("nats-server", natsModule)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, monitor := freePort(t), freePort(t)
-	_, clientPort, _ := strings.Cut(client, ":")
-	_, monitorPort, _ := strings.Cut(monitor, ":")
-	cmd := exec.Command(bin, "-js", "-sd", t.TempDir(), "-a", "127.0.0.1", "-p", clientPort, "-m", monitorPort)
-	logs := &strings.Builder{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get("http://" + monitor + "/healthz?js-enabled-only=true")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return "nats://" + client
-			}
-		}
-		select {
-		case <-exited:
-			t.Fatalf("nats-server exited:\n%s", logs)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	t.Fatalf("nats-server not ready:\n%s", logs)
-	return ""
 }
 
 // TestScaleOut runs two api and two worker processes on one PostgreSQL,

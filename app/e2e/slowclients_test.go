@@ -32,6 +32,12 @@ func rawPost(t *testing.T, addr, method, path, headers string, length int, first
 	if err != nil {
 		return rawAnswer{closed: true}
 	}
+	return rawPostOn(t, c, method, path, headers, length, first, gap)
+}
+
+// rawPostOn is rawPost over the connection c, which it closes.
+func rawPostOn(t *testing.T, c net.Conn, method, path, headers string, length int, first string, gap time.Duration) rawAnswer {
+	t.Helper()
 	defer c.Close()
 	fmt.Fprintf(c, "%s %s HTTP/1.1\r\nHost: localhost\r\n%sContent-Length: %d\r\n\r\n%s", method, path, headers, length, first)
 	start := time.Now()
@@ -156,5 +162,103 @@ func TestSlowConnectionsAreBounded(t *testing.T) {
 	r := s.do("GET", "/v1/health", "", nil, "")
 	if r.status != 200 {
 		t.Errorf("after the slow clients: %d", r.status)
+	}
+}
+
+// TestHTTP2StreamsAreBoundedPerAddress: over HTTP/2 (what browsers, curl
+// and Go clients speak to the HTTPS port) one connection carries up to
+// 250 requests at once, so counting connections alone let one address
+// hold 250 times --max-conns-per-ip trickling bodies. The requests one
+// address has in progress are bounded by the same number; the rest are
+// answered at once (429), and the ones held are still cut off by the
+// body limits.
+func TestHTTP2StreamsAreBoundedPerAddress(t *testing.T) {
+	s := startServer(t, []string{"--upload-idle-timeout", "2s"}, "DRAGOMAN_BODY_MIN_RATE=100", "DRAGOMAN_MAX_CONNS_PER_IP=4", "DRAGOMAN_ENGINES=pseudo")
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, ForceAttemptHTTP2: true}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: 60 * time.Second}
+	// One stream first, so that the rest share its connection.
+	if r, err := client.Get("https://" + s.https + "/v1/health"); err != nil || r.ProtoMajor != 2 {
+		t.Fatalf("an HTTP/2 request: %v %v", r, err)
+	} else {
+		r.Body.Close()
+	}
+	const n = 20
+	type answer struct {
+		status int
+		took   time.Duration
+	}
+	answers := make(chan answer, n)
+	stop := make(chan struct{})
+	defer close(stop)
+	start := time.Now()
+	for range n {
+		go func() {
+			pr, pw := io.Pipe()
+			go func() { // "email=" then a byte every 700 ms, under the idle limit
+				io.WriteString(pw, "email=")
+				for {
+					select {
+					case <-stop:
+						pw.Close()
+						return
+					case <-time.After(700 * time.Millisecond):
+						if _, err := io.WriteString(pw, "a"); err != nil {
+							return
+						}
+					}
+				}
+			}()
+			req, _ := http.NewRequest("POST", "https://"+s.https+"/signin", pr)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.ContentLength = 100000
+			r, err := client.Do(req)
+			if err != nil {
+				answers <- answer{took: time.Since(start)}
+				return
+			}
+			r.Body.Close()
+			answers <- answer{r.StatusCode, time.Since(start)}
+		}()
+	}
+	held, refused := 0, 0
+	for range n {
+		a := <-answers
+		switch {
+		case a.status == 408:
+			held++
+		case a.status == 429 && a.took < 2*time.Second:
+			refused++
+		default:
+			t.Errorf("a trickling sign-in over HTTP/2: %+v", a)
+		}
+	}
+	if held > 4 || refused < n-4 {
+		t.Errorf("one address held %d trickling requests to 408 over one HTTP/2 connection and %d were refused; want at most 4 held (--max-conns-per-ip)", held, refused)
+	}
+}
+
+// TestBodiesAreBoundedOnThePlainPort: the plain-HTTP port answers with a
+// redirect to HTTPS (the metrics port with its metrics, or 405) without
+// reading the body, and the server then reads
+// what is left of it (up to 256 KB) to keep the connection: a body
+// trickling there held the connection with no deadline at all.
+func TestBodiesAreBoundedOnThePlainPort(t *testing.T) {
+	s := startServer(t, []string{"--upload-idle-timeout", "2s"}, "DRAGOMAN_BODY_MIN_RATE=100", "DRAGOMAN_ENGINES=pseudo")
+	c, err := net.Dial("tcp", s.http)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rawPostOn(t, c, "POST", "/signin", "Content-Type: application/x-www-form-urlencoded\r\n", 100000, "email=", 700*time.Millisecond)
+	if a.status == 0 || a.took > 10*time.Second || !a.closed {
+		t.Errorf("a body trickling to the plain port: %+v, want an answer within seconds and the connection closed", a)
+	}
+	// The metrics port likewise: its one route reads no body.
+	if c, err = net.Dial("tcp", s.metrics); err != nil {
+		t.Fatal(err)
+	}
+	a = rawPostOn(t, c, "POST", "/metrics", "Content-Type: text/plain\r\n", 100000, "x", 700*time.Millisecond)
+	if a.status == 0 || a.took > 10*time.Second || !a.closed {
+		t.Errorf("a body trickling to the metrics port: %+v, want an answer within seconds and the connection closed", a)
 	}
 }

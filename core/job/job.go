@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Status is where a job is in its life.
@@ -42,32 +44,6 @@ var stageOrder = map[Stage]int{
 
 // Reached reports whether stage s is at or past stage t.
 func (s Stage) Reached(t Stage) bool { return stageOrder[s] >= stageOrder[t] }
-
-// Mode is a translation mode of the API.
-type Mode string
-
-const (
-	Professional Mode = "professional" // technical terms protected
-	Full         Mode = "full"         // everything translated
-	Literal      Mode = "literal"      // word for word where the engine can
-	Extreme      Mode = "extreme"      // full localisation (idioms, units, formats)
-)
-
-// Modes lists the accepted modes, in the order the API documents them.
-var Modes = []Mode{Professional, Full, Literal, Extreme}
-
-// ParseMode accepts a mode name; empty means professional.
-func ParseMode(s string) (Mode, error) {
-	if s == "" {
-		return Professional, nil
-	}
-	for _, m := range Modes {
-		if string(m) == s {
-			return m, nil
-		}
-	}
-	return "", errors.New("translation_mode is not one of professional, full, literal, extreme")
-}
 
 // RTLReport is the RTL-layout quality report of a job (rtl_fidelity in the
 // API): full, partial or degraded, with warnings.
@@ -111,7 +87,7 @@ type Job struct {
 	SourceLang   string // as requested: an ISO code (plugins/sdk/language) or "auto"
 	DetectedLang string // ISO code of the detected or confirmed source language, once known
 	TargetLang   string // ISO code; names are for the API edge only
-	Mode         Mode
+	Mode         translation.Mode
 	GlossaryID   string // the account's glossary enforced on this job; "" for none
 	OriginalName string
 	Format       string // docx, doc, odt, rtf (from content sniffing)
@@ -124,11 +100,27 @@ type Job struct {
 	Structure    string // what the structure check (source against output) found
 	PDF          PDFState
 	Error        string
-	Attempts     int
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	CompletedAt  *time.Time
-	ExpiredAt    *time.Time // when the output was deleted after the download window
+	// Attempts counts the starts of the current stage that did not end
+	// (the process died in them), to stop a crash loop; a stage that
+	// returns an error gives its start back.
+	Attempts int
+	// RetryingSince is when the current stage first failed with an error
+	// worth retrying (an outage); nil while it has not. The retries of a
+	// stage are bounded by the time since then, not by their number, so an
+	// outage does not use them up.
+	RetryingSince *time.Time
+	// What an ended job still owes, each cleared once done: AnnounceDue,
+	// its terminal event (job_completed, job_failed) on the bus; CleanupDue,
+	// a failed job's reserved words given back and its files deleted. They
+	// are set with the terminal state, in the same write, so an outage
+	// that stops the follow-up when the job ends cannot lose it: a sweep
+	// finishes what is due.
+	AnnounceDue bool
+	CleanupDue  bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt *time.Time
+	ExpiredAt   *time.Time // when the output was deleted after the download window
 	// Revision counts the outputs rebuilt from post-edited XLIFF: 0 is the
 	// machine translation; each revision completes the job again
 	// (CompletedAt moves, opening a fresh download window).
@@ -162,7 +154,7 @@ func (j *Job) Advance(s Stage, now time.Time) error {
 	if stageOrder[s] > stageOrder[j.Stage] {
 		j.Stage = s
 	}
-	j.UpdatedAt = now
+	j.UpdatedAt, j.Attempts, j.RetryingSince = now, 0, nil
 	return nil
 }
 
@@ -174,6 +166,7 @@ func (j *Job) Complete(now time.Time) error {
 	j.Status, j.Stage, j.UpdatedAt = Completed, StageFinished, now
 	t := now
 	j.CompletedAt = &t
+	j.Attempts, j.RetryingSince, j.AnnounceDue = 0, nil, true
 	return nil
 }
 
@@ -187,6 +180,7 @@ func (j *Job) Revise(now time.Time) error {
 	j.UpdatedAt = now
 	t := now
 	j.CompletedAt = &t
+	j.AnnounceDue = true // job.completed again, for the revision
 	return nil
 }
 
@@ -198,7 +192,28 @@ func (j *Job) Fail(reason string, now time.Time) error {
 	j.Status, j.Error, j.UpdatedAt = Failed, reason, now
 	t := now
 	j.CompletedAt = &t
+	j.Attempts, j.RetryingSince, j.AnnounceDue, j.CleanupDue = 0, nil, true, true
 	return nil
+}
+
+// RetryingFor is how long the current stage has been failing with errors
+// worth retrying at now; 0 if it has not failed.
+func (j *Job) RetryingFor(now time.Time) time.Duration {
+	if j.RetryingSince == nil {
+		return 0
+	}
+	return now.Sub(*j.RetryingSince)
+}
+
+// Retrying records a failed attempt of the current stage that is worth
+// retrying: it gives the start back (it did not crash) and keeps when
+// the stage first failed.
+func (j *Job) Retrying(now time.Time) {
+	j.Attempts = max(j.Attempts-1, 0)
+	if j.RetryingSince == nil {
+		t := now
+		j.RetryingSince = &t
+	}
 }
 
 // Warn adds a warning once.

@@ -79,13 +79,7 @@ func TestDownloadWindow(t *testing.T) {
 	}
 }
 
-func TestParseModeAndWarn(t *testing.T) {
-	if m, err := ParseMode(""); err != nil || m != Professional {
-		t.Errorf("default mode %q %v", m, err)
-	}
-	if _, err := ParseMode("poetic"); err == nil {
-		t.Error("unknown mode accepted")
-	}
+func TestWarnOnce(t *testing.T) {
 	j := New("j", "a", t0)
 	j.Warn("w")
 	j.Warn("w")

@@ -58,8 +58,8 @@ func (p *Pipeline) cancelPoll() time.Duration {
 }
 
 // jobEnded settles a job whose stage was stopped because the job ended:
-// a failed (cancelled) one is settled again, idempotently, so nothing the
-// stopped stage wrote outlives it.
+// a failed (cancelled) one owes its clean-up again, so nothing the stopped
+// stage wrote outlives it.
 func (p *Pipeline) jobEnded(ctx context.Context, id string) error {
 	j, err := p.Jobs.GetJob(ctx, id)
 	switch {
@@ -69,7 +69,7 @@ func (p *Pipeline) jobEnded(ctx context.Context, id string) error {
 		return err
 	case j.Status == job.Failed:
 		p.log().Info("stage stopped: its job ended", "job_id", id, "reason", j.Error)
-		return p.settleFailure(ctx, j)
+		return p.settleLate(ctx, j)
 	}
 	return nil
 }

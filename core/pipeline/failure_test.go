@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -50,8 +51,10 @@ func (s *jobs) UpdateJob(_ context.Context, id string, fn func(*job.Job) error) 
 	return &j, nil
 }
 func (s *jobs) CompletedBefore(context.Context, time.Time) ([]*job.Job, error) { return nil, nil }
-func (s *jobs) DeleteJobsBefore(context.Context, time.Time) ([]string, error)  { return nil, nil }
-func (s *jobs) Unfinished(context.Context) ([]*job.Job, error)                 { return nil, nil }
+func (s *jobs) DeleteJobsBefore(context.Context, time.Time, func(string) error) ([]string, error) {
+	return nil, nil
+}
+func (s *jobs) Unfinished(context.Context) ([]*job.Job, error) { return nil, nil }
 
 type quotaStore struct {
 	mu       sync.Mutex
@@ -116,6 +119,24 @@ type clock struct{}
 
 func (clock) Now() time.Time { return time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC) }
 
+// movingClock is a clock the test moves.
+type movingClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *movingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *movingClock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 func newPipeline(t *testing.T) (*Pipeline, *jobs, *quotaStore, *bus) {
 	js := &jobs{m: map[string]job.Job{}}
 	q := &quotaStore{reserved: map[string]int64{}}
@@ -127,29 +148,58 @@ func newPipeline(t *testing.T) (*Pipeline, *jobs, *quotaStore, *bus) {
 
 func event() ports.JobEvent { return ports.JobEvent{JobID: "j1"} }
 
-// A passing error leaves the job processing for the bus to redeliver, far
-// beyond three calls; only a crash loop ends it.
-func TestPassingErrorsAreRetriedNotFailed(t *testing.T) {
+// A passing error (an outage) leaves the job processing for the bus to
+// redeliver, however many deliveries the outage takes, for as long as the
+// stage has failed for less than RetryFor; past it the job fails, once,
+// with the error in its reason.
+func TestPassingErrorsAreRetriedForATimeNotACount(t *testing.T) {
 	p, js, _, b := newPipeline(t)
+	now := &movingClock{t: clock{}.Now()}
+	p.Clock = now
 	h := p.stage(job.StageConverted, ports.TopicConverted, func(context.Context, *job.Job) (func(*job.Job), error) {
-		return nil, errors.New("database is locked")
+		return nil, &ports.Unavailable{What: "the document store", Reason: "is not answering", Err: errors.New("dial tcp 10.1.2.3:9000: connection refused")}
 	})
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 5*p.maxAttempts(); i++ { // far more deliveries than the crash-loop bound
 		if err := h(context.Background(), event()); err == nil {
 			t.Fatal("a passing error must be returned for redelivery")
 		}
+		now.add(DefaultRetryFor / time.Duration(10*p.maxAttempts()))
 	}
-	if j, _ := js.GetJob(context.Background(), "j1"); j.Status != job.Processing {
-		t.Fatalf("after 5 passing errors the job is %s (%s)", j.Status, j.Error)
+	j := mustJob(t, js)
+	if j.Status != job.Processing || b.count(ports.TopicFailed) != 0 {
+		t.Fatalf("after %s of failures the job is %s (%s), %d failures announced", j.RetryingFor(now.Now()), j.Status, j.Error, b.count(ports.TopicFailed))
 	}
-	if b.count(ports.TopicFailed) != 0 {
-		t.Error("a failure was announced")
+	if j.RetryingSince == nil || !j.RetryingSince.Equal(clock{}.Now()) {
+		t.Errorf("retrying since %v, want the first failure", j.RetryingSince)
 	}
-	for i := 0; i < p.maxAttempts(); i++ {
-		h(context.Background(), event())
+	now.add(DefaultRetryFor)
+	if err := h(context.Background(), event()); err != nil {
+		t.Fatalf("a job failed for good is acknowledged: %v", err)
 	}
-	if j, _ := js.GetJob(context.Background(), "j1"); j.Status != job.Failed {
-		t.Errorf("a crash loop is not stopped: %s", j.Status)
+	j = mustJob(t, js)
+	if j.Status != job.Failed || !strings.Contains(j.Error, "the document store is not answering") || strings.Contains(j.Error, "10.1.2.3") {
+		t.Errorf("after the retry time the job is %s: %q", j.Status, j.Error)
+	}
+	if b.count(ports.TopicFailed) != 1 || j.AnnounceDue || j.CleanupDue {
+		t.Errorf("%d failures announced; still due: announce %v, clean-up %v", b.count(ports.TopicFailed), j.AnnounceDue, j.CleanupDue)
+	}
+}
+
+// A stage that starts and never ends (it kills its process) is stopped
+// after MaxAttempts starts.
+func TestCrashLoopIsStopped(t *testing.T) {
+	p, js, _, _ := newPipeline(t)
+	h := p.stage(job.StageConverted, ports.TopicConverted, func(context.Context, *job.Job) (func(*job.Job), error) {
+		runtime.Goexit() // the process dies here
+		return nil, nil
+	})
+	for i := 0; i <= p.maxAttempts(); i++ {
+		done := make(chan struct{})
+		go func() { defer close(done); h(context.Background(), event()) }()
+		<-done
+	}
+	if j := mustJob(t, js); j.Status != job.Failed || !strings.Contains(j.Error, "attempts") {
+		t.Errorf("a crash loop is not stopped: %s %q", j.Status, j.Error)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // shout upper-cases the text of every segment (codes kept) and records what it was sent.
@@ -71,7 +72,7 @@ func TestHumanTranslationsBeforeTheEngine(t *testing.T) {
 		{ID: "u1", Segments: []segment.Segment{{ID: "u1:0", Source: "First one."}, {ID: "u1:1", Source: "Second one."}, {ID: "u1:2", Source: "Third one."}}},
 		{ID: "u2", Codes: []segment.Code{{ID: 1, Kind: segment.Paired}}, Segments: []segment.Segment{{ID: "u2:0", Source: `<g id="1">Bold</g> start.`}, {ID: "u2:1", Source: `Then <g id="1">more</g>.`}}},
 	}}
-	j := &job.Job{ID: "j1", AccountID: "a1", Mode: job.Full}
+	j := &job.Job{ID: "j1", AccountID: "a1", Mode: translation.Full}
 	res, err := p.translateRemembering(context.Background(), j, doc, "en", "es", translate.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/output"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
+	"github.com/dragoman-translate/dragoman/core/settle"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/webhook"
 )
@@ -51,8 +52,14 @@ type Pipeline struct {
 	Clock  ports.Clock
 	NewID  func() string
 	Log    *slog.Logger
-	// MaxAttempts bounds how often a stage is tried before the job fails.
+	// MaxAttempts bounds how often a stage may start without ending (its
+	// process died in it) before the job fails: a crash loop.
 	MaxAttempts int
+	// RetryFor bounds how long a stage may keep failing with errors worth
+	// retrying before the job fails (0: DefaultRetryFor).
+	RetryFor time.Duration
+	// Settle settles ended jobs; nil: one on the ports above.
+	Settle *settle.Settler
 	// ConvertSlots is how many jobs this process takes into the convert
 	// stage at once, beyond the bus's concurrency: they mostly wait for a
 	// converter instance, in their account's turn, so another account's
@@ -186,11 +193,8 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if err != nil {
 			return err
 		}
-		if j.Status == job.Failed {
-			return p.settleFailure(ctx, j) // finish what an interrupted fail began
-		}
 		if j.Status.Terminal() {
-			return nil
+			return p.settle(ctx, j) // finish what an interrupted ending began
 		}
 		if j.Stage.Reached(done) { // redelivered: the work is done
 			return p.publish(ctx, next, j)
@@ -198,8 +202,10 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 		if tooMany {
 			return p.fail(ctx, j, fmt.Sprintf("processing stopped after %d attempts at the %s stage", p.maxAttempts(), done))
 		}
-		if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
+		if stopped, err := p.stopIfSuspended(ctx, j); stopped {
 			return err
+		} else if err != nil {
+			return p.retryLater(ctx, j, done, err)
 		}
 		began := p.Clock.Now()
 		wctx, stop := p.forJob(ctx, j)
@@ -218,16 +224,12 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			if errors.Is(err, ports.ErrBadDocument) {
 				return p.fail(ctx, j, err.Error())
 			}
-			// A passing error: the bus redelivers with backoff and, when it
-			// gives up, GiveUp fails the job.
-			p.log().Warn("stage failed; it will be retried", "job_id", j.ID, "stage", done, "attempt", j.Attempts, "err", err)
-			return err
+			return p.retryLater(ctx, j, done, err)
 		}
 		j, err = p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
 			if apply != nil {
 				apply(j)
 			}
-			j.Attempts = 0
 			return j.Advance(done, p.Clock.Now())
 		})
 		if errors.Is(err, job.ErrTransition) {
@@ -241,7 +243,7 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 			case err != nil:
 				return nil
 			case j.Status == job.Failed:
-				return p.settleFailure(ctx, j)
+				return p.settleLate(ctx, j)
 			case j.Status == job.Completed:
 				return p.deleteIntermediates(ctx, j)
 			}
@@ -255,7 +257,7 @@ func (p *Pipeline) stage(done job.Stage, next ports.Topic, w work) ports.EventHa
 }
 
 // maxAttempts stops a crash loop (a stage that kills its process every
-// time); passing errors are bounded by the bus's redeliveries instead.
+// time); passing errors are bounded by RetryFor instead.
 func (p *Pipeline) maxAttempts() int {
 	if p.MaxAttempts <= 0 {
 		return 12
@@ -275,127 +277,6 @@ func (p *Pipeline) publish(ctx context.Context, t ports.Topic, j *job.Job) error
 		EventID: ports.StageEventID(j.ID, t), JobID: j.ID, AccountID: j.AccountID,
 		Stage: j.Stage, Status: j.Status, At: p.Clock.Now(), Error: j.Error,
 	})
-}
-
-// fail ends a job: it records the reason, gives back reserved words,
-// deletes the job's files and announces the failure. A job that completed
-// meanwhile (a duplicate stage finished it) is left alone.
-func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
-	return p.failApply(ctx, j, reason, nil)
-}
-
-// failApply is fail that also records apply's changes on the failed job.
-func (p *Pipeline) failApply(ctx context.Context, j *job.Job, reason string, apply func(*job.Job)) error {
-	j, err := p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
-		if j.Status.Terminal() {
-			return nil
-		}
-		if apply != nil {
-			apply(j)
-		}
-		return j.Fail(reason, p.Clock.Now())
-	})
-	if err != nil {
-		return err
-	}
-	if j.Status != job.Failed {
-		return nil
-	}
-	p.log().Info("job failed", "job_id", j.ID, "reason", j.Error)
-	return p.settleFailure(ctx, j)
-}
-
-// settleFailure does what follows a failure; every step is idempotent, so
-// it is repeated whenever an event of a failed job comes back, until all
-// of it has succeeded once.
-func (p *Pipeline) settleFailure(ctx context.Context, j *job.Job) error {
-	p.held.drop(j.ID)
-	if err := p.Quota.Release(ctx, j.ID); err != nil {
-		return err
-	}
-	if err := p.Blobs.DeletePrefix(ctx, job.Prefix(j.ID)); err != nil {
-		return err
-	}
-	return p.publish(ctx, ports.TopicFailed, j)
-}
-
-// GiveUp fails the job of an event the transport stopped redelivering, so
-// no job stays in processing for ever.
-func (p *Pipeline) GiveUp(ctx context.Context, jobID string, cause error) error {
-	j, err := p.Jobs.GetJob(ctx, jobID)
-	if errors.Is(err, ports.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if j.Status.Terminal() {
-		return nil
-	}
-	return p.fail(ctx, j, fmt.Sprintf("processing failed repeatedly after the %s stage: %v", j.Stage, cause))
-}
-
-// finish completes a job whose output is laid out. Its intermediate files
-// are deleted first, so a job that reads as completed holds nothing but
-// its output; a failed delete is returned for redelivery rather than left
-// in the bucket for good.
-func (p *Pipeline) finish(ctx context.Context, e ports.JobEvent) error {
-	j, err := p.Jobs.GetJob(ctx, e.JobID)
-	if errors.Is(err, ports.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if j.Status == job.Failed {
-		return nil
-	}
-	if stopped, err := p.stopIfSuspended(ctx, j); stopped || err != nil {
-		return err
-	}
-	if err := p.deleteIntermediates(ctx, j); err != nil {
-		return err
-	}
-	var changed bool
-	j, err = p.Jobs.UpdateJob(ctx, e.JobID, func(j *job.Job) error {
-		if j.Status.Terminal() {
-			return nil
-		}
-		changed = true
-		return j.Complete(p.Clock.Now())
-	})
-	if errors.Is(err, ports.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if !changed && j.Status != job.Completed {
-		return nil
-	}
-	// On a redelivery the event may have gone out already; receivers
-	// de-duplicate by the job's event id, so announcing twice is safe.
-	return p.publish(ctx, ports.TopicCompleted, j)
-}
-
-// intermediates are the files a job's stages write before its output. The
-// uploaded input is not one of them: it stays beside the output, for the
-// dashboard's side-by-side preview, until the download window ends and the
-// sweep removes the job's whole folder. Nor are what post-editing needs:
-// the translated segments (job.SegmentsKey), which the XLIFF export offers
-// and an edited XLIFF replaces, and the converted source a revision is
-// rebuilt from (job.SourceDocxKey).
-var intermediates = []string{"segments.json", "assembled.docx"}
-
-// deleteIntermediates removes a job's intermediate files, keeping its
-// output.
-func (p *Pipeline) deleteIntermediates(ctx context.Context, j *job.Job) error {
-	for _, k := range intermediates {
-		if err := p.Blobs.Delete(ctx, key(j, k)); err != nil && !errors.Is(err, ports.ErrNotFound) {
-			return fmt.Errorf("deleting %s of job %s: %w", k, j.ID, err)
-		}
-	}
-	return nil
 }
 
 func (p *Pipeline) notify(event string) ports.EventHandler {

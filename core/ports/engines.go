@@ -5,7 +5,8 @@ import (
 	"io"
 
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Converter turns .doc, .odt and .rtf into .docx.
@@ -14,35 +15,29 @@ type Converter interface {
 	Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error
 }
 
-// Pair is a language direction an engine serves, as ISO 639-1 codes.
-type Pair struct{ Source, Target string }
-
 // Capabilities describe an engine after its handshake.
 type Capabilities struct {
 	Name string
 	// Pairs the engine serves; AnyToAny engines serve every registry pair.
-	Pairs    []Pair
+	Pairs    []language.Pair
 	AnyToAny bool
 	// Batch limits; zero means the host default.
 	MaxSegments int
 	MaxChars    int
 	// Modes the engine honours; others are translated as "full" with a warning.
-	Modes []job.Mode
+	Modes []translation.Mode
 	// Config fingerprints the engine's settings that change its output
 	// (model, endpoint, formality, …), set by the host; the translation
 	// memory keys on it, so another model never gets the old one's output.
 	Config string
 	// NativeGlossary engines enforce a job's glossary themselves (a vendor
 	// glossary, dictionary markup) for GlossaryPairs, or for every pair
-	// when GlossaryPairs is empty; AnyLanguage in a pair matches every
+	// when GlossaryPairs is empty; language.Any in a pair matches every
 	// language. The core then sends the glossary with each request and
 	// puts no placeholders for its terms.
 	NativeGlossary bool
-	GlossaryPairs  []Pair
+	GlossaryPairs  []language.Pair
 }
-
-// AnyLanguage in Capabilities.GlossaryPairs matches every language.
-const AnyLanguage = "*"
 
 // GlossaryNative says whether the engine enforces glossaries itself for
 // the pair src→tgt.
@@ -54,7 +49,7 @@ func (c Capabilities) GlossaryNative(src, tgt string) bool {
 		return true
 	}
 	for _, p := range c.GlossaryPairs {
-		if (p.Source == src || p.Source == AnyLanguage) && (p.Target == tgt || p.Target == AnyLanguage) {
+		if p.Matches(src, tgt) {
 			return true
 		}
 	}
@@ -65,7 +60,7 @@ func (c Capabilities) GlossaryNative(src, tgt string) bool {
 type TranslateRequest struct {
 	Source   string // ISO code
 	Target   string // ISO code
-	Mode     job.Mode
+	Mode     translation.Mode
 	Segments []string // tagged text (see package segment)
 	// Glossary is set only for engines that enforce it natively
 	// (Capabilities.GlossaryNative); its terms then have no placeholders.

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -56,4 +57,23 @@ type EventBus interface {
 	// HandleConcurrent is Handle with n events handled at once by this
 	// process, whatever the bus's own concurrency.
 	HandleConcurrent(name string, topic Topic, n int, h EventHandler)
+}
+
+// TerminalEvent is the event an ended job announces: job_completed (a
+// revision's own id for a job completed again from a post-edited XLIFF)
+// or job_failed with its reason.
+func TerminalEvent(j *job.Job, at time.Time) (Topic, JobEvent) {
+	t, id := TopicFailed, StageEventID(j.ID, TopicFailed)
+	if j.Status == job.Completed {
+		t, id = TopicCompleted, StageEventID(j.ID, TopicCompleted)
+		if j.Revision > 0 {
+			id = RevisionEventID(j.ID, j.Revision)
+		}
+	}
+	return t, JobEvent{EventID: id, JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: at, Error: j.Error}
+}
+
+// RevisionEventID is the bus event id of a job's n-th revision completing.
+func RevisionEventID(jobID string, n int) string {
+	return StageEventID(fmt.Sprintf("%s#revision-%d", jobID, n), TopicCompleted)
 }

@@ -63,3 +63,16 @@ func TestCoreImportsOnlySDKLeaves(t *testing.T) {
 	}
 	t.Logf("core imports %v", used)
 }
+
+// TestHostImportsNoPluginInsides keeps the arrows between host and plugins
+// one way: the host (app/, adapters/) talks to a plugin through the SDK
+// and its protocol only, never through a plugin's own packages (a
+// converter's pool, an engine's client), which it would otherwise have to
+// be rebuilt with.
+func TestHostImportsNoPluginInsides(t *testing.T) {
+	for _, p := range goList(t, "-deps", "-f", "{{.ImportPath}}", module+"app/...", module+"adapters/...") {
+		if strings.HasPrefix(p, module+"plugins/") && p != module+"plugins/sdk" && !strings.HasPrefix(p, module+"plugins/sdk/") {
+			t.Errorf("the host depends on %s: reach plugins through plugins/sdk and the plugin protocol", p)
+		}
+	}
+}

@@ -29,8 +29,10 @@ type JobStore interface {
 	// CompletedBefore lists completed jobs whose output is still stored
 	// and that completed before t.
 	CompletedBefore(ctx context.Context, t time.Time) ([]*job.Job, error)
-	// DeleteJobsBefore removes jobs created before t and returns their ids.
-	DeleteJobsBefore(ctx context.Context, t time.Time) ([]string, error)
+	// DeleteJobsBefore removes the jobs created before t whose files
+	// deleteFiles removed, and returns their ids: a job whose files could
+	// not be deleted is kept for the next call.
+	DeleteJobsBefore(ctx context.Context, t time.Time, deleteFiles func(id string) error) ([]string, error)
 	// Unfinished lists jobs that are not terminal (for recovery at start).
 	Unfinished(ctx context.Context) ([]*job.Job, error)
 }

@@ -1,8 +1,3 @@
-// Package service holds the use cases the API offers clients (authenticate,
-// submit a document, read a job, download its output, read usage, manage
-// webhooks) and the operator's (Admin: accounts and keys), one use case per
-// file: command_*.go change state, query_*.go only read it. Errors are typed
-// so that each adapter maps them to its own protocol.
 package service
 
 import (
@@ -35,8 +30,13 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
 func (e *Error) Unwrap() error { return e.Err }
 
 func fail(k Kind, format string, args ...any) *Error {
 	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
+}
+
+func unprocessable(err error) *Error {
+	return &Error{Kind: KindUnprocessable, Message: err.Error(), Err: err}
 }

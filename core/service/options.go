@@ -4,17 +4,17 @@ import (
 	"context"
 	"strings"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Options are the validated language and mode choices of a request.
 type Options struct {
 	Source *language.Language // nil: auto
 	Target language.Language
-	Mode   job.Mode
+	Mode   translation.Mode
 	// GlossaryID is the caller's glossary for this pair, once checked.
 	GlossaryID string
 }
@@ -37,7 +37,7 @@ func ParseOptions(target, source, mode string) (Options, error) {
 		}
 		o.Source = &l
 	}
-	m, err := job.ParseMode(strings.ToLower(strings.TrimSpace(mode)))
+	m, err := translation.ParseMode(strings.ToLower(strings.TrimSpace(mode)))
 	if err != nil {
 		return o, &Error{Kind: KindUnprocessable, Message: err.Error(), Err: err}
 	}
@@ -55,19 +55,19 @@ func layoutRequest(o Options) ports.LayoutRequest {
 
 // validate checks a request's options, the caller's quota and the pair,
 // in that order, once per submission.
-func (s *Service) validate(ctx context.Context, c *Caller, target, source, mode string) (Options, error) {
+func (s *Jobs) validate(ctx context.Context, c *Caller, target, source, mode string) (Options, error) {
 	opts, err := ParseOptions(target, source, mode)
 	if err != nil {
 		return opts, err
 	}
-	if err := s.CheckQuota(ctx, c); err != nil {
+	if err := checkQuota(ctx, s.Quota, s.Clock, c); err != nil {
 		return opts, err
 	}
 	return opts, s.checkPair(ctx, opts)
 }
 
 // checkPair refuses a pair no enabled engine serves, when the source is known.
-func (s *Service) checkPair(ctx context.Context, o Options) error {
+func (s *Jobs) checkPair(ctx context.Context, o Options) error {
 	if s.Engines == nil {
 		return nil
 	}

@@ -30,7 +30,7 @@ type Graph struct {
 	out     map[string][]string // explicit pairs: source → targets
 	degree  map[string]int      // explicit pairs a language is in
 	anyway  bool                // an engine serves every registry pair
-	legs    map[ports.Pair]choice
+	legs    map[language.Pair]choice
 }
 
 type choice struct {
@@ -41,8 +41,8 @@ type choice struct {
 
 // Graph builds the routing graph of engines with r's overrides.
 func (r Routes) Graph(engines []ports.Engine) *Graph {
-	g := &Graph{engines: engines, routes: r, out: map[string][]string{}, degree: map[string]int{}, legs: map[ports.Pair]choice{}}
-	seen := map[ports.Pair]bool{}
+	g := &Graph{engines: engines, routes: r, out: map[string][]string{}, degree: map[string]int{}, legs: map[language.Pair]choice{}}
+	seen := map[language.Pair]bool{}
 	for _, e := range engines {
 		if e.Caps.AnyToAny {
 			g.anyway = true
@@ -67,7 +67,7 @@ func (r Routes) Plan(engines []ports.Engine, src, tgt string) ([]Leg, bool) {
 }
 
 func (g *Graph) leg(src, tgt string) choice {
-	p := ports.Pair{Source: src, Target: tgt}
+	p := language.Pair{Source: src, Target: tgt}
 	if c, ok := g.legs[p]; ok {
 		return c
 	}

@@ -9,13 +9,15 @@ import (
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // A glossary is enforced in every mode, together with professional
 // protection, and the job reports what it applied.
 func TestGlossaryEnforcedWhateverTheMode(t *testing.T) {
 	g := &glossary.Glossary{Name: "Billing", Entries: []glossary.Entry{{Source: "invoice", Target: "Rechnung"}, {Source: "Dragoman", Target: "Dragoman GmbH"}}}
-	for _, mode := range []job.Mode{job.Full, job.Professional} {
+	for _, mode := range []translation.Mode{translation.Full, translation.Professional} {
 		u := &upper{}
 		tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true})}}
 		d := docOf(
@@ -36,7 +38,7 @@ func TestGlossaryEnforcedWhateverTheMode(t *testing.T) {
 		if !strings.Contains(got[0], `<g id="1">Rechnung</g>`) || !strings.Contains(got[0], "PAY THE") {
 			t.Errorf("%s: target %q", mode, got[0])
 		}
-		if mode == job.Professional && !strings.Contains(got[0], "https://pay.example/invoice") {
+		if mode == translation.Professional && !strings.Contains(got[0], "https://pay.example/invoice") {
 			t.Errorf("%s: the URL was not kept: %q", mode, got[0])
 		}
 		if got[1] != "Rechnung" { // capitalised variant, not sent at all
@@ -47,7 +49,7 @@ func TestGlossaryEnforcedWhateverTheMode(t *testing.T) {
 		}
 		// Professional mode protects the URL first; full mode translates
 		// everything, the URL's words included.
-		applied := map[job.Mode]string{job.Full: "4", job.Professional: "3"}[mode]
+		applied := map[translation.Mode]string{translation.Full: "4", translation.Professional: "3"}[mode]
 		if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `glossary "Billing": `+applied+` term occurrence(s) applied (2 distinct term(s))`) {
 			t.Errorf("%s: warnings %q", mode, res.Warnings)
 		}
@@ -62,7 +64,7 @@ func TestGlossaryWinsOverProtectedSpansThatAreTerms(t *testing.T) {
 	u := &upper{}
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true})}}
 	d := docOf("Learn JavaScript with Acme at https://acme.example/docs and read the docs.")
-	res, err := tr.TranslateWith(ctx, d, "en", "es", job.Professional, Options{DoNotTranslate: []string{"Acme"}, Glossary: g})
+	res, err := tr.TranslateWith(ctx, d, "en", "es", translation.Professional, Options{DoNotTranslate: []string{"Acme"}, Glossary: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +113,7 @@ func (n *native) Translate(ctx context.Context, r ports.TranslateRequest) (ports
 	return res, nil
 }
 
-var nativeCaps = ports.Capabilities{AnyToAny: true, NativeGlossary: true, GlossaryPairs: []ports.Pair{{Source: ports.AnyLanguage, Target: "de"}}}
+var nativeCaps = ports.Capabilities{AnyToAny: true, NativeGlossary: true, GlossaryPairs: []language.Pair{{Source: language.Any, Target: "de"}}}
 
 // An engine that applies glossaries itself for the pair gets the glossary
 // and the terms in the text, no placeholder; the job still reports the
@@ -122,7 +124,7 @@ func TestNativeEngineGetsTheGlossaryNotPlaceholders(t *testing.T) {
 	n := &native{skip: map[string]bool{"due date": true}}
 	tr := &Translator{Engines: registry{engine("native", n, nativeCaps)}}
 	d := docOf(`Pay the <g id="1">invoice</g> by the due date.`, "Acme sends the Invoice.", "Nothing else.")
-	res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+	res, err := tr.TranslateWith(ctx, d, "en", "de", translation.Full, Options{Glossary: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func TestNativeEngineGetsTheGlossaryNotPlaceholders(t *testing.T) {
 	// Another pair: the core's placeholders.
 	n = &native{}
 	tr = &Translator{Engines: registry{engine("native", n, nativeCaps)}}
-	if _, err := tr.TranslateWith(ctx, docOf("Pay the invoice."), "en", "fr", job.Full, Options{Glossary: g}); err != nil {
+	if _, err := tr.TranslateWith(ctx, docOf("Pay the invoice."), "en", "fr", translation.Full, Options{Glossary: g}); err != nil {
 		t.Fatal(err)
 	}
 	if r := n.requests[0]; r.Glossary != nil || !strings.Contains(r.Segments[0], `<x id="0"/>`) {
@@ -161,11 +163,11 @@ func TestNativeEngineGetsTheGlossaryNotPlaceholders(t *testing.T) {
 	// A route through English (he→en→de): neither leg is the glossary's pair.
 	first, second := &native{}, &native{}
 	tr = &Translator{Engines: registry{
-		engine("first", first, ports.Capabilities{Pairs: []ports.Pair{{Source: "he", Target: "en"}}}),
-		engine("second", second, ports.Capabilities{Pairs: []ports.Pair{{Source: "en", Target: "de"}}, NativeGlossary: true}),
+		engine("first", first, ports.Capabilities{Pairs: []language.Pair{{Source: "he", Target: "en"}}}),
+		engine("second", second, ports.Capabilities{Pairs: []language.Pair{{Source: "en", Target: "de"}}, NativeGlossary: true}),
 	}}
 	gHe := &glossary.Glossary{Name: "He", SourceLang: "he", TargetLang: "de", Entries: []glossary.Entry{{Source: "invoice", Target: "Rechnung"}}}
-	if _, err := tr.TranslateWith(ctx, docOf("Pay the invoice."), "he", "de", job.Full, Options{Glossary: gHe}); err != nil {
+	if _, err := tr.TranslateWith(ctx, docOf("Pay the invoice."), "he", "de", translation.Full, Options{Glossary: gHe}); err != nil {
 		t.Fatal(err)
 	}
 	if len(second.requests) != 1 || second.requests[0].Glossary != nil || !strings.Contains(first.requests[0].Segments[0], `<x id="0"/>`) {
@@ -185,7 +187,7 @@ func TestMemoryIsKeyedByTheGlossaryOfANativeEngine(t *testing.T) {
 		t.Helper()
 		tr := &Translator{Engines: registry{engine("native", &native{}, nativeCaps)}, TM: tm}
 		d := docOf("Pay the invoice.")
-		res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+		res, err := tr.TranslateWith(ctx, d, "en", "de", translation.Full, Options{Glossary: g})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +220,7 @@ func TestNativeEngineTermInASegmentNotSent(t *testing.T) {
 	n := &native{}
 	tr := &Translator{Engines: registry{engine("native", n, nativeCaps)}}
 	d := docOf("§ 12", "The invoice.")
-	res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+	res, err := tr.TranslateWith(ctx, d, "en", "de", translation.Full, Options{Glossary: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +247,7 @@ func TestMemoryKeepsNoOutputAVendorTranslatedWithoutTheGlossary(t *testing.T) {
 		t.Helper()
 		tr := &Translator{Engines: registry{engine("native", n, nativeCaps)}, TM: tm}
 		d := docOf("Pay the invoice.")
-		res, err := tr.TranslateWith(ctx, d, "en", "de", job.Full, Options{Glossary: g})
+		res, err := tr.TranslateWith(ctx, d, "en", "de", translation.Full, Options{Glossary: g})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Hash is the translation memory key of a segment: the SHA-256 of the
@@ -257,7 +257,7 @@ func (w *tmWriter) close(ctx context.Context) error {
 // go into the job's metrics, and the answers into the account's own
 // memory, so neither this job nor a later one tells the account what
 // another translated.
-func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode job.Mode, texts, out []string, todo []int, foreign map[int]bool, res *Result) {
+func (t *Translator) asIfSent(ctx context.Context, key tmLeg, l Leg, mode translation.Mode, texts, out []string, todo []int, foreign map[int]bool, res *Result) {
 	if len(foreign) == 0 {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // The memory is keyed by the engine's configuration too (issue 17):
@@ -16,7 +17,7 @@ func TestMemoryIsKeyedByEngineConfiguration(t *testing.T) {
 	run := func(config string) job.Metrics {
 		t.Helper()
 		tr := &Translator{Engines: registry{engine("upper", &upper{}, ports.Capabilities{AnyToAny: true, Config: config})}, TM: tm}
-		res, err := tr.Translate(ctx, docOf(texts...), "en", "fr", job.Full)
+		res, err := tr.Translate(ctx, docOf(texts...), "en", "fr", translation.Full)
 		if err != nil {
 			t.Fatal(err)
 		}

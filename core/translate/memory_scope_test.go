@@ -5,6 +5,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // issue 26: with one memory for everyone, account b learnt that account a
@@ -20,7 +21,7 @@ func TestMemoryIsPerAccountAndNeverShowsAnothersHits(t *testing.T) {
 		run := func(account string) job.Metrics {
 			t.Helper()
 			tr := &Translator{Engines: registry{engine("upper", eng, ports.Capabilities{AnyToAny: true})}, TM: tm, SharedMemory: shared}
-			res, err := tr.TranslateWith(ctx, docOf(texts...), "en", "fr", job.Full, Options{Account: account})
+			res, err := tr.TranslateWith(ctx, docOf(texts...), "en", "fr", translation.Full, Options{Account: account})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,7 +37,7 @@ func Serves(c ports.Capabilities, src, tgt string) bool {
 }
 
 // Routes overrides the priority order for some pairs: pair → engine name.
-type Routes map[ports.Pair]string
+type Routes map[language.Pair]string
 
 // ParseRoutes reads DRAGOMAN_ROUTES, e.g. "en:ar=openai, fr:es=apertium".
 // Languages are registry names or codes; "*" as a source or target means
@@ -55,7 +55,7 @@ func ParseRoutes(s string) (Routes, error) {
 		if !ok || !ok2 || engine == "" {
 			return nil, fmt.Errorf("DRAGOMAN_ROUTES: %q is not source:target=engine", item)
 		}
-		var p ports.Pair
+		var p language.Pair
 		for i, name := range []string{src, tgt} {
 			code := "*"
 			if name = strings.TrimSpace(name); name != "*" {
@@ -79,7 +79,7 @@ func ParseRoutes(s string) (Routes, error) {
 // route is the engine for one leg src→tgt: the one a route names if it is
 // enabled and serves the pair, else the first in priority order that does.
 func (r Routes) route(engines []ports.Engine, src, tgt string) (ports.Engine, bool) {
-	for _, p := range []ports.Pair{{Source: src, Target: tgt}, {Source: "*", Target: tgt}, {Source: src, Target: "*"}} {
+	for _, p := range []language.Pair{{Source: src, Target: tgt}, {Source: "*", Target: tgt}, {Source: src, Target: "*"}} {
 		name, ok := r[p]
 		if !ok {
 			continue

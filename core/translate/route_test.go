@@ -8,9 +8,11 @@ import (
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
-func pairs(list ...string) []ports.Pair { return parsePairs(strings.Join(list, " ")) }
+func pairs(list ...string) []language.Pair { return parsePairs(strings.Join(list, " ")) }
 
 // path renders a plan as "en>es>fr a,a".
 func path(legs []Leg) string {
@@ -64,7 +66,7 @@ func TestChainsOfServedPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engines[1].Caps.Pairs = append(engines[1].Caps.Pairs, ports.Pair{Source: "es", Target: "fr"})
+	engines[1].Caps.Pairs = append(engines[1].Caps.Pairs, language.Pair{Source: "es", Target: "fr"})
 	if legs, _ := r.Plan(engines, "es", "fr"); path(legs) != "es>fr b" {
 		t.Errorf("es>fr with es:fr=b: %s", path(legs))
 	}
@@ -93,7 +95,7 @@ func TestChainKeepsTermsSpansAndMemory(t *testing.T) {
 	g := &glossary.Glossary{Name: "Terms", Entries: []glossary.Entry{{Source: "invoice", Target: "factura"}}}
 	opts := Options{DoNotTranslate: []string{"Acme Widget"}, Glossary: g}
 	d := docOf(`Send the <g id="1">invoice</g> for the Acme Widget to https://pay.example/x today.`)
-	res, err := tr.TranslateWith(ctx, d, "en", "gl", job.Professional, opts)
+	res, err := tr.TranslateWith(ctx, d, "en", "gl", translation.Professional, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +120,7 @@ func TestChainKeepsTermsSpansAndMemory(t *testing.T) {
 		t.Errorf("metrics %+v", res.Metrics)
 	}
 	d2 := docOf(`Send the <g id="1">invoice</g> for the Acme Widget to https://pay.example/x today.`)
-	res, err = tr.TranslateWith(ctx, d2, "en", "gl", job.Professional, opts)
+	res, err = tr.TranslateWith(ctx, d2, "en", "gl", translation.Professional, opts)
 	if err != nil || res.Metrics.EngineCalls != 0 || res.Metrics.CacheHits != 3 || targets(d2)[0] != got {
 		t.Errorf("second run: %v %+v %q", err, res.Metrics, targets(d2)[0])
 	}

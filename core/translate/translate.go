@@ -30,6 +30,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/protect"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // ErrNoRoute is returned when no enabled engine serves a pair.
@@ -108,7 +109,7 @@ type Translator struct {
 }
 
 // Translate fills every segment's Target in doc.
-func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode) (Result, error) {
+func (t *Translator) Translate(ctx context.Context, doc *segment.Document, src, tgt string, mode translation.Mode) (Result, error) {
 	return t.TranslateWith(ctx, doc, src, tgt, mode, Options{})
 }
 
@@ -122,7 +123,7 @@ type pending struct {
 }
 
 // TranslateWith is Translate with per-job options.
-func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, src, tgt string, mode job.Mode, o Options) (Result, error) {
+func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, src, tgt string, mode translation.Mode, o Options) (Result, error) {
 	engines, err := t.Engines.Engines(ctx)
 	if err != nil {
 		return Result{}, err
@@ -144,7 +145,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 	// Each distinct text is sent once; in the professional mode that is
 	// the text with its technical spans hidden.
 	var prot *protect.Protector
-	if mode == job.Professional {
+	if mode == translation.Professional {
 		prot = protect.New(o.DoNotTranslate)
 	}
 	terms := newTerms(o.Glossary)
@@ -206,7 +207,7 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 // translateLeg translates texts with one engine: memory hits first, the
 // rest in batches, fresh output stored back under key. g is the glossary
 // the engine applies itself, or nil.
-func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode job.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
+func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode translation.Mode, g *ports.Glossary, texts []string, res *Result) ([]string, error) {
 	out := make([]string, len(texts))
 	hits, foreign := t.recall(ctx, key, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
@@ -368,8 +369,8 @@ func batches(segs []string, c ports.Capabilities, perBatch int) []span {
 	return out
 }
 
-func modeHonoured(c ports.Capabilities, m job.Mode) bool {
-	if m == job.Full || m == job.Professional { // professional protection happens in the core
+func modeHonoured(c ports.Capabilities, m translation.Mode) bool {
+	if m == translation.Full || m == translation.Professional { // professional protection happens in the core
 		return true
 	}
 	for _, have := range c.Modes {

@@ -9,10 +9,11 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 var ctx = context.Background()
@@ -21,7 +22,7 @@ func TestIdenticalSegmentsSentOnce(t *testing.T) {
 	u := &upper{}
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true})}}
 	d := docOf("Header", `<g id="1">Total</g>`, "Header", "42", `<g id="1">Total</g>`, "Body text.", "Header")
-	res, err := tr.Translate(ctx, d, "en", "de", job.Full)
+	res, err := tr.Translate(ctx, d, "en", "de", translation.Full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestMemoryMakesSecondRunFree(t *testing.T) {
 	tm := newMemoryTM()
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true, MaxSegments: 2})}, TM: tm}
 	texts := []string{"One.", "Two.", "Three.", "One.", "Four."}
-	first, err := tr.Translate(ctx, docOf(texts...), "en", "fr", job.Full)
+	first, err := tr.Translate(ctx, docOf(texts...), "en", "fr", translation.Full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestMemoryMakesSecondRunFree(t *testing.T) {
 		t.Errorf("first run %+v", first.Metrics)
 	}
 	d := docOf(texts...)
-	second, err := tr.Translate(ctx, d, "en", "fr", job.Full)
+	second, err := tr.Translate(ctx, d, "en", "fr", translation.Full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,14 +67,14 @@ func TestMemoryMakesSecondRunFree(t *testing.T) {
 		t.Errorf("targets from memory %q", got)
 	}
 	// Another direction or mode is another key.
-	if res, _ := tr.Translate(ctx, docOf(texts...), "en", "es", job.Full); res.Metrics.EngineCalls == 0 {
+	if res, _ := tr.Translate(ctx, docOf(texts...), "en", "es", translation.Full); res.Metrics.EngineCalls == 0 {
 		t.Error("en→es answered from en→fr memory")
 	}
-	if res, _ := tr.Translate(ctx, docOf(texts...), "en", "fr", job.Literal); res.Metrics.EngineCalls == 0 {
+	if res, _ := tr.Translate(ctx, docOf(texts...), "en", "fr", translation.Literal); res.Metrics.EngineCalls == 0 {
 		t.Error("literal answered from full-mode memory")
 	}
 	// A new segment in a known document costs one segment.
-	res, _ := tr.Translate(ctx, docOf(append(texts, "Five.")...), "en", "fr", job.Full)
+	res, _ := tr.Translate(ctx, docOf(append(texts, "Five.")...), "en", "fr", translation.Full)
 	if res.Metrics.EngineCalls != 1 || res.Metrics.CharsSent != len("Five.") || res.Metrics.CacheHits != 4 {
 		t.Errorf("one new segment: %+v", res.Metrics)
 	}
@@ -94,7 +95,7 @@ func TestBatchesWithinEngineLimits(t *testing.T) {
 		for i := range 10 {
 			texts = append(texts, "segment "+string(rune('a'+i))+".")
 		}
-		res, err := tr.Translate(ctx, docOf(texts...), "en", "de", job.Full)
+		res, err := tr.Translate(ctx, docOf(texts...), "en", "de", translation.Full)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +122,7 @@ func TestProfessionalModeProtectsBeforeTheEngine(t *testing.T) {
 		"https://dragoman.example/get",
 		"Ask Acme Widget support at help@acme.example.",
 	)
-	res, err := tr.TranslateWith(ctx, d, "en", "de", job.Professional, Options{DoNotTranslate: []string{"Acme Widget", "Dragoman"}})
+	res, err := tr.TranslateWith(ctx, d, "en", "de", translation.Professional, Options{DoNotTranslate: []string{"Acme Widget", "Dragoman"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestProfessionalModeProtectsBeforeTheEngine(t *testing.T) {
 	// Full mode sends everything.
 	u2 := &upper{}
 	tr.Engines = registry{engine("upper", u2, ports.Capabilities{AnyToAny: true})}
-	if _, err := tr.Translate(ctx, docOf("Get v1.4.2 now"), "en", "de", job.Full); err != nil {
+	if _, err := tr.Translate(ctx, docOf("Get v1.4.2 now"), "en", "de", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	if s := u2.sent(); len(s) != 1 || s[0] != "Get v1.4.2 now" {
@@ -172,7 +173,7 @@ func TestLostProtectedSpanIsRestoredWithWarning(t *testing.T) {
 	})
 	tr := &Translator{Engines: registry{engine("dropper", drop, ports.Capabilities{AnyToAny: true})}}
 	d := docOf("Install version v2.0.1 today")
-	res, err := tr.Translate(ctx, d, "en", "de", job.Professional)
+	res, err := tr.Translate(ctx, d, "en", "de", translation.Professional)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,19 +195,19 @@ func TestRoutesOverridePriority(t *testing.T) {
 	a, b := &upper{}, &upper{}
 	engines := registry{
 		engine("first", a, ports.Capabilities{AnyToAny: true}),
-		engine("second", b, ports.Capabilities{Pairs: []ports.Pair{{Source: "en", Target: "ar"}}}),
+		engine("second", b, ports.Capabilities{Pairs: []language.Pair{{Source: "en", Target: "ar"}}}),
 	}
 	routes, err := ParseRoutes(" English:ar=second , fr:*=second ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := &Translator{Engines: engines, Routes: routes}
-	res, err := tr.Translate(ctx, docOf("Hello"), "en", "ar", job.Full)
+	res, err := tr.Translate(ctx, docOf("Hello"), "en", "ar", translation.Full)
 	if err != nil || res.Engine != "second" || b.calls() != 1 || a.calls() != 0 {
 		t.Fatalf("en→ar went to %q (%v), calls %d/%d", res.Engine, err, a.calls(), b.calls())
 	}
 	// The route names an engine without fr→es: priority order decides.
-	res, err = tr.Translate(ctx, docOf("Bonjour"), "fr", "es", job.Full)
+	res, err = tr.Translate(ctx, docOf("Bonjour"), "fr", "es", translation.Full)
 	if err != nil || res.Engine != "first" {
 		t.Errorf("fr→es went to %q (%v)", res.Engine, err)
 	}
@@ -220,8 +221,8 @@ func TestRoutesOverridePriority(t *testing.T) {
 func TestPivotThroughEnglish(t *testing.T) {
 	fr, es := &upper{}, &upper{}
 	engines := registry{
-		engine("fr-en", fr, ports.Capabilities{Pairs: []ports.Pair{{Source: "fr", Target: "en"}}}),
-		engine("en-es", es, ports.Capabilities{Pairs: []ports.Pair{{Source: "en", Target: "es"}}}),
+		engine("fr-en", fr, ports.Capabilities{Pairs: []language.Pair{{Source: "fr", Target: "en"}}}),
+		engine("en-es", es, ports.Capabilities{Pairs: []language.Pair{{Source: "en", Target: "es"}}}),
 	}
 	if !Servable(engines, "fr", "es") || Servable(engines, "es", "fr") {
 		t.Fatal("Servable disagrees with the legs")
@@ -229,7 +230,7 @@ func TestPivotThroughEnglish(t *testing.T) {
 	tm := newMemoryTM()
 	tr := &Translator{Engines: engines, TM: tm}
 	d := docOf("Bonjour")
-	res, err := tr.Translate(ctx, d, "fr", "es", job.Full)
+	res, err := tr.Translate(ctx, d, "fr", "es", translation.Full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,10 +240,10 @@ func TestPivotThroughEnglish(t *testing.T) {
 	if res.Metrics.EngineCalls != 2 {
 		t.Errorf("metrics %+v", res.Metrics)
 	}
-	if _, err := tr.Translate(ctx, docOf("Hola"), "es", "fr", job.Full); !errors.Is(err, ErrNoRoute) {
+	if _, err := tr.Translate(ctx, docOf("Hola"), "es", "fr", translation.Full); !errors.Is(err, ErrNoRoute) {
 		t.Errorf("es→fr: %v, want ErrNoRoute", err)
 	}
-	res, _ = tr.Translate(ctx, docOf("Bonjour"), "fr", "es", job.Full)
+	res, _ = tr.Translate(ctx, docOf("Bonjour"), "fr", "es", translation.Full)
 	if res.Metrics.EngineCalls != 0 || res.Metrics.CacheHits != 2 {
 		t.Errorf("second pivot run %+v", res.Metrics)
 	}
@@ -250,8 +251,8 @@ func TestPivotThroughEnglish(t *testing.T) {
 
 func TestModeWarningWhenEngineCannotHonourIt(t *testing.T) {
 	u := &upper{}
-	tr := &Translator{Engines: registry{engine("plain", u, ports.Capabilities{AnyToAny: true, Modes: []job.Mode{job.Full, job.Literal}})}}
-	for mode, warn := range map[job.Mode]bool{job.Literal: false, job.Extreme: true, job.Full: false, job.Professional: false} {
+	tr := &Translator{Engines: registry{engine("plain", u, ports.Capabilities{AnyToAny: true, Modes: []translation.Mode{translation.Full, translation.Literal}})}}
+	for mode, warn := range map[translation.Mode]bool{translation.Literal: false, translation.Extreme: true, translation.Full: false, translation.Professional: false} {
 		res, err := tr.Translate(ctx, docOf("Hi there"), "en", "de", mode)
 		if err != nil {
 			t.Fatal(err)
@@ -270,7 +271,7 @@ func TestEngineFailureNamesEngineAndRetriesOnlyRetryable(t *testing.T) {
 		Backoff:   time.Millisecond,
 		Retryable: func(err error) bool { return errors.Is(err, crash) },
 	}
-	res, err := tr.Translate(ctx, docOf("Hello"), "en", "de", job.Full)
+	res, err := tr.Translate(ctx, docOf("Hello"), "en", "de", translation.Full)
 	var ee *EngineError
 	if !errors.As(err, &ee) || ee.Engine != "deepl" || !strings.Contains(err.Error(), `"deepl"`) || !strings.Contains(err.Error(), "456") {
 		t.Fatalf("error %v", err)
@@ -280,7 +281,7 @@ func TestEngineFailureNamesEngineAndRetriesOnlyRetryable(t *testing.T) {
 	}
 	u2 := &upper{fail: crash}
 	tr.Engines = registry{engine("deepl", u2, ports.Capabilities{AnyToAny: true})}
-	if _, err := tr.Translate(ctx, docOf("Hello"), "en", "de", job.Full); err == nil || u2.calls() != 3 {
+	if _, err := tr.Translate(ctx, docOf("Hello"), "en", "de", translation.Full); err == nil || u2.calls() != 3 {
 		t.Errorf("crash retried %d times (err %v), want 3 attempts", u2.calls(), err)
 	}
 }
@@ -295,7 +296,7 @@ func TestConcurrencyBoundedPerEngine(t *testing.T) {
 	done := make(chan error, 2)
 	for range 2 { // two jobs share the engine's slots
 		go func() {
-			_, err := tr.Translate(ctx, docOf(texts...), "en", "de", job.Full)
+			_, err := tr.Translate(ctx, docOf(texts...), "en", "de", translation.Full)
 			done <- err
 		}()
 	}
@@ -316,7 +317,7 @@ func TestSegmentsWithoutLettersAreNotSent(t *testing.T) {
 	u := &upper{}
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true})}}
 	d := docOf("", "12.5", `<x id="1"/>`, "—", "Text")
-	if _, err := tr.Translate(ctx, d, "en", "de", job.Full); err != nil {
+	if _, err := tr.Translate(ctx, d, "en", "de", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	if s := u.sent(); len(s) != 1 || s[0] != "Text" {
@@ -335,11 +336,11 @@ func TestCorpusDocumentsDedupeAndMemory(t *testing.T) {
 		uniqueChars, total := uniqueText(d)
 		u := &upper{}
 		tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true})}, TM: newMemoryTM()}
-		first, err := tr.Translate(ctx, d, "en", "de", job.Full)
+		first, err := tr.Translate(ctx, d, "en", "de", translation.Full)
 		if err != nil {
 			t.Fatal(err)
 		}
-		second, err := tr.Translate(ctx, loadCorpusDoc(t, name), "en", "de", job.Full)
+		second, err := tr.Translate(ctx, loadCorpusDoc(t, name), "en", "de", translation.Full)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,8 +379,8 @@ func BenchmarkCorpusDocument(b *testing.B) {
 			for b.Loop() {
 				tm := newMemoryTM()
 				tr := &Translator{Engines: registry{engine("upper", &upper{}, ports.Capabilities{AnyToAny: true})}, TM: tm}
-				first, _ = tr.Translate(ctx, loadCorpusDoc(b, name), "en", "de", job.Professional)
-				second, _ = tr.Translate(ctx, loadCorpusDoc(b, name), "en", "de", job.Professional)
+				first, _ = tr.Translate(ctx, loadCorpusDoc(b, name), "en", "de", translation.Professional)
+				second, _ = tr.Translate(ctx, loadCorpusDoc(b, name), "en", "de", translation.Professional)
 			}
 			if first.Metrics.CharsSent > uniqueChars || second.Metrics.CharsSent != 0 {
 				b.Fatalf("first %+v second %+v, unique %d", first.Metrics, second.Metrics, uniqueChars)

@@ -51,11 +51,11 @@ var debianApertium = ports.Engine{Name: "apertium", Caps: ports.Capabilities{Nam
 	it>sc mk>bg mk>en ms>id nb>da nb>nn nb>sv nl>af nn>da nn>nb nn>sv oc>ca oc>es oc>fr pl>szl pt>ca pt>es
 	pt>gl ro>es ru>be ru>uk sh>en sh>mk sh>sl sl>sh sv>da sv>is sv>nb sv>nn szl>pl uk>ru ur>hi`)}}
 
-func parsePairs(list string) []ports.Pair {
-	var out []ports.Pair
+func parsePairs(list string) []language.Pair {
+	var out []language.Pair
 	for _, p := range strings.Fields(list) {
 		src, tgt, _ := strings.Cut(p, ">")
-		out = append(out, ports.Pair{Source: src, Target: tgt})
+		out = append(out, language.Pair{Source: src, Target: tgt})
 	}
 	return out
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // slowTM is a memory whose writes wait for a token on gate.
@@ -39,7 +39,7 @@ func TestMemoryWritesBehindAndCloseFlushes(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() {
-		_, err := tr.Translate(ctx, docOf(texts...), "en", "fr", job.Full)
+		_, err := tr.Translate(ctx, docOf(texts...), "en", "fr", translation.Full)
 		done <- err
 	}()
 	select {
@@ -57,7 +57,7 @@ func TestMemoryWritesBehindAndCloseFlushes(t *testing.T) {
 
 	// The queued entries answer a second job without the engine.
 	d := docOf(texts...)
-	res, err := tr.Translate(ctx, d, "en", "fr", job.Full)
+	res, err := tr.Translate(ctx, d, "en", "fr", translation.Full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestMemoryWritesAfterCloseAreSynchronous(t *testing.T) {
 	if err := tr.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tr.Translate(ctx, docOf("One.", "Two."), "en", "fr", job.Full); err != nil {
+	if _, err := tr.Translate(ctx, docOf("One.", "Two."), "en", "fr", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	tm.mu.Lock()
@@ -117,7 +117,7 @@ func TestMemoryQueueBounded(t *testing.T) {
 	tr := &Translator{Engines: registry{engine("upper", &upper{}, ports.Capabilities{AnyToAny: true, MaxSegments: 2})}, TM: tm, MemoryQueue: 2}
 	done := make(chan error, 1)
 	go func() {
-		_, err := tr.Translate(ctx, docOf("One.", "Two.", "Three.", "Four."), "en", "fr", job.Full)
+		_, err := tr.Translate(ctx, docOf("One.", "Two.", "Three.", "Four."), "en", "fr", translation.Full)
 		done <- err
 	}()
 	// Two batches of two: one queued (the limit), one written by the job;
@@ -145,7 +145,7 @@ func TestMemoryQueueBounded(t *testing.T) {
 func TestBatchSegmentsCapsBatches(t *testing.T) {
 	u := &upper{}
 	tr := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true, MaxSegments: 10})}, BatchSegments: 3}
-	if _, err := tr.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e.", "F f.", "G g."), "en", "fr", job.Full); err != nil {
+	if _, err := tr.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e.", "F f.", "G g."), "en", "fr", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	u.mu.Lock()
@@ -161,7 +161,7 @@ func TestBatchSegmentsCapsBatches(t *testing.T) {
 	u.requests = nil
 	u.mu.Unlock()
 	tr2 := &Translator{Engines: registry{engine("upper", u, ports.Capabilities{AnyToAny: true, MaxSegments: 2})}, BatchSegments: 5}
-	if _, err := tr2.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e."), "en", "fr", job.Full); err != nil {
+	if _, err := tr2.Translate(ctx, docOf("A a.", "B b.", "C c.", "D d.", "E e."), "en", "fr", translation.Full); err != nil {
 		t.Fatal(err)
 	}
 	u.mu.Lock()

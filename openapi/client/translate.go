@@ -21,7 +21,7 @@ import (
 type Options struct {
 	To   string // target language name or ISO code; "" is the server's default (Arabic)
 	From string // source language; "" detects it
-	Mode string // professional (default), full, literal, extreme
+	Mode string // translation_mode, one of the contract's enum; "" is professional
 	// PDF asks the server for a PDF rendition too (the pdf field), which
 	// TranslateFile and TranslateURL write beside the .docx as
 	// NAME.<code>.pdf. It adds a few seconds per job; no words.

@@ -13,9 +13,9 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/pluginhost"
 	"github.com/dragoman-translate/dragoman/adapters/sqlstore"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // cpuTime is the CPU time of this process and its reaped children.
@@ -117,7 +117,7 @@ func BenchmarkApertiumVsPlainText(b *testing.B) {
 				doc.Units = append(doc.Units, segment.Unit{Segments: []segment.Segment{{Source: t}}})
 			}
 			t0 := time.Now()
-			res, err := tr.Translate(ctx, doc, "en", "es", job.Full)
+			res, err := tr.Translate(ctx, doc, "en", "es", translation.Full)
 			wall[k] += time.Since(t0)
 			if err != nil {
 				b.Fatal(err)

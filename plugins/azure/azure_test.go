@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 var pluginDir string
@@ -130,7 +130,7 @@ func TestAzureDynamicDictionary(t *testing.T) {
 	}
 	g := &ports.Glossary{Version: "v1", Entries: []glossary.Entry{{Source: "invoice", Target: "فاتورة"}, {Source: "Fish & chips", Target: `"F&C" <Ltd>`}}}
 	segs := []string{`Pay the <g id="1">invoice</g> for Fish &amp; chips<x id="2"/> now.`, "Reinvoice nothing."}
-	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "ar", Mode: job.Full, Segments: segs, Glossary: g})
+	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "ar", Mode: translation.Full, Segments: segs, Glossary: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestAzureDynamicDictionary(t *testing.T) {
 		t.Errorf("request body %s", bodies[0])
 	}
 	// Without English the service ignores the markup: none is sent.
-	res, err = e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "de", Target: "fr", Mode: job.Full, Segments: []string{"Die invoice."}, Glossary: g})
+	res, err = e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "de", Target: "fr", Mode: translation.Full, Segments: []string{"Die invoice."}, Glossary: g})
 	if err != nil || res.Segments[0] != "DIE INVOICE." || strings.Contains(bodies[1], "mstrans") {
 		t.Errorf("de→fr: %q, %v, body %s", res.Segments, err, bodies[1])
 	}
@@ -171,7 +171,7 @@ func TestAzureDictionaryMarkupWithinTheRequestLimit(t *testing.T) {
 	for n := 0; n+len(seg) <= e.Caps.MaxChars && len(segs) < e.Caps.MaxSegments; n += len(seg) {
 		segs = append(segs, seg)
 	}
-	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "ar", Mode: job.Full, Segments: segs, Glossary: g})
+	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "ar", Mode: translation.Full, Segments: segs, Glossary: g})
 	if err != nil {
 		t.Fatal(err)
 	}

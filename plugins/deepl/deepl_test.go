@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 )
 
 var pluginDir string

@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // standIn is DeepL as documented: /v2/translate (deepl_test.go) and the v2
@@ -203,7 +203,7 @@ func billing(entries ...glossary.Entry) *glossary.Glossary {
 
 func translateWith(t *testing.T, e ports.Engine, g *glossary.Glossary, segs ...string) (ports.TranslateResult, error) {
 	t.Helper()
-	return e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: g.SourceLang, Target: g.TargetLang, Mode: job.Full,
+	return e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: g.SourceLang, Target: g.TargetLang, Mode: translation.Full,
 		Segments: segs, Glossary: &ports.Glossary{Version: g.Version(), Entries: g.Entries}})
 }
 
@@ -222,7 +222,7 @@ func TestDeepLGlossaryCreatedOncePerContent(t *testing.T) {
 		doc.Units = append(doc.Units, segment.Unit{Segments: []segment.Segment{{Source: fmt.Sprintf(`Pay <g id="1">invoice</g> %d by the due date.`, i)}}})
 	}
 	tr := &translate.Translator{Engines: registry{e}}
-	res, err := tr.TranslateWith(context.Background(), doc, "en", "de", job.Full, translate.Options{Glossary: g})
+	res, err := tr.TranslateWith(context.Background(), doc, "en", "de", translation.Full, translate.Options{Glossary: g})
 	if err != nil {
 		t.Fatal(err)
 	}

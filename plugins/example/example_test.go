@@ -3,9 +3,9 @@ package main
 import (
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 var pluginDir string
@@ -17,7 +17,7 @@ func TestExampleThroughPluginHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: enginetest.Segments})
+	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: translation.Full, Segments: enginetest.Segments})
 	if err != nil {
 		t.Fatal(err)
 	}

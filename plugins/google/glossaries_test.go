@@ -12,12 +12,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 	"github.com/dragoman-translate/dragoman/core/glossary"
-	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/translate"
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
+	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
 
 const parent = "projects/my-project/locations/us-central1"
@@ -240,7 +240,7 @@ func billing(entries ...glossary.Entry) *glossary.Glossary {
 
 func translateWith(t *testing.T, e ports.Engine, g *glossary.Glossary, segs ...string) (ports.TranslateResult, error) {
 	t.Helper()
-	return e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: g.SourceLang, Target: g.TargetLang, Mode: job.Full,
+	return e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: g.SourceLang, Target: g.TargetLang, Mode: sdk.Full,
 		Segments: segs, Glossary: &ports.Glossary{Version: g.Version(), Entries: g.Entries}})
 }
 
@@ -264,7 +264,7 @@ func TestGoogleGlossaryCreatedOncePerContent(t *testing.T) {
 		doc.Units = append(doc.Units, segment.Unit{Segments: []segment.Segment{{Source: fmt.Sprintf(`Pay <g id="1">invoice</g> %d by the due date.`, i)}}})
 	}
 	tr := &translate.Translator{Engines: registry{e}}
-	res, err := tr.TranslateWith(context.Background(), doc, "en", "zh-Hans", job.Full, translate.Options{Glossary: g})
+	res, err := tr.TranslateWith(context.Background(), doc, "en", "zh-Hans", sdk.Full, translate.Options{Glossary: g})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,10 +26,21 @@ type converter struct {
 	tempDir string
 }
 
-// Formats are the source formats as docformat names them.
+// Formats are the source formats as docformat names them: the pool's
+// source kinds.
 func (c *converter) Formats() []string {
-	return []string{string(docformat.DOC), string(docformat.ODT), string(docformat.RTF), string(docformat.WordML)}
+	out := make([]string, len(pool.Sources))
+	for i, k := range pool.Sources {
+		out[i] = k.Name
+	}
+	return out
 }
+
+var _ sdk.ConcurrencyReporter = (*converter)(nil)
+
+// MaxConcurrent is the pool's size: one document per LibreOffice instance
+// (DRAGOMAN_LIBREOFFICE_POOL_SIZE, default the number of CPUs).
+func (c *converter) MaxConcurrent() int { return c.pool.Size() }
 
 // Health fails while no LibreOffice instance can be started.
 func (c *converter) Health(context.Context) error { return c.pool.Health() }
@@ -99,19 +110,13 @@ func sniff(r io.ReaderAt, size int64, pdf bool) (pool.Kind, error) {
 	case err != nil:
 		return pool.Kind{}, &pool.Error{Reason: pool.Corrupt, Detail: err.Error()}
 	}
-	switch f {
-	case docformat.DOC:
-		return pool.Word, nil
-	case docformat.ODT:
-		return pool.ODT, nil
-	case docformat.RTF:
-		return pool.RTF, nil
-	case docformat.WordML:
-		return pool.WordML, nil
-	case docformat.DOCX:
-		if pdf {
-			return pool.DOCX, nil
+	for _, k := range pool.Sources {
+		if k.Name == string(f) {
+			return k, nil
 		}
+	}
+	if f == docformat.DOCX && pdf {
+		return pool.DOCX, nil
 	}
 	return pool.Kind{}, &pool.Error{Reason: pool.Unsupported, Detail: fmt.Sprintf("%s needs no conversion", f)}
 }

@@ -69,7 +69,7 @@ func (e *engine) Capabilities(context.Context) (sdk.Capabilities, error) {
 	}
 	return sdk.Capabilities{
 		Name: "openai", AnyToAny: true, MaxSegments: e.batchN, MaxChars: e.batchC,
-		Modes: []sdk.Mode{sdk.Professional, sdk.Full, sdk.Literal, sdk.Extreme},
+		Modes: honoured(),
 	}, nil
 }
 

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/adapters/pluginhost/enginetest"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/plugins/internal/httpengine/enginetest"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 var pluginDir string
@@ -126,16 +126,16 @@ func start(t *testing.T, c *chatServer, extra map[string]string) (ports.Engine, 
 func TestModesArePromptPolicies(t *testing.T) {
 	c := &chatServer{t: t}
 	e, _ := start(t, c, nil)
-	if len(e.Caps.Modes) != 4 {
+	if len(e.Caps.Modes) != len(translation.Modes) {
 		t.Errorf("modes %v", e.Caps.Modes)
 	}
-	want := map[job.Mode]string{
-		job.Full:         "fluent, natural Hebrew",
-		job.Literal:      "word for word: keep the English word order",
-		job.Extreme:      "Localise fully for a native Hebrew reader",
-		job.Professional: "Keep technical terms",
+	want := map[translation.Mode]string{
+		translation.Full:         "fluent, natural Hebrew",
+		translation.Literal:      "word for word: keep the English word order",
+		translation.Extreme:      "Localise fully for a native Hebrew reader",
+		translation.Professional: "Keep technical terms",
 	}
-	for _, m := range job.Modes {
+	for _, m := range translation.Modes {
 		if _, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "he", Mode: m, Segments: enginetest.Segments}); err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestContractViolations(t *testing.T) {
 			c := &chatServer{t: t, answer: answer}
 			e, v := start(t, c, nil)
 			v.ResetRequests()
-			_, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: enginetest.Segments})
+			_, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: translation.Full, Segments: enginetest.Segments})
 			if err == nil || !strings.Contains(err.Error(), "openai: malformed response") || v.Requests() != 3 {
 				t.Errorf("error %v after %d requests", err, v.Requests())
 			}
@@ -184,7 +184,7 @@ func TestFencedJSONAndBrokenCodesAreAccepted(t *testing.T) {
 		return "```json\n" + string(b) + "\n```"
 	}}
 	e, _ := start(t, c, nil)
-	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: enginetest.Segments})
+	res, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: translation.Full, Segments: enginetest.Segments})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestTruncatedAnswerIsFinal(t *testing.T) {
 	c := &chatServer{t: t, finish: "length"}
 	e, v := start(t, c, nil)
 	v.ResetRequests()
-	_, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: enginetest.Segments})
+	_, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: translation.Full, Segments: enginetest.Segments})
 	if err == nil || !strings.Contains(err.Error(), "cut off") || v.Requests() != 1 {
 		t.Errorf("error %v after %d requests", err, v.Requests())
 	}
@@ -206,7 +206,7 @@ func TestTruncatedAnswerIsFinal(t *testing.T) {
 func TestAzureStyleKeyAndLocalServerWithoutKey(t *testing.T) {
 	c := &chatServer{t: t, authHdr: "api-key"}
 	e, _ := start(t, c, map[string]string{"DRAGOMAN_OPENAI_AUTH_HEADER": "api-key"})
-	if _, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: job.Full, Segments: enginetest.Segments}); err != nil {
+	if _, err := e.Provider.Translate(t.Context(), ports.TranslateRequest{Source: "en", Target: "de", Mode: translation.Full, Segments: enginetest.Segments}); err != nil {
 		t.Error(err)
 	}
 	// The default OpenAI URL needs a key; the handshake says which variable.

@@ -18,6 +18,17 @@ var policies = map[sdk.Mode]string{
 		"convert units to the ones used there, and write dates, times, numbers and currency in %[2]s conventions.",
 }
 
+// honoured are the modes this engine has a policy for, in the host's order.
+func honoured() []sdk.Mode {
+	var out []sdk.Mode
+	for _, m := range sdk.Modes {
+		if _, ok := policies[m]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 const contract = `The user message is JSON: {"source_language", "target_language", "segments": [{"id", "text"}]}.
 Segment text is XML-escaped and carries inline tags: <g id="N">…</g> wraps formatted words, <x id="N"/> stands alone.
 Keep every tag exactly once with its id, around the words it wraps in the translation; add no tags; keep &lt; &gt; &amp; escaped.

@@ -46,6 +46,9 @@ func (s *converterServer) Formats(context.Context, *pb.FormatsRequest) (*pb.Form
 	if _, ok := s.impl.(PDFRenderer); ok {
 		resp.Targets = []string{TargetPDF}
 	}
+	if c, ok := s.impl.(ConcurrencyReporter); ok {
+		resp.MaxConcurrent = uint32(max(c.MaxConcurrent(), 0))
+	}
 	return resp, nil
 }
 
@@ -85,9 +88,10 @@ func (s *converterServer) Convert(stream pb.Converter_ConvertServer) error {
 // adapters/pluginhost maps it to its own ports. It implements Converter and
 // HealthChecker.
 type ConverterClient struct {
-	rpc     pb.ConverterClient
-	formats []string
-	targets []string
+	rpc           pb.ConverterClient
+	formats       []string
+	targets       []string
+	maxConcurrent int
 }
 
 var (
@@ -105,9 +109,14 @@ func (c *ConverterClient) Load(ctx context.Context) error {
 	if resp.ProtocolVersion != ProtocolVersion {
 		return &VersionError{Plugin: "converter", PluginVersion: int(resp.ProtocolVersion)}
 	}
-	c.formats, c.targets = resp.Formats, resp.Targets
+	c.formats, c.targets, c.maxConcurrent = resp.Formats, resp.Targets, int(resp.MaxConcurrent)
 	return nil
 }
+
+// MaxConcurrent is the most documents the plugin converts at once, as
+// loaded by Load; 0 when the plugin does not say (one built before the
+// protocol had the field, or one without ConcurrencyReporter).
+func (c *ConverterClient) MaxConcurrent() int { return c.maxConcurrent }
 
 // Targets lists the output formats besides docx ("pdf"), as loaded by Load.
 func (c *ConverterClient) Targets() []string { return c.targets }

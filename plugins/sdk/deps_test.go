@@ -8,11 +8,6 @@ import (
 
 const module = "github.com/dragoman-translate/dragoman/"
 
-// enginetest drives the HTTP engines through the real plugin host and
-// translator on purpose; it is test support, imported only by _test files,
-// and is never built into a plugin.
-const testSupport = module + "plugins/internal/httpengine/enginetest"
-
 // A plugin compiles against the SDK alone: neither plugins/sdk nor any
 // plugin under plugins/ may depend on the host's core or adapters, so a
 // change inside the host cannot break a plugin's build.
@@ -27,9 +22,6 @@ func TestPluginsDependOnNoCoreOrAdapter(t *testing.T) {
 	}
 	checked := 0
 	for _, pkg := range pkgs {
-		if pkg == testSupport {
-			continue
-		}
 		deps, err := exec.Command("go", "list", "-deps", pkg).Output()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v", pkg, err)

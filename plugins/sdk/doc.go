@@ -5,11 +5,21 @@
 //	dragoman-provider-<name>   a translation engine (ServeProvider)
 //	dragoman-converter-<name>  a .doc/.odt/.rtf → .docx converter (ServeConverter)
 //
-// A plugin compiles against this package and its subpackage tagged alone:
-// they import nothing from the host's core or adapters, so the host can
-// change its insides without breaking a plugin. What crosses the wire is
-// the versioned protocol in pluginpb (dragoman.plugin.v1); the host's
-// adapters/pluginhost maps these types to its own.
+// A plugin compiles against this package and its leaf packages alone: they
+// import nothing from the host's core or adapters, so the host can change
+// its insides without breaking a plugin. The leaf packages import nothing
+// but the standard library and own the concepts host and plugins share;
+// the host's core imports them too, so the two cannot drift apart:
+//
+//	tagged       the inline-code grammar of segments, and Repair
+//	translation  the modes (Mode, Modes)
+//	language     the language registry and Pair
+//	terms        the glossary term matcher
+//	docformat    format sniffing and verification, with its limits
+//
+// What crosses the wire is the versioned protocol in pluginpb
+// (dragoman.plugin.v1); the host's adapters/pluginhost maps these types to
+// its own.
 //
 //	Provider, Capabilities, Pair, Mode   what an engine serves
 //	TranslateRequest, TranslateResult     one batch of tagged segments
@@ -18,7 +28,6 @@
 //	Converter                             a format converter
 //	HealthChecker                         optional health beyond "it answers"
 //	Error, Retry                          a failure with a retry hint
-//	tagged.Tokenize, Render, Repair, …    the inline-code grammar of segments
 //
 // A whole engine is a main package of a few lines (see plugins/example):
 //

@@ -4,26 +4,29 @@ import (
 	"context"
 	"io"
 
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/terms"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // Mode is how freely a provider may translate; the host sends one of
-// Modes with every request.
-type Mode string
+// Modes with every request (see plugins/sdk/translation, which owns them).
+type Mode = translation.Mode
 
 const (
-	Professional Mode = "professional" // fluent, technical terms kept as they are
-	Full         Mode = "full"         // everything translated fluently
-	Literal      Mode = "literal"      // word for word where the engine can
-	Extreme      Mode = "extreme"      // full localisation (idioms, units, formats)
+	Professional = translation.Professional // fluent, technical terms kept as they are
+	Full         = translation.Full         // everything translated fluently
+	Literal      = translation.Literal      // word for word where the engine can
+	Extreme      = translation.Extreme      // full localisation (idioms, units, formats)
 )
 
 // Modes lists every mode the host may send.
-var Modes = []Mode{Professional, Full, Literal, Extreme}
+var Modes = translation.Modes
 
 // Pair is a language direction a provider serves, as the host's language
-// codes (ISO 639-1, or BCP 47 where 639-1 is ambiguous: "en", "zh-Hans").
-type Pair struct{ Source, Target string }
+// codes (ISO 639-1, or BCP 47 where 639-1 is ambiguous: "en", "zh-Hans");
+// see plugins/sdk/language.
+type Pair = language.Pair
 
 // Capabilities say what a provider serves. The host asks once per start of
 // the plugin process.
@@ -50,7 +53,7 @@ type Capabilities struct {
 }
 
 // AnyLanguage in a Capabilities.GlossaryPairs pair matches every language.
-const AnyLanguage = "*"
+const AnyLanguage = language.Any
 
 // GlossaryEntry is one term of a glossary and its translation.
 type GlossaryEntry = terms.Entry
@@ -106,6 +109,13 @@ type Converter interface {
 // Formats) from in and writes its PDF rendition to out.
 type PDFRenderer interface {
 	RenderPDF(ctx context.Context, format string, in io.Reader, out io.Writer) error
+}
+
+// ConcurrencyReporter is optionally implemented by a Converter that says
+// how many documents it converts at once (the LibreOffice converter: its
+// pool's size); the host shows it among its metrics.
+type ConcurrencyReporter interface {
+	MaxConcurrent() int
 }
 
 // TargetPDF is the output format a PDF rendition is asked with.

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,6 +31,9 @@ type Server struct {
 	AccessKey string
 	SecretKey string
 	Dir       string // the posix backend's folder: one subfolder per bucket
+
+	bin, addr string
+	kill      func()
 }
 
 // URL is the --blob-url of bucket on this server.
@@ -52,36 +56,70 @@ func Start(t testing.TB) *Server {
 // Run starts the server binary bin on a free loopback port with its data in
 // dir; stop kills it. For servers shared by a whole test binary (TestMain).
 func Run(bin, dir string) (s *Server, stop func(), err error) {
-	s = &Server{AccessKey: "dragoman-test", SecretKey: "dragoman-test-secret", Dir: dir}
+	s = &Server{AccessKey: "dragoman-test", SecretKey: "dragoman-test-secret", Dir: dir, bin: bin}
 	for try := 0; ; try++ {
 		addr, err := freeAddr()
 		if err != nil {
 			return nil, nil, err
 		}
-		cmd := exec.Command(bin, "--access", s.AccessKey, "--secret", s.SecretKey, "--port", addr, "--quiet", "posix", dir)
-		cmd.Env = withoutVGW(os.Environ())
-		out := &strings.Builder{}
-		cmd.Stdout, cmd.Stderr = out, out
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
-			return nil, nil, fmt.Errorf("s3test: start versitygw: %w", err)
+		out, ok, err := s.run(addr)
+		if err != nil {
+			return nil, nil, err
 		}
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		kill := func() {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
-		}
-		if waitReady(addr, exited) {
+		if ok {
 			s.Endpoint = "http://" + addr
-			return s, kill, nil
+			return s, s.Stop, nil
 		}
-		kill()
 		// The port may have been taken between choosing and binding it.
 		if try == 2 {
 			return nil, nil, fmt.Errorf("s3test: versitygw did not start on %s:\n%s", addr, out)
 		}
 	}
+}
+
+// run starts the server on addr and reports whether it answers.
+func (s *Server) run(addr string) (string, bool, error) {
+	cmd := exec.Command(s.bin, "--access", s.AccessKey, "--secret", s.SecretKey, "--port", addr, "--quiet", "posix", s.Dir)
+	cmd.Env = withoutVGW(os.Environ())
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return "", false, fmt.Errorf("s3test: start versitygw: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	kill := func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+	}
+	if !waitReady(addr, exited) {
+		kill()
+		return out.String(), false, nil
+	}
+	s.addr, s.kill = addr, kill
+	return "", true, nil
+}
+
+// Stop kills the server (an outage: connections are refused); the
+// objects stay in Dir.
+func (s *Server) Stop() {
+	if s.kill != nil {
+		s.kill()
+		s.kill = nil
+	}
+}
+
+// Restart starts a stopped server again on its address and folder.
+func (s *Server) Restart() error {
+	out, ok, err := s.run(s.addr)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("s3test: versitygw did not start again on %s:\n%s", s.addr, out)
+	}
+	return nil
 }
 
 // waitReady polls until the server answers HTTP (any status) or exits.
@@ -186,11 +224,12 @@ func isFile(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
+// freeAddr is a free loopback address on a stable port (Restart takes it
+// again after an outage).
 func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := StablePort()
 	if err != nil {
 		return "", err
 	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), nil
 }

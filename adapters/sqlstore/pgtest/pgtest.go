@@ -10,7 +10,6 @@ package pgtest
 import (
 	"database/sql"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -23,6 +22,8 @@ import (
 	"testing"
 
 	_ "github.com/lib/pq" // the driver the scale-out store uses
+
+	"github.com/dragoman-translate/dragoman/adapters/blobstore/s3test"
 )
 
 var databases atomic.Int64
@@ -39,6 +40,13 @@ func Database(t testing.TB) string {
 	if stop != nil {
 		t.Cleanup(stop)
 	}
+	return createDatabase(t, dsn)
+}
+
+// createDatabase makes a new database on the server at dsn, dropped when
+// the test ends, and returns its URL.
+func createDatabase(t testing.TB, dsn string) string {
+	t.Helper()
 	name := fmt.Sprintf("dragoman_test_%d_%d", os.Getpid(), databases.Add(1))
 	admin, err := sql.Open("postgres", dsn)
 	if err != nil {
@@ -73,54 +81,112 @@ func Run() (dsn string, stop func(), err error) {
 	if dsn := os.Getenv("DRAGOMAN_TEST_POSTGRES_DSN"); dsn != "" {
 		return dsn, nil, nil
 	}
-	bin, err := binDir()
+	s, err := Start()
 	if err != nil {
 		return "", nil, err
+	}
+	return s.DSN, s.Remove, nil
+}
+
+// Server is a PostgreSQL server the test started itself, which it may
+// stop and start again on the same port and files (an outage).
+type Server struct {
+	DSN  string // the postgres database as superuser, sslmode=disable
+	dir  string
+	data string
+	opts string
+	run  func(name string, args ...string) *exec.Cmd
+}
+
+// Start initialises and starts a server of its own, whatever
+// DRAGOMAN_TEST_POSTGRES_DSN says: tests that stop it need it private. It
+// skips durability (no fsync, asynchronous commits), as tests may.
+func Start() (*Server, error) { return start(false) }
+
+// StartDurable is Start with PostgreSQL's default durability (fsync,
+// synchronous commits, full-page writes): what production pays, for
+// benchmarks.
+func StartDurable() (*Server, error) { return start(true) }
+
+func start(durable bool) (*Server, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "dragoman-pg-")
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	run := func(name string, args ...string) *exec.Cmd {
+	s := &Server{dir: dir, data: filepath.Join(dir, "data")}
+	s.run = func(name string, args ...string) *exec.Cmd {
 		return exec.Command(filepath.Join(bin, name), args...)
 	}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
 			os.RemoveAll(dir)
-			return "", nil, fmt.Errorf("running as root and no postgres user: %w", err)
+			return nil, fmt.Errorf("running as root and no postgres user: %w", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
 			os.RemoveAll(dir)
-			return "", nil, err
+			return nil, err
 		}
-		run = func(name string, args ...string) *exec.Cmd {
+		s.run = func(name string, args ...string) *exec.Cmd {
 			return exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, name)}, args...)...)
 		}
 	}
-	data := filepath.Join(dir, "data")
-	if out, err := run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync").CombinedOutput(); err != nil {
+	if out, err := s.run("initdb", "-D", s.data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("initdb: %v\n%s", err, out)
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	port, err := freePort()
+	// A stable port: Restart takes it again after an outage.
+	port, err := s3test.StablePort()
 	if err != nil {
 		os.RemoveAll(dir)
-		return "", nil, err
+		return nil, err
 	}
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off", port, dir)
-	if out, err := run("pg_ctl", "-D", data, "-w", "-t", "60", "-l", filepath.Join(dir, "log"), "-o", opts, "start").CombinedOutput(); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	s.opts = fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=300", port, dir)
+	if !durable {
+		s.opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+	}
+	s.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	if err := s.Restart(); err != nil {
 		os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+		return nil, err
 	}
-	stop = func() {
-		run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop").Run()
-		os.RemoveAll(dir)
+	return s, nil
+}
+
+// Stop stops the server at once, as a crash would (pg_ctl -m immediate):
+// connections break and new ones are refused until Restart.
+func (s *Server) Stop() error {
+	if out, err := s.run("pg_ctl", "-D", s.data, "-m", "immediate", "-w", "stop").CombinedOutput(); err != nil {
+		return fmt.Errorf("pg_ctl stop: %v\n%s", err, out)
 	}
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), stop, nil
+	return nil
+}
+
+// Restart starts the stopped server again on its port and files.
+func (s *Server) Restart() error {
+	if out, err := s.run("pg_ctl", "-D", s.data, "-w", "-t", "60", "-l", filepath.Join(s.dir, "log"), "-o", s.opts, "start").CombinedOutput(); err != nil {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+	}
+	return nil
+}
+
+// Remove stops the server and deletes its files.
+func (s *Server) Remove() {
+	s.run("pg_ctl", "-D", s.data, "-m", "immediate", "-w", "stop").Run()
+	os.RemoveAll(s.dir)
+}
+
+// Database creates a database on s for the test and returns its URL.
+func (s *Server) Database(t testing.TB) string {
+	t.Helper()
+	return createDatabase(t, s.DSN)
 }
 
 func binDir() (string, error) {
@@ -146,13 +212,4 @@ func binDir() (string, error) {
 	}
 	sort.Slice(found, func(i, j int) bool { return version(found[i]) > version(found[j]) })
 	return filepath.Dir(found[0]), nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -710,7 +710,7 @@ type Problem struct {
 	// Example: target_lang: unknown language "Klingon"
 	Message string `json:"message"`
 
-	// RetryAfter With 429: whole seconds until a request would pass (as the Retry-After header)
+	// RetryAfter With 429: whole seconds until a request would pass; with 503 from a dependency that is down, full or locked: whole seconds to wait before trying again (as the Retry-After header)
 	RetryAfter *int64 `json:"retry_after,omitempty"`
 
 	// Status HTTP status code
@@ -738,10 +738,10 @@ type ProblemField struct {
 
 // ReadyOutputBody defines model for ReadyOutputBody.
 type ReadyOutputBody struct {
-	// Checks Each dependency (database, bus, blobs, plugins) and "ok" or why it failed
+	// Checks Each dependency (database, bus, blobs, plugins) and "ok" or why it failed; a dependency an api process can do without (bus) is reported without making it unready
 	Checks map[string]string `json:"checks"`
 
-	// Ready true when every dependency answered
+	// Ready true when every dependency this process needs answered
 	Ready bool `json:"ready"`
 }
 
@@ -1457,7 +1457,7 @@ type ClientInterface interface {
 
 	// Ready Readiness check
 	//
-	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 	//
 	// Corresponds with GET /ready (the `Ready` operationId).
 	Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2083,7 +2083,7 @@ func (c *Client) ProblemType(ctx context.Context, code string, reqEditors ...Req
 
 // Ready Readiness check
 //
-// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 //
 // Corresponds with GET /ready (the `Ready` operationId).
 func (c *Client) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4033,7 +4033,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReadyWithResponse Readiness check
 	//
-	// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+	// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4163,6 +4163,11 @@ type GetDoNotTranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetDoNotTranslateResponse503Headers the declared response headers of an HTTP 503 response for GetDoNotTranslate
+type GetDoNotTranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetDoNotTranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4178,8 +4183,12 @@ type GetDoNotTranslateResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDoNotTranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetDoNotTranslateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4210,6 +4219,11 @@ func (r GetDoNotTranslateResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetDoNotTranslateResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4246,6 +4260,11 @@ type PutDoNotTranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// PutDoNotTranslateResponse503Headers the declared response headers of an HTTP 503 response for PutDoNotTranslate
+type PutDoNotTranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type PutDoNotTranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4263,8 +4282,12 @@ type PutDoNotTranslateResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutDoNotTranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutDoNotTranslateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4302,6 +4325,11 @@ func (r PutDoNotTranslateResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PutDoNotTranslateResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PutDoNotTranslateResponse) GetBody() []byte {
 	return r.Body
@@ -4336,6 +4364,11 @@ type ListWebhooksApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListWebhooksApiResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooksApi
+type ListWebhooksApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListWebhooksApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4351,8 +4384,12 @@ type ListWebhooksApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListWebhooksApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4383,6 +4420,11 @@ func (r ListWebhooksApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4424,6 +4466,11 @@ type RegisterWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// RegisterWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for RegisterWebhookApi
+type RegisterWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type RegisterWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4441,10 +4488,14 @@ type RegisterWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *RegisterWebhookApiResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RegisterWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterWebhookApiResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -4482,6 +4533,11 @@ func (r RegisterWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RegisterWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -4516,6 +4572,11 @@ type DeleteWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhookApi
+type DeleteWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4531,8 +4592,12 @@ type DeleteWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookApiResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -4563,6 +4628,11 @@ func (r DeleteWebhookApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4599,6 +4669,11 @@ type GetWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for GetWebhookApi
+type GetWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4616,8 +4691,12 @@ type GetWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4655,6 +4734,11 @@ func (r GetWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -4689,6 +4773,11 @@ type UpdateWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UpdateWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhookApi
+type UpdateWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4708,8 +4797,12 @@ type UpdateWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4752,6 +4845,11 @@ func (r UpdateWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -4786,6 +4884,11 @@ type WebhookDeliveriesApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// WebhookDeliveriesApiResponse503Headers the declared response headers of an HTTP 503 response for WebhookDeliveriesApi
+type WebhookDeliveriesApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type WebhookDeliveriesApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4803,8 +4906,12 @@ type WebhookDeliveriesApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *WebhookDeliveriesApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WebhookDeliveriesApiResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4840,6 +4947,11 @@ func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WebhookDeliveriesApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4881,6 +4993,11 @@ type TestWebhookApiResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TestWebhookApiResponse503Headers the declared response headers of an HTTP 503 response for TestWebhookApi
+type TestWebhookApiResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TestWebhookApiResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4898,10 +5015,14 @@ type TestWebhookApiResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *TestWebhookApiResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TestWebhookApiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookApiResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -4939,6 +5060,11 @@ func (r TestWebhookApiResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TestWebhookApiResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestWebhookApiResponse) GetBody() []byte {
 	return r.Body
@@ -4973,6 +5099,11 @@ type ListGlossariesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListGlossariesResponse503Headers the declared response headers of an HTTP 503 response for ListGlossaries
+type ListGlossariesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListGlossariesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4992,6 +5123,8 @@ type ListGlossariesResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListGlossariesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListGlossariesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5068,6 +5201,11 @@ type CreateGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CreateGlossaryResponse503Headers the declared response headers of an HTTP 503 response for CreateGlossary
+type CreateGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5093,6 +5231,8 @@ type CreateGlossaryResponse struct {
 	Headers201 *CreateGlossaryResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateGlossaryResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5174,6 +5314,11 @@ type DeleteGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteGlossaryResponse503Headers the declared response headers of an HTTP 503 response for DeleteGlossary
+type DeleteGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5193,6 +5338,8 @@ type DeleteGlossaryResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteGlossaryResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -5264,6 +5411,11 @@ type GetGlossaryResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetGlossaryResponse503Headers the declared response headers of an HTTP 503 response for GetGlossary
+type GetGlossaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetGlossaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5285,6 +5437,8 @@ type GetGlossaryResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetGlossaryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGlossaryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5409,6 +5563,11 @@ type ListJobsResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListJobsResponse503Headers the declared response headers of an HTTP 503 response for ListJobs
+type ListJobsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListJobsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5424,8 +5583,12 @@ type ListJobsResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListJobsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListJobsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5456,6 +5619,11 @@ func (r ListJobsResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListJobsResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListJobsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5492,6 +5660,11 @@ type CancelJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CancelJobResponse503Headers the declared response headers of an HTTP 503 response for CancelJob
+type CancelJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CancelJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5509,8 +5682,12 @@ type CancelJobResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CancelJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelJobResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5548,6 +5725,11 @@ func (r CancelJobResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelJobResponse) GetBody() []byte {
 	return r.Body
@@ -5582,6 +5764,11 @@ type GetJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetJobResponse503Headers the declared response headers of an HTTP 503 response for GetJob
+type GetJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5599,8 +5786,12 @@ type GetJobResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetJobResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5636,6 +5827,11 @@ func (r GetJobResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetJobResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5677,6 +5873,11 @@ type DownloadJobResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DownloadJobResponse503Headers the declared response headers of an HTTP 503 response for DownloadJob
+type DownloadJobResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DownloadJobResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5700,6 +5901,8 @@ type DownloadJobResponse struct {
 	Headers200 *DownloadJobResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DownloadJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DownloadJobResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -5781,6 +5984,11 @@ type ExportJobXliffResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ExportJobXliffResponse503Headers the declared response headers of an HTTP 503 response for ExportJobXliff
+type ExportJobXliffResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ExportJobXliffResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5798,10 +6006,14 @@ type ExportJobXliffResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ExportJobXliffResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExportJobXliffResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportJobXliffResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -5839,6 +6051,11 @@ func (r ExportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportJobXliffResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ExportJobXliffResponse) GetBody() []byte {
 	return r.Body
@@ -5873,6 +6090,11 @@ type ImportJobXliffResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ImportJobXliffResponse503Headers the declared response headers of an HTTP 503 response for ImportJobXliff
+type ImportJobXliffResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ImportJobXliffResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5896,8 +6118,12 @@ type ImportJobXliffResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ImportJobXliffResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportJobXliffResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5950,6 +6176,11 @@ func (r ImportJobXliffResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ImportJobXliffResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ImportJobXliffResponse) GetBody() []byte {
 	return r.Body
@@ -5984,6 +6215,11 @@ type LanguagesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LanguagesResponse503Headers the declared response headers of an HTTP 503 response for Languages
+type LanguagesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LanguagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6003,6 +6239,8 @@ type LanguagesResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LanguagesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LanguagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6074,6 +6312,11 @@ type LanguagePairsResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LanguagePairsResponse503Headers the declared response headers of an HTTP 503 response for LanguagePairs
+type LanguagePairsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LanguagePairsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6093,6 +6336,8 @@ type LanguagePairsResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LanguagePairsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LanguagePairsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6164,6 +6409,11 @@ type ExportMemoryTmxResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ExportMemoryTmxResponse503Headers the declared response headers of an HTTP 503 response for ExportMemoryTmx
+type ExportMemoryTmxResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ExportMemoryTmxResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6177,8 +6427,12 @@ type ExportMemoryTmxResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExportMemoryTmxResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportMemoryTmxResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -6204,6 +6458,11 @@ func (r ExportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ExportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportMemoryTmxResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6240,6 +6499,11 @@ type ImportMemoryTmxResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ImportMemoryTmxResponse503Headers the declared response headers of an HTTP 503 response for ImportMemoryTmx
+type ImportMemoryTmxResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ImportMemoryTmxResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6259,8 +6523,12 @@ type ImportMemoryTmxResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ImportMemoryTmxResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportMemoryTmxResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6301,6 +6569,11 @@ func (r ImportMemoryTmxResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ImportMemoryTmxResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ImportMemoryTmxResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6459,6 +6732,11 @@ type TranslateResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TranslateResponse503Headers the declared response headers of an HTTP 503 response for Translate
+type TranslateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6486,6 +6764,8 @@ type TranslateResponse struct {
 	Headers202 *TranslateResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TranslateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TranslateResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -6577,6 +6857,11 @@ type TranslateUrlResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TranslateUrlResponse503Headers the declared response headers of an HTTP 503 response for TranslateUrl
+type TranslateUrlResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TranslateUrlResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6606,6 +6891,8 @@ type TranslateUrlResponse struct {
 	Headers202 *TranslateUrlResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TranslateUrlResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TranslateUrlResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -6697,6 +6984,11 @@ type UsageResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UsageResponse503Headers the declared response headers of an HTTP 503 response for Usage
+type UsageResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UsageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6712,8 +7004,12 @@ type UsageResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UsageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UsageResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6744,6 +7040,11 @@ func (r UsageResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r UsageResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UsageResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6780,6 +7081,11 @@ type ListWebhooksResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
+type ListWebhooksResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListWebhooksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6795,8 +7101,12 @@ type ListWebhooksResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListWebhooksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6827,6 +7137,11 @@ func (r ListWebhooksResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6868,6 +7183,11 @@ type RegisterWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// RegisterWebhookResponse503Headers the declared response headers of an HTTP 503 response for RegisterWebhook
+type RegisterWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type RegisterWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6885,10 +7205,14 @@ type RegisterWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *RegisterWebhookResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RegisterWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterWebhookResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -6926,6 +7250,11 @@ func (r RegisterWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RegisterWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -6960,6 +7289,11 @@ type DeleteWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
+type DeleteWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6975,8 +7309,12 @@ type DeleteWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -7007,6 +7345,11 @@ func (r DeleteWebhookResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7043,6 +7386,11 @@ type GetWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetWebhookResponse503Headers the declared response headers of an HTTP 503 response for GetWebhook
+type GetWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7060,8 +7408,12 @@ type GetWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7099,6 +7451,11 @@ func (r GetWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -7133,6 +7490,11 @@ type UpdateWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// UpdateWebhookResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhook
+type UpdateWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7152,8 +7514,12 @@ type UpdateWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7196,6 +7562,11 @@ func (r UpdateWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -7230,6 +7601,11 @@ type WebhookDeliveriesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// WebhookDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for WebhookDeliveries
+type WebhookDeliveriesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type WebhookDeliveriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7247,8 +7623,12 @@ type WebhookDeliveriesResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *WebhookDeliveriesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WebhookDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7284,6 +7664,11 @@ func (r WebhookDeliveriesResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WebhookDeliveriesResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WebhookDeliveriesResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7325,6 +7710,11 @@ type TestWebhookResponse429Headers struct {
 	RetryAfter *int
 }
 
+// TestWebhookResponse503Headers the declared response headers of an HTTP 503 response for TestWebhook
+type TestWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TestWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7342,10 +7732,14 @@ type TestWebhookResponse struct {
 	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *TestWebhookResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TestWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -7381,6 +7775,11 @@ func (r TestWebhookResponse) GetApplicationproblemJSON429() *Problem {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r TestWebhookResponse) GetApplicationproblemJSON500() *Problem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7849,7 +8248,7 @@ func (c *ClientWithResponses) ProblemTypeWithResponse(ctx context.Context, code 
 
 // ReadyWithResponse Readiness check
 //
-// No authentication. 200 when the service can take work: the database, the event bus, the document store and the plugins all answered; 503, with the same body naming what failed, when any did not. `GET /health` stays the liveness check (the process is up); use this one to route traffic.
+// No authentication. 200 when this process can take its work: the database (for SQLite also: its disk has room and no other program holds its lock), the document store (its disk has room), the plugins and, for processes that run the pipeline, the event bus all answered; 503, with the same body naming what failed, when any did not. An api process (role api) stays ready while the event bus is down: it stores the jobs it accepts and they are published once the bus is back (the bus line says so). `GET /health` stays the liveness check (the process is up); use this one to route traffic.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -8113,6 +8512,13 @@ func ParseGetDoNotTranslateResponse(rsp *http.Response) (*GetDoNotTranslateRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8126,6 +8532,16 @@ func ParseGetDoNotTranslateResponse(rsp *http.Response) (*GetDoNotTranslateRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetDoNotTranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8194,6 +8610,13 @@ func ParsePutDoNotTranslateResponse(rsp *http.Response) (*PutDoNotTranslateRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8207,6 +8630,16 @@ func ParsePutDoNotTranslateResponse(rsp *http.Response) (*PutDoNotTranslateRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutDoNotTranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8268,6 +8701,13 @@ func ParseListWebhooksApiResponse(rsp *http.Response) (*ListWebhooksApiResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8281,6 +8721,16 @@ func ParseListWebhooksApiResponse(rsp *http.Response) (*ListWebhooksApiResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8349,6 +8799,13 @@ func ParseRegisterWebhookApiResponse(rsp *http.Response) (*RegisterWebhookApiRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8372,6 +8829,16 @@ func ParseRegisterWebhookApiResponse(rsp *http.Response) (*RegisterWebhookApiRes
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8436,6 +8903,13 @@ func ParseDeleteWebhookApiResponse(rsp *http.Response) (*DeleteWebhookApiRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8449,6 +8923,16 @@ func ParseDeleteWebhookApiResponse(rsp *http.Response) (*DeleteWebhookApiRespons
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8517,6 +9001,13 @@ func ParseGetWebhookApiResponse(rsp *http.Response) (*GetWebhookApiResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8530,6 +9021,16 @@ func ParseGetWebhookApiResponse(rsp *http.Response) (*GetWebhookApiResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8605,6 +9106,13 @@ func ParseUpdateWebhookApiResponse(rsp *http.Response) (*UpdateWebhookApiRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8618,6 +9126,16 @@ func ParseUpdateWebhookApiResponse(rsp *http.Response) (*UpdateWebhookApiRespons
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8686,6 +9204,13 @@ func ParseWebhookDeliveriesApiResponse(rsp *http.Response) (*WebhookDeliveriesAp
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8699,6 +9224,16 @@ func ParseWebhookDeliveriesApiResponse(rsp *http.Response) (*WebhookDeliveriesAp
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers WebhookDeliveriesApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8767,6 +9302,13 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -8790,6 +9332,16 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookApiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8871,6 +9423,16 @@ func ParseListGlossariesResponse(rsp *http.Response) (*ListGlossariesResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListGlossariesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -8976,6 +9538,16 @@ func ParseCreateGlossaryResponse(rsp *http.Response) (*CreateGlossaryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9060,6 +9632,16 @@ func ParseDeleteGlossaryResponse(rsp *http.Response) (*DeleteGlossaryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9148,6 +9730,16 @@ func ParseGetGlossaryResponse(rsp *http.Response) (*GetGlossaryResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGlossaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9242,6 +9834,13 @@ func ParseListJobsResponse(rsp *http.Response) (*ListJobsResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9255,6 +9854,16 @@ func ParseListJobsResponse(rsp *http.Response) (*ListJobsResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListJobsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9326,6 +9935,13 @@ func ParseCancelJobResponse(rsp *http.Response) (*CancelJobResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9339,6 +9955,16 @@ func ParseCancelJobResponse(rsp *http.Response) (*CancelJobResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9407,6 +10033,13 @@ func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9420,6 +10053,16 @@ func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9518,6 +10161,16 @@ func ParseDownloadJobResponse(rsp *http.Response) (*DownloadJobResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DownloadJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9586,6 +10239,13 @@ func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9609,6 +10269,16 @@ func ParseExportJobXliffResponse(rsp *http.Response) (*ExportJobXliffResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportJobXliffResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9698,6 +10368,13 @@ func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9711,6 +10388,16 @@ func ParseImportJobXliffResponse(rsp *http.Response) (*ImportJobXliffResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ImportJobXliffResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9792,6 +10479,16 @@ func ParseLanguagesResponse(rsp *http.Response) (*LanguagesResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LanguagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9873,6 +10570,16 @@ func ParseLanguagePairsResponse(rsp *http.Response) (*LanguagePairsResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LanguagePairsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -9927,6 +10634,13 @@ func ParseExportMemoryTmxResponse(rsp *http.Response) (*ExportMemoryTmxResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -9940,6 +10654,16 @@ func ParseExportMemoryTmxResponse(rsp *http.Response) (*ExportMemoryTmxResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportMemoryTmxResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10015,6 +10739,13 @@ func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10028,6 +10759,16 @@ func ParseImportMemoryTmxResponse(rsp *http.Response) (*ImportMemoryTmxResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ImportMemoryTmxResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10227,6 +10968,16 @@ func ParseTranslateResponse(rsp *http.Response) (*TranslateResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TranslateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10346,6 +11097,16 @@ func ParseTranslateUrlResponse(rsp *http.Response) (*TranslateUrlResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TranslateUrlResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10407,6 +11168,13 @@ func ParseUsageResponse(rsp *http.Response) (*UsageResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10420,6 +11188,16 @@ func ParseUsageResponse(rsp *http.Response) (*UsageResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UsageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10481,6 +11259,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10494,6 +11279,16 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10562,6 +11357,13 @@ func ParseRegisterWebhookResponse(rsp *http.Response) (*RegisterWebhookResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10585,6 +11387,16 @@ func ParseRegisterWebhookResponse(rsp *http.Response) (*RegisterWebhookResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10649,6 +11461,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10662,6 +11481,16 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10730,6 +11559,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10743,6 +11579,16 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10818,6 +11664,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10831,6 +11684,16 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10899,6 +11762,13 @@ func ParseWebhookDeliveriesResponse(rsp *http.Response) (*WebhookDeliveriesRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -10912,6 +11782,16 @@ func ParseWebhookDeliveriesResponse(rsp *http.Response) (*WebhookDeliveriesRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers WebhookDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -10980,6 +11860,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -11003,6 +11890,16 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -56,13 +56,9 @@ func measure(path string, k Kind, size int64) (cost, error) {
 	var err error
 	switch k.Name {
 	case ODT.Name:
-		err = c.measureZip(path, tableElementODF, func(name string) bool {
-			return name == "content.xml" || name == "styles.xml"
-		})
+		err = c.measureZip(path, tableElementODF)
 	case DOCX.Name:
-		err = c.measureZip(path, tableElementWord, func(name string) bool {
-			return strings.HasPrefix(name, "word/") && strings.HasSuffix(name, ".xml")
-		})
+		err = c.measureZip(path, tableElementWord)
 	case WordML.Name:
 		err = c.measureFile(path, tableElementWord)
 	case RTF.Name:
@@ -81,10 +77,13 @@ const (
 	tableElementWord = "tbl"   // w:tbl
 )
 
-// measureZip measures the package's XML parts that parts selects; an
-// unreadable package is left for LibreOffice (and the format checks
-// before it) to refuse.
-func (c *cost) measureZip(path, table string, parts func(string) bool) error {
+// measureZip measures every XML part of the package, found by its first
+// bytes rather than its name: LibreOffice finds the parts through the
+// package's relationships or manifest, so a main document named
+// word/body.dat, or tables in an embedded object's content, cost what
+// word/document.xml or content.xml would. An unreadable package is left
+// for LibreOffice (and the format checks before it) to refuse.
+func (c *cost) measureZip(path, table string) error {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
 		return nil
@@ -95,14 +94,14 @@ func (c *cost) measureZip(path, table string, parts func(string) bool) error {
 		if strings.HasSuffix(f.Name, ".xml") {
 			unpacked += int64(min(f.UncompressedSize64, 1<<40))
 		}
-		if !parts(f.Name) {
-			continue
-		}
 		r, err := f.Open()
 		if err != nil {
 			continue
 		}
-		err = c.measureXML(r, table)
+		br := bufio.NewReaderSize(r, 64<<10)
+		if looksXML(br) {
+			err = c.measureXML(br, table)
+		}
 		r.Close()
 		if err != nil {
 			return err
@@ -110,6 +109,16 @@ func (c *cost) measureZip(path, table string, parts func(string) bool) error {
 	}
 	c.size = max(c.size, unpacked)
 	return nil
+}
+
+// looksXML says whether a part begins as XML does: '<' after an optional
+// byte order mark and white space. Media and other binary parts do not,
+// and their stray '<' bytes would read as elements.
+func looksXML(br *bufio.Reader) bool {
+	head, _ := br.Peek(512)
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return len(head) > 0 && head[0] == '<'
 }
 
 func (c *cost) measureFile(path, table string) error {

@@ -19,3 +19,8 @@ var (
 	// WordML is Word 2003 XML (WordprocessingML), often saved as .doc.
 	WordML = Kind{Name: "wordml", Ext: "xml", Filters: []string{"MS Word 2003 XML"}}
 )
+
+// Sources are the kinds the converter turns into .docx; each Name is the
+// format's name in plugins/sdk/docformat, so the converter finds the kind
+// of a sniffed document and lists its formats from here.
+var Sources = []Kind{Word, ODT, RTF, WordML}

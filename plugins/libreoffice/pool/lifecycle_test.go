@@ -3,8 +3,6 @@ package pool
 import (
 	"bytes"
 	"context"
-	"io"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -85,46 +83,6 @@ func TestIdleInstancesAreStopped(t *testing.T) {
 		if left := officeProcesses(tmp); len(left) > 0 {
 			t.Fatalf("round %d: stopped, but still running: %q", round, left)
 		}
-	}
-}
-
-// issue 13: the conversion timeout grows with the document. With a 2 s
-// base, a document built to take a minute times out after 2 s when small
-// (TestConversionTimeout) and after 18 s when its content.xml holds
-// 4.6 MB (three started 2 MB units: 3² × 2 s).
-func TestLargeDocumentGetsALongerTimeout(t *testing.T) {
-	c := Config{Timeout: 2 * time.Second}
-	for _, tc := range []struct {
-		size int64
-		want time.Duration
-	}{{0, 2 * time.Second}, {2 << 20, 2 * time.Second}, {2<<20 + 1, 8 * time.Second},
-		{10 << 20, 50 * time.Second}, {1 << 40, 60 * time.Second}} {
-		if got := c.TimeoutFor(tc.size); got != tc.want {
-			t.Errorf("TimeoutFor(%d) = %s, want %s", tc.size, got, tc.want)
-		}
-	}
-
-	const want = 18 * time.Second
-	p := newTestPool(t, Config{Size: 1, Timeout: 2 * time.Second})
-	doc := pooltest.PaddedSlowODT(2000, 3<<20)
-	start := time.Now()
-	err := p.Convert(context.Background(), ODT, bytes.NewReader(doc), io.Discard)
-	d := time.Since(start)
-	t.Logf("a %d kB .odt timed out after %s: %+v", len(doc)>>10, d.Round(time.Millisecond), err)
-	if reasonOf(err) != TimedOut {
-		t.Fatalf("got %v after %s, want a timeout", err, d)
-	}
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "d.odt"), doc, 0o600)
-	if c, _ := measure(filepath.Join(dir, "d.odt"), ODT, int64(len(doc))); c.size <= 4<<20 || c.size > 6<<20 {
-		n := c.size
-		t.Fatalf("the padded document counts %d bytes, want 4 to 6 MB", n)
-	}
-	if d < want || d > want+5*time.Second {
-		t.Errorf("timed out after %s, want the scaled %s", d, want)
-	}
-	if e := err.(*Error); e.Detail != "after "+want.String() {
-		t.Errorf("detail %q, want %q", e.Detail, "after "+want.String())
 	}
 }
 

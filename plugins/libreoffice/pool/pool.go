@@ -28,7 +28,8 @@ type Pool struct {
 	live     map[*instance]bool
 	idle     []*instance // live and free, the most recently used last
 	turns    turns       // conversions waiting, by tenant (share.go)
-	starting int         // instance starts in flight; live+starting <= Size
+	starting int         // instance starts in flight; live+starting+cold <= Size
+	cold     int         // one-shot soffice retrying in a crashed instance's place (share.go)
 	lastErr  error       // of the latest failed start, nil once one succeeds
 }
 

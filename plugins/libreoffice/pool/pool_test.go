@@ -186,57 +186,6 @@ func TestEncryptedFailsFastAndKeepsTheInstance(t *testing.T) {
 	}
 }
 
-// The pool's own conversion timeout (Config.Timeout, the product's
-// DRAGOMAN_LIBREOFFICE_TIMEOUT) ends a conversion that outlasts it: a
-// document built to take a minute, given 2 s, fails as timed out soon
-// after 2 s and its instance is killed.
-func TestConversionTimeout(t *testing.T) {
-	const limit = 2 * time.Second
-	p := newTestPool(t, Config{Size: 1, Timeout: limit})
-	before := p.snapshot()[0]
-	start := time.Now()
-	var out bytes.Buffer
-	err := p.Convert(context.Background(), ODT, bytes.NewReader(pooltest.SlowODT(2000)), &out)
-	d := time.Since(start)
-	t.Logf("timed out after %s: %v", d.Round(time.Millisecond), err)
-	if reasonOf(err) != TimedOut {
-		t.Fatalf("got %v after %s, want a timeout", err, d)
-	}
-	if d < limit || d > limit+5*time.Second {
-		t.Errorf("the %s timeout ended the conversion after %s", limit, d)
-	}
-	if !strings.Contains(err.Error(), "too long") {
-		t.Errorf("message %q does not say why", err)
-	}
-	assertGone(t, []trace{before}, t.TempDir())
-}
-
-func TestTimeoutKillsAndReplacesTheInstance(t *testing.T) {
-	p := newTestPool(t, Config{Size: 1})
-	before := p.snapshot()[0]
-	// 8 MB of content.xml takes many seconds; give it one (reading its
-	// structure first takes about 100 ms).
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	start := time.Now()
-	_, err := convertFile(t, p, ctx, ODT, filepath.Join(corpus, "odt/odftoolkit-Text1.odt"))
-	if reasonOf(err) != TimedOut {
-		t.Fatalf("got %v, want a timeout", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("timeout took %s to return", d)
-	}
-	if !strings.Contains(err.Error(), "too long") {
-		t.Errorf("message %q does not say why", err)
-	}
-	assertGone(t, []trace{before}, t.TempDir())
-	b, err := convertFile(t, p, context.Background(), RTF, filepath.Join(corpus, "rtf/pandoc-footnote.rtf"))
-	if err != nil {
-		t.Fatalf("replacement instance: %v", err)
-	}
-	assertDocx(t, "after timeout", b)
-}
-
 func TestCrashedInstanceIsReplacedAndColdRetried(t *testing.T) {
 	// soffice dies in the middle of a conversion (killed once the long
 	// RTF is on its way: it takes LibreOffice several seconds); a one-shot

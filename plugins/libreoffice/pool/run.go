@@ -99,13 +99,14 @@ func (p *Pool) run(ctx context.Context, k Kind, src io.Reader, dst io.Writer, ac
 		return overMemory(p.mem.bytes)
 	}
 	if err != nil {
-		p.discard(in, tenant, err)
-		if cctx.Err() != nil {
-			return stopped()
-		}
-		if act.cold == nil || p.cfg.NoColdRetry {
+		if cctx.Err() != nil || act.cold == nil || p.cfg.NoColdRetry {
+			p.discard(in, tenant, err)
+			if cctx.Err() != nil {
+				return stopped()
+			}
 			return &Error{Reason: Crashed, Detail: err.Error()}
 		}
+		defer p.coldInPlace(in, err)(tenant)
 		if cerr := act.cold(cctx, limits{p.mem, budget}, job, srcPath, dstPath); cerr != nil {
 			var pe *Error
 			switch {

@@ -221,7 +221,7 @@ func (p *Pool) schedule() (dead []*instance) {
 }
 
 // room says whether another instance may start.
-func (p *Pool) room() bool { return len(p.live)+p.starting < p.cfg.Size }
+func (p *Pool) room() bool { return len(p.live)+p.starting+p.cold < p.cfg.Size }
 
 // bury kills instances found unusable while idle.
 func (p *Pool) bury(dead []*instance) {
@@ -252,6 +252,29 @@ func (p *Pool) discard(in *instance, tenant string, why error) {
 		p.spawn()
 	}
 	p.mu.Unlock()
+}
+
+// coldInPlace kills a broken instance whose conversion is retried on a
+// one-shot soffice, and keeps for that soffice the instance's place in
+// the pool and its tenant's share: it works for the same tenant, and a
+// tenant sending documents that crash LibreOffice would otherwise run a
+// cold soffice per document beside its share, and the pool replacements
+// beside them. Call done when the retry ends.
+func (p *Pool) coldInPlace(in *instance, why error) (done func(tenant string)) {
+	p.log.Warn("libreoffice instance replaced by a one-shot retry", "reason", why, "output", in.log.String())
+	in.kill()
+	p.mu.Lock()
+	delete(p.live, in)
+	p.cold++
+	p.mu.Unlock()
+	return func(tenant string) {
+		p.mu.Lock()
+		p.cold--
+		p.turns.returned(tenant)
+		dead := p.schedule()
+		p.mu.Unlock()
+		p.bury(dead)
+	}
 }
 
 // retire stops an instance without replacing it unless someone waits.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -158,4 +160,65 @@ func TestSpareStartsWhenTenantsShareABusyPool(t *testing.T) {
 	})
 	cancel()
 	<-done
+}
+
+// A conversion whose warm instance dies is retried on a one-shot soffice
+// outside the pool. That soffice works for the same tenant: it keeps the
+// tenant's share and the instance's place until it ends, or a tenant
+// sending documents that crash LibreOffice ran one cold soffice per
+// document beside its share, and the pool started replacements beside
+// them, past its size.
+func TestColdRetryKeepsItsTenantsShare(t *testing.T) {
+	var rtf bytes.Buffer
+	rtf.WriteString(`{\rtf1\ansi\deff0{\fonttbl{\f0 Times;}}` + "\n")
+	for i := range 40000 {
+		fmt.Fprintf(&rtf, `\pard Paragraph %d with {\b bold} and {\i italic} words to lay out.\par`+"\n", i)
+	}
+	rtf.WriteString("}")
+	p := newTestPool(t, Config{Size: 2, CPU: time.Hour}) // PerTenant: 1
+	ctxA := WithTenant(context.Background(), "a")
+	first := make(chan error, 1)
+	go func() { first <- p.Convert(ctxA, RTF, bytes.NewReader(rtf.Bytes()), io.Discard) }()
+	var busy *instance
+	waitFor(t, 2*time.Minute, "a's conversion on a warm instance", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.turns.held["a"] != 1 || len(p.idle) != 1 {
+			return false
+		}
+		for in := range p.live {
+			if in != p.idle[0] {
+				busy = in
+			}
+		}
+		return busy != nil
+	})
+	time.Sleep(time.Second) // the document is with soffice
+	syscall.Kill(-busy.office.currentPID(), syscall.SIGKILL)
+	waitFor(t, time.Minute, "the crashed instance gone", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return !p.live[busy]
+	})
+	p.mu.Lock()
+	held, room := p.turns.held["a"], p.room()
+	p.mu.Unlock()
+	second := make(chan error, 1)
+	go func() {
+		_, err := convertFile(t, p, ctxA, RTF, filepath.Join(corpus, "rtf/pandoc-footnote.rtf"))
+		second <- err
+	}()
+	var order []string
+	for range 2 {
+		select {
+		case err := <-first:
+			order = append(order, fmt.Sprintf("first (%v)", err))
+		case err := <-second:
+			order = append(order, fmt.Sprintf("second (%v)", err))
+		}
+	}
+	if held != 1 || room || !strings.HasPrefix(order[0], "first") {
+		t.Errorf("during a's cold retry: a holds %d, room for another instance %v; finished in order %v: want a's share (1) and the crashed instance's place kept, a's second document after its first",
+			held, room, order)
+	}
 }

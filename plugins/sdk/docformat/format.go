@@ -16,6 +16,7 @@ package docformat
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Format is a document format the service can take in.
@@ -28,6 +29,38 @@ const (
 	RTF    Format = "rtf"    // Rich Text Format
 	WordML Format = "wordml" // Word 2003 XML (single-file WordprocessingML)
 )
+
+// Advertised are the formats people are told they may send, in the order
+// they are named, with their family and the file extension they know them
+// by: the API's description, the dashboard's file picker and the errors
+// that list what is accepted come from here. Word 2003 XML is taken but
+// not advertised (it is saved as .doc or .xml).
+var Advertised = []struct {
+	Format
+	Family string // "Word"
+	Ext    string // ".docx"
+}{
+	{DOCX, "Word", ".docx"},
+	{DOC, "Word", ".doc"},
+	{ODT, "OpenDocument", ".odt"},
+	{RTF, "RTF", ".rtf"},
+}
+
+// Extensions are the advertised formats' extensions, in order.
+func Extensions() []string {
+	out := make([]string, len(Advertised))
+	for i, a := range Advertised {
+		out[i] = a.Ext
+	}
+	return out
+}
+
+// ListExtensions names the advertised extensions for a sentence:
+// ".docx, .doc, .odt and .rtf" with conjunction "and".
+func ListExtensions(conjunction string) string {
+	ext := Extensions()
+	return strings.Join(ext[:len(ext)-1], ", ") + " " + conjunction + " " + ext[len(ext)-1]
+}
 
 // SniffSize is how many leading bytes Sniff wants; fewer work for short files.
 const SniffSize = 8 << 10

@@ -40,7 +40,7 @@ func Sniff(head []byte) (Format, error) {
 	case bytes.HasPrefix(text, []byte("<")):
 		return sniffXML(text)
 	}
-	return "", unsupported("%s; accepted are .docx, .doc, .odt and .rtf documents", describe(head))
+	return "", unsupported("%s; accepted are %s documents", describe(head), ListExtensions("and"))
 }
 
 // sniffZip reads the first local file header: ODF packages must start with
@@ -100,7 +100,7 @@ func sniffXML(text []byte) (Format, error) {
 	case bytes.Contains(text, []byte(`office:mimetype="`+odfText+`"`)):
 		return "", unsupported("flat OpenDocument XML (.fodt); save it as .odt")
 	case bytes.Contains(bytes.ToLower(text[:min(len(text), 512)]), []byte("<html")):
-		return "", unsupported("an HTML page; accepted are .docx, .doc, .odt and .rtf documents")
+		return "", unsupported("an HTML page; accepted are %s documents", ListExtensions("and"))
 	}
 	return "", unsupported("an XML file that is not a Word document")
 }

@@ -33,6 +33,20 @@ type Language struct {
 	Of string
 }
 
+// Pair is a language direction, as registry codes: what an engine serves,
+// what a glossary is for.
+type Pair struct{ Source, Target string }
+
+// Any in a Pair stands for every language (an engine that applies
+// glossaries itself between English and any language says so with it).
+const Any = "*"
+
+// Matches reports whether p is the direction src→tgt, Any matching every
+// language.
+func (p Pair) Matches(src, tgt string) bool {
+	return (p.Source == src || p.Source == Any) && (p.Target == tgt || p.Target == Any)
+}
+
 // IsRTL reports whether output in this language gets right-to-left layout.
 func (l Language) IsRTL() bool { return l.Dir == RTL }
 

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 
 	"github.com/dragoman-translate/dragoman/plugins/sdk"
 )
@@ -16,6 +18,14 @@ import (
 type upper struct{}
 
 func (upper) Formats() []string { return []string{"txt"} }
+
+// MaxConcurrent is DRAGOMAN_UPPERCONV_MAX_CONCURRENT; unset, 0, which
+// reaches the host exactly as the silence of a converter built before the
+// protocol had the field.
+func (upper) MaxConcurrent() int {
+	n, _ := strconv.Atoi(os.Getenv("DRAGOMAN_UPPERCONV_MAX_CONCURRENT"))
+	return n
+}
 
 func (upper) Convert(ctx context.Context, format string, in io.Reader, out io.Writer) error {
 	if format != "txt" {

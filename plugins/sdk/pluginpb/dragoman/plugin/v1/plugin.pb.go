@@ -136,7 +136,7 @@ type CapabilitiesResponse struct {
 	// Batch limits; zero means the host default.
 	MaxSegments int32 `protobuf:"varint,4,opt,name=max_segments,json=maxSegments,proto3" json:"max_segments,omitempty"`
 	MaxChars    int32 `protobuf:"varint,5,opt,name=max_chars,json=maxChars,proto3" json:"max_chars,omitempty"`
-	// Translation modes the engine honours: professional, full, literal, extreme.
+	// Translation modes the engine honours, as plugins/sdk/translation names them.
 	Modes []string `protobuf:"bytes,6,rep,name=modes,proto3" json:"modes,omitempty"`
 	// The SDK protocol version the plugin was built with.
 	ProtocolVersion uint32 `protobuf:"varint,7,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
@@ -614,7 +614,11 @@ type FormatsResponse struct {
 	Formats         []string `protobuf:"bytes,1,rep,name=formats,proto3" json:"formats,omitempty"`
 	ProtocolVersion uint32   `protobuf:"varint,2,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
 	// Output formats besides docx: "pdf" for a plugin that renders PDFs.
-	Targets       []string `protobuf:"bytes,3,rep,name=targets,proto3" json:"targets,omitempty"`
+	Targets []string `protobuf:"bytes,3,rep,name=targets,proto3" json:"targets,omitempty"`
+	// The most documents the plugin converts at once (the LibreOffice
+	// plugin's pool size), for the host's metrics; 0: not said (a plugin
+	// built before this field).
+	MaxConcurrent uint32 `protobuf:"varint,4,opt,name=max_concurrent,json=maxConcurrent,proto3" json:"max_concurrent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -668,6 +672,13 @@ func (x *FormatsResponse) GetTargets() []string {
 		return x.Targets
 	}
 	return nil
+}
+
+func (x *FormatsResponse) GetMaxConcurrent() uint32 {
+	if x != nil {
+		return x.MaxConcurrent
+	}
+	return 0
 }
 
 type Chunk struct {
@@ -771,11 +782,12 @@ const file_dragoman_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x0eHealthResponse\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x16\n" +
 	"\x06detail\x18\x02 \x01(\tR\x06detail\"\x10\n" +
-	"\x0eFormatsRequest\"p\n" +
+	"\x0eFormatsRequest\"\x97\x01\n" +
 	"\x0fFormatsResponse\x12\x18\n" +
 	"\aformats\x18\x01 \x03(\tR\aformats\x12)\n" +
 	"\x10protocol_version\x18\x02 \x01(\rR\x0fprotocolVersion\x12\x18\n" +
-	"\atargets\x18\x03 \x03(\tR\atargets\"K\n" +
+	"\atargets\x18\x03 \x03(\tR\atargets\x12%\n" +
+	"\x0emax_concurrent\x18\x04 \x01(\rR\rmaxConcurrent\"K\n" +
 	"\x05Chunk\x12\x16\n" +
 	"\x06format\x18\x01 \x01(\tR\x06format\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\x12\x16\n" +

@@ -1,0 +1,109 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+)
+
+// Sides of a preview.
+const (
+	PreviewOriginal    = "original"
+	PreviewTranslation = "translation"
+)
+
+// PreviewMaxPages bounds how many pages a preview renders.
+const PreviewMaxPages = 20
+
+// rendering serialises renders of one job side within a process.
+var rendering sync.Map // job id + side → *sync.Mutex
+
+func previewKey(id, side, name string) string { return job.Prefix(id) + "preview/" + side + "/" + name }
+
+// PreviewPages renders one side of a completed job to page images, once,
+// while its download window is open, and returns how many pages there are.
+// The images live with the job's files and are deleted with them.
+func (s *Documents) PreviewPages(ctx context.Context, c *Caller, id, side string) (int, error) {
+	j, err := s.previewable(ctx, c, id, side)
+	if err != nil {
+		return 0, err
+	}
+	mu, _ := rendering.LoadOrStore(id+"/"+side, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
+	if n, err := s.pageCount(ctx, id, side); err == nil {
+		return n, nil
+	}
+	src, ext := job.OutputKey(id), "docx"
+	if side == PreviewOriginal {
+		src, ext = job.InputKey(id), j.Format
+	}
+	var b ports.Blob
+	if side == PreviewTranslation && s.PDF != nil {
+		// The translation's pages come from its PDF download, rendered
+		// once for both.
+		b, err = s.translationPDF(ctx, j)
+		ext = "pdf"
+	} else {
+		b, err = s.Blobs.Open(ctx, src)
+	}
+	if errors.Is(err, ports.ErrNotFound) {
+		return 0, fail(KindGone, "the %s of job %s is no longer stored", side, id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer b.Close()
+	pages, err := s.Pages.RenderPages(ports.WithAccount(ctx, j.AccountID), b, ext, PreviewMaxPages)
+	if err != nil {
+		return 0, &Error{Kind: KindUnavailable, Message: "the preview could not be rendered: " + err.Error(), Err: err}
+	}
+	for i, p := range pages {
+		if _, err := s.Blobs.Put(ctx, previewKey(id, side, strconv.Itoa(i+1)+".png"), bytes.NewReader(p)); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := s.Blobs.Put(ctx, previewKey(id, side, "count"), bytes.NewReader([]byte(strconv.Itoa(len(pages))))); err != nil {
+		return 0, err
+	}
+	return len(pages), nil
+}
+
+func (s *Documents) previewable(ctx context.Context, c *Caller, id, side string) (*job.Job, error) {
+	if s.Pages == nil {
+		return nil, fail(KindUnavailable, "previews are not available on this server")
+	}
+	if side != PreviewOriginal && side != PreviewTranslation {
+		return nil, fail(KindNotFound, "no such preview")
+	}
+	j, err := s.job(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	switch j.Download(s.Clock.Now(), s.Config.DownloadTTL) {
+	case job.DownloadNotReady:
+		return nil, fail(KindNotFound, "job %s is %s: the preview is available once the job is completed", id, j.Status)
+	case job.DownloadExpired:
+		return nil, fail(KindGone, "the files of job %s were deleted at the end of the download window", id)
+	}
+	return j, nil
+}
+
+func (s *Documents) pageCount(ctx context.Context, id, side string) (int, error) {
+	b, err := s.Blobs.Open(ctx, previewKey(id, side, "count"))
+	if err != nil {
+		return 0, err
+	}
+	defer b.Close()
+	raw, err := io.ReadAll(b)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(string(raw))
+}

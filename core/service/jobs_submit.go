@@ -1,0 +1,184 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/dragoman-translate/dragoman/core/job"
+	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/translate"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+)
+
+// JobOptions are what a client asks of a job beyond its document, the same
+// for an upload and a URL. The API declares them once for both
+// (adapters/httpapi JobOptions); accept puts them on the job.
+type JobOptions struct {
+	TargetLang string // name or code; "" means Arabic
+	SourceLang string // name, code or "auto"; "" means auto
+	Mode       string // "" means professional
+	PDF        bool   // also render the translation to PDF (pdf_url in job.completed)
+	GlossaryID string // one of the caller's glossaries for the pair; "" for none
+}
+
+// SubmitRequest is a document to translate and how.
+type SubmitRequest struct {
+	Name    string        // file name as uploaded
+	NameFn  func() string // or: the name known once Body is read (URL fetches)
+	Body    io.Reader     // the document; read once, streamed to the blob store
+	FromURL bool          // format errors are 400 instead of 422
+	JobOptions
+}
+
+// Accepted is what a submission returns.
+type Accepted struct {
+	Job *job.Job
+	RTL *job.RTLReport // estimate from a pre-scan; nil where direction is irrelevant
+}
+
+// submit stores and queues a request whose options are validated.
+func (s *Jobs) submit(ctx context.Context, c *Caller, r SubmitRequest, opts Options) (*Accepted, error) {
+	up, err := s.Receive(ctx, r.Body, r.FromURL)
+	if err != nil {
+		return nil, err
+	}
+	return s.queue(ctx, c, up, r, opts)
+}
+
+// queue turns a received document into a pending job. On any error the
+// document is deleted.
+func (s *Jobs) queue(ctx context.Context, c *Caller, up *Upload, r SubmitRequest, opts Options) (*Accepted, error) {
+	acc, err := s.accept(ctx, c, up, r, opts)
+	if err != nil {
+		s.Discard(ctx, up)
+		return nil, err
+	}
+	return acc, nil
+}
+
+func (s *Jobs) accept(ctx context.Context, c *Caller, up *Upload, r SubmitRequest, opts Options) (*Accepted, error) {
+	formatErr := KindUnprocessable
+	if up.fromURL {
+		formatErr = KindBadURL
+	}
+	format := up.Format
+	blob, err := s.Blobs.Open(ctx, up.Key)
+	if err != nil {
+		return nil, err
+	}
+	defer blob.Close()
+	// The whole file is here now: confirm the type and refuse what cannot
+	// be translated (corrupt, encrypted, zip bombs) before it becomes a job.
+	if format, err = docformat.VerifyPackage(blob, blob.Size()); err != nil {
+		return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
+	}
+	if s.Packages != nil && format == docformat.DOCX {
+		if err := s.Packages.CheckPackage(ctx, blob); err != nil {
+			if errors.Is(err, ports.ErrBadPackage) {
+				return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
+			}
+			return nil, err
+		}
+	}
+	if opts.Source == nil && format == docformat.DOCX {
+		if err := s.checkDetected(ctx, blob, opts); err != nil {
+			return nil, err
+		}
+	}
+
+	now := s.Clock.Now()
+	j := job.New(up.ID, c.Account.ID, now)
+	j.TargetLang = opts.Target.Code
+	j.SourceLang = "auto"
+	if opts.Source != nil {
+		j.SourceLang = opts.Source.Code
+	}
+	j.Mode = opts.Mode
+	j.GlossaryID = opts.GlossaryID
+	j.Format = string(format)
+	j.OriginalName = cleanName(r.name(), string(format))
+	if r.PDF {
+		j.PDF = job.PDFRequested
+	}
+
+	var est *job.RTLReport
+	// The layout estimates from the document's own direction and script
+	// as well as the pair (source auto included); it returns nil where
+	// nothing is right to left.
+	if s.Layout != nil && format == docformat.DOCX {
+		if est, err = s.Layout.Estimate(ctx, blob, layoutRequest(opts)); err != nil {
+			est = nil // an estimate is advice; the job still runs
+		}
+		j.RTL = est
+	}
+	if err := s.Jobs.CreateJob(ctx, j); err != nil {
+		return nil, err
+	}
+	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicAccepted), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: now}
+	// A failed publish is not the client's problem: the job is stored, and
+	// the pipeline's recovery republishes the event of a job still pending
+	// after a minute.
+	_ = s.Bus.Publish(ctx, ports.TopicAccepted, ev)
+	return &Accepted{Job: j, RTL: est}, nil
+}
+
+// cleanName keeps the base name of an uploaded file, without control
+// characters, and gives it an extension when it has none.
+func cleanName(name, format string) string {
+	name = strings.ReplaceAll(name, "\\", "/")
+	name = path.Base(strings.TrimSpace(name))
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '"' || isBidiControl(r) {
+			return -1
+		}
+		return r
+	}, name)
+	if name == "" || name == "." || name == "/" {
+		name = "document." + format
+	}
+	if len(name) > 200 {
+		name = name[len(name)-200:]
+	}
+	return name
+}
+
+func (r SubmitRequest) name() string {
+	if r.NameFn != nil {
+		return r.NameFn()
+	}
+	return r.Name
+}
+
+// checkDetected detects the language of a document sent with source auto
+// (the upload is read here already) and refuses, before the job exists, a
+// detected pair no engine serves. An unreadable document or an unsure
+// detection is left to the pipeline.
+func (s *Jobs) checkDetected(ctx context.Context, blob ports.Blob, o Options) error {
+	if s.Docs == nil || s.Detector == nil || s.Engines == nil {
+		return nil
+	}
+	if _, err := blob.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	doc, err := s.Docs.Extract(ctx, blob)
+	if err != nil {
+		return nil
+	}
+	code, _ := s.Detector.Detect(doc.PlainText())
+	src, ok := language.ByCode(code)
+	if !ok || src.Code == o.Target.Code {
+		return nil
+	}
+	engines, err := s.Engines.Engines(ctx)
+	if err != nil {
+		return &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
+	}
+	if !translate.Servable(engines, src.Code, o.Target.Code) {
+		return fail(KindUnprocessable, "the document's language was detected as %s (give source_lang if that is wrong), and %s", src.Name, translate.Unserved(engines, src.Code, o.Target))
+	}
+	return nil
+}
