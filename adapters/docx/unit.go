@@ -45,12 +45,32 @@ type para struct {
 // fieldState follows complex fields (w:fldChar) across the paragraphs of a
 // part: text between "begin" and "separate" is the instruction.
 type fieldState struct {
-	stack  []bool // per open field: still in its instruction?
+	stack  []fieldFrame // per open field
 	hasTOC bool
 	keys   *keyCache
 }
 
-func (f *fieldState) inInstr() bool { return len(f.stack) > 0 && f.stack[len(f.stack)-1] }
+// fieldFrame is an open complex field: its instruction so far, whether it
+// is still being read, and whether its result is computed (fields.go).
+type fieldFrame struct {
+	instr    strings.Builder
+	inInstr  bool
+	computed bool
+}
+
+func (f *fieldState) top() *fieldFrame {
+	if len(f.stack) == 0 {
+		return nil
+	}
+	return &f.stack[len(f.stack)-1]
+}
+
+// inInstr: the text read now is a field's instruction, or the result of a
+// field Word computes; neither is translated.
+func (f *fieldState) inInstr() bool {
+	t := f.top()
+	return t != nil && (t.inInstr || t.computed)
+}
 
 type flattener struct {
 	d     *dialect
@@ -115,8 +135,13 @@ func (fl *flattener) content(k *node, wraps []*node) {
 		fl.run(k, wraps)
 		return
 	case k.name == d.fldSimple && d.word:
-		if instr, ok := xmlscan.AttrValue(k.start, "instr"); ok && isTOC(instr) {
+		instr, _ := xmlscan.AttrValue(k.start, "instr")
+		if isTOC(instr) {
 			fl.f.hasTOC = true
+		}
+		if computedField(instr) { // its result stays as it is: one isolated code
+			fl.atoms = append(fl.atoms, atom{iso: true, item: k, wraps: wraps})
+			return
 		}
 	}
 	if _, ok := d.wrappers[k.name]; ok && k.kind == xmlscan.Start {
@@ -249,10 +274,11 @@ func (fl *flattener) field(k *node) {
 		typ, _ := xmlscan.AttrValue(k.start, "fldCharType")
 		switch typ {
 		case "begin":
-			fl.f.stack = append(fl.f.stack, true)
+			fl.f.stack = append(fl.f.stack, fieldFrame{inInstr: true})
 		case "separate":
-			if n := len(fl.f.stack); n > 0 {
-				fl.f.stack[n-1] = false
+			if t := fl.f.top(); t != nil {
+				t.inInstr = false
+				t.computed = computedField(t.instr.String())
 			}
 		case "end":
 			if n := len(fl.f.stack); n > 0 {
@@ -260,7 +286,12 @@ func (fl *flattener) field(k *node) {
 			}
 		}
 	case d.instrText:
-		if isTOC(textOf(k)) {
+		if t := fl.f.top(); t != nil && t.inInstr {
+			t.instr.WriteString(textOf(k))
+			if isTOC(t.instr.String()) {
+				fl.f.hasTOC = true
+			}
+		} else if isTOC(textOf(k)) {
 			fl.f.hasTOC = true
 		}
 	}

@@ -25,26 +25,25 @@ func (d docDirection) hasRTL() bool { return d.markup || d.rtlLetters > 0 || d.r
 
 // direction scans the story parts once, block by block: paragraph
 // directions (direct, style chain, defaults), tables, sections and runs
-// flagged RTL, and the letters of each script; and the page geometry of
-// the main part's last section.
-func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
+// flagged RTL, and the letters of each script; and the main part's
+// sections (their pages, the headers and footers they refer to).
+func (pk *pkg) direction(st *styleSheet) (docDirection, sections, error) {
 	var d docDirection
-	geom := defaultGeom
+	var secs sections
+	refs := map[string]int{}
 	he := false
 	for _, name := range pk.stories {
 		main := name == pk.mainDoc
 		var facts []tableFacts
 		err := pk.eachBlock(name, nil, func(b storyBlock) {
 			if main {
-				if g, ok := geomOf(b.c); ok {
-					geom = g
-				}
+				secs.add(b.c, refs)
 			}
 			d.scan(b.c, st, &he)
 			facts = gatherFacts(facts, b)
 		})
 		if err != nil {
-			return d, geom, err
+			return d, secs, err
 		}
 		pk.tables[name] = facts
 	}
@@ -54,7 +53,7 @@ func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
 	case d.rtlLetters > 0:
 		d.scriptLang = "ar"
 	}
-	return d, geom, nil
+	return d, secs, secs.resolveParts(pk, refs)
 }
 
 // gatherFacts adds what block b says about the streamed tables holding it

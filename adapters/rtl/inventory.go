@@ -63,7 +63,9 @@ func (f *findings) addName(k kind, name string) {
 // block, or the root element). mc:Fallback copies are skipped so
 // duplicated content is counted once.
 func (f *findings) scanStory(r *node, ps *pass) {
+	defer func() { ps.geom = ps.cursor.done() }()
 	r.Walk(func(n *node) bool {
+		ps.geom = ps.cursor.visit(n) // a table is narrow on its own section's page
 		switch {
 		case n.Is("Fallback", nsMC):
 			return false

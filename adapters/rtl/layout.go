@@ -35,13 +35,10 @@ package rtl
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/core/job"
@@ -95,7 +92,13 @@ type mode struct {
 	twins                twinMode
 	touchTwins           bool
 	arabicScript         bool   // target written in Arabic script (UBA rule W2 applies)
-	rtlLang              string // language whose script @cs fonts must cover; "" if none
+	rtlLang              string // language of the right-to-left script in play; "" if none
+	// csLang is the language whose script @cs fonts must cover: rtlLang,
+	// or a left-to-right target Word sets with its complex-script font
+	// (Hindi from Urdu: the Devanagari, not the Urdu left untranslated).
+	csLang string
+	// csTarget: the target is such a left-to-right complex script.
+	csTarget bool
 }
 
 // resolveMode reads the language pair. An empty source means "not known
@@ -115,6 +118,8 @@ func resolveMode(req ports.LayoutRequest) (mode, error) {
 	}
 	m := mode{source: src.Code, target: tgt.Code, sourceLangRTL: src.IsRTL(), targetRTL: tgt.IsRTL()}
 	m.arabicScript = tgt.Script == "Arab"
+	_, m.csTarget = defaultCSFont[tgt.Code]
+	m.csTarget = m.csTarget && !tgt.IsRTL()
 	m.settle(src.IsRTL(), "")
 	return m, nil
 }
@@ -141,6 +146,10 @@ func (m *mode) settle(sourceRTL bool, scriptLang string) {
 	default:
 		m.rtlLang = scriptLang
 	}
+	m.csLang = m.rtlLang
+	if m.csTarget && m.sourceRTL {
+		m.csLang = m.target
+	}
 	m.touchTwins = m.targetRTL || m.sourceRTL || m.rtlLang != ""
 }
 
@@ -151,8 +160,14 @@ type pass struct {
 	coverage    FontCoverage
 	styles      *styleSheet
 	doc         docDirection
-	geom        pageGeom
+	sects       sections
+	mainPart    string
+	part        string        // the story part being laid out or scanned
+	cursor      sectionCursor // the section being laid out, kept in geom
+	geom        pageGeom      // its page
 	csFont      string
+	fallback    string        // the font for what csFont lacks (csFallback), "" if none
+	lacks       map[rune]bool // what csFont lacks of neededRunes, set in fallback's runs
 	substituted map[string]bool
 }
 
@@ -287,16 +302,19 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	}
 	// The document's own direction counts as much as its language's: a
 	// French-detected document laid out right to left is converted too.
-	// The same pass reads the page geometry of the main part.
-	dd, geom, err := pk.direction(ps.styles)
+	// The same pass reads the sections of the main part.
+	dd, secs, err := pk.direction(ps.styles)
 	if err != nil {
 		return nil, err
 	}
-	ps.doc, ps.geom = dd, geom
+	ps.doc, ps.sects, ps.mainPart = dd, secs, pk.mainDoc
+	ps.cursor.s = &ps.sects
+	ps.geom = ps.sects.last()
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
-	if ps.m.rtlLang != "" {
+	if ps.m.csLang != "" {
 		ps.csFont = ps.chooseCSFont()
+		ps.chooseFallback()
 	}
 	return ps, nil
 }
@@ -304,18 +322,18 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 // chooseCSFont keeps the document's default @cs font when it covers the
 // script and otherwise picks the configured or default free font.
 func (ps *pass) chooseCSFont() string {
-	if f := ps.opts.CSFonts[ps.m.rtlLang]; f != "" {
+	if f := ps.opts.CSFonts[ps.m.csLang]; f != "" {
 		return f
 	}
 	if ps.styles.defaults != nil {
 		rf := ps.styles.defaults.Child("rPrDefault").Child("rPr").Child("rFonts")
-		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
+		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.csLang) {
 			if _, theme := rf.Attr("cstheme"); !theme {
 				return cs
 			}
 		}
 	}
-	return defaultCSFont[ps.m.rtlLang]
+	return defaultCSFont[ps.m.csLang]
 }
 
 // inventory scans the document for the report; relevant is false for an
@@ -323,13 +341,14 @@ func (ps *pass) chooseCSFont() string {
 func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	f := newFindings()
 	relevant := ps.relevant()
-	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.rtlLang) {
-		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.rtlLang)))
+	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.csLang) {
+		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.csLang)))
 	}
 	if !ps.m.flip {
 		return f, relevant, nil
 	}
 	for _, name := range pk.stories {
+		ps.startPart(name)
 		if err := pk.eachBlock(name, nil, func(b storyBlock) {
 			f.scanStory(b.c, ps)
 			if t := b.props; t != nil && ps.m.targetRTL {
@@ -371,6 +390,7 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 
 // convert rewrites every part the layout touches.
 func (ps *pass) convert(pk *pkg, f *findings) error {
+	ps.part = "" // each story part starts at its first section (startPart)
 	if st, _ := pk.part("word/styles.xml"); st != nil {
 		ps.layoutStyles(st)
 		pk.changed["word/styles.xml"] = true
@@ -387,6 +407,7 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		if err != nil {
 			return err
 		}
+		ps.startPart(name)
 		ps.layoutContent(root.RootElem())
 		pk.changed[name] = true
 	}
@@ -415,457 +436,3 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 	}
 	return nil
 }
-
-// layoutNumbering fixes list levels: cs twins and fonts in lvl/rPr,
-// directional bullets swapped, native number formats back to decimal in
-// LTR output. lvlJc and ind stay: they are logical.
-func (ps *pass) layoutNumbering(root *node) {
-	root.RootElem().Walk(func(n *node) bool {
-		switch {
-		case n.IsW("rPr"):
-			ps.twins(n)
-			ps.fonts(n)
-		case n.IsW("lvlText") && ps.m.flip:
-			font := n.Parent.Child("rPr").Child("rFonts").AttrOr("ascii", "")
-			n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
-		case n.IsW("numFmt") && ps.m.flip && !ps.m.targetRTL:
-			switch n.AttrOr("val", "") {
-			case "arabicAbjad", "arabicAlpha", "hebrew1", "hebrew2", "hindiNumbers", "hindiCounting":
-				n.SetAttr("val", "decimal")
-			}
-		}
-		return true
-	})
-}
-
-// mirrorText swaps pointing glyphs (brief row 18).
-func (ps *pass) mirrorText(s, font string) string {
-	rs := []rune(s)
-	for i, r := range rs {
-		switch strings.ToLower(font) {
-		case "wingdings":
-			if m, ok := wingdingsMirror[r]; ok && pointsForward(r, ps.m.targetRTL, wingdingsRight) {
-				rs[i] = m
-			}
-		case "symbol":
-			if m, ok := symbolMirror[r]; ok && pointsForward(r, ps.m.targetRTL, symbolRight) {
-				rs[i] = m
-			}
-		default:
-			table := mirrorGlyph
-			if !ps.m.targetRTL {
-				table = mirrorGlyphBack
-			}
-			if m, ok := table[r]; ok {
-				rs[i] = m
-			}
-		}
-	}
-	return string(rs)
-}
-
-var (
-	wingdingsRight = map[rune]bool{0xF0D8: true, 0xF0E0: true, 0xF0E8: true}
-	symbolRight    = map[rune]bool{0xF0AE: true, 0xF0DE: true}
-)
-
-// pointsForward: in RTL output swap right-pointing glyphs, in LTR output
-// left-pointing ones.
-func pointsForward(r rune, rtl bool, right map[rune]bool) bool { return right[r] == rtl }
-
-// layoutSettings names the target in themeFontLang/@bidi (so minorBidi
-// theme fonts resolve to the target script) and asks Word to update
-// fields whose cached results depend on the translated text.
-func (ps *pass) layoutSettings(root *node, fields bool) {
-	r := root.RootElem()
-	if ps.m.targetRTL {
-		tfl := ensure(r, "themeFontLang", settingsOrder)
-		tfl.SetAttr("bidi", locale(ps.m.target))
-	}
-	if fields && ps.m.flip {
-		setFlag(r, "updateFields", true, settingsOrder)
-	}
-}
-
-// layoutFontTable declares the complex-script font with its charset so
-// Word substitutes a same-script font where it is missing.
-func (ps *pass) layoutFontTable(root *node) {
-	r := root.RootElem()
-	for _, f := range r.ChildrenW("font") {
-		if strings.EqualFold(f.AttrOr("name", ""), ps.csFont) {
-			return
-		}
-	}
-	f := ooxml.NewW(r, "font")
-	f.SetAttr("name", ps.csFont)
-	cs := ooxml.NewW(r, "charset")
-	cs.SetAttr("val", charsetOf(ps.m.rtlLang))
-	fam := ooxml.NewW(r, "family")
-	fam.SetAttr("val", "auto")
-	pitch := ooxml.NewW(r, "pitch")
-	pitch.SetAttr("val", "variable")
-	for _, c := range []*node{cs, fam, pitch} {
-		insertOrdered(f, c, fontOrder)
-	}
-	r.InsertAt(len(r.Children), f)
-}
-
-// pkg is an opened .docx with the parts the layout has parsed.
-type pkg struct {
-	*ooxml.Package
-	parsed  map[string]*node
-	changed map[string]bool
-	mainDoc string
-	stories []string
-	story   map[string]bool
-	// layStory, when set, lays out each story part as the package is
-	// written, block by block (eachBlock).
-	layStory func(storyBlock)
-	// tables are the facts of each story part's streamed tables, by their
-	// order (streamedTable.index), gathered by the first pass (direction).
-	tables  map[string][]tableFacts
-	onParse func(name string, storiesHeld int)
-}
-
-func openPkg(src ports.Blob) (*pkg, error) {
-	if _, err := src.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	op, err := ooxml.Open(src, src.Size())
-	if err != nil {
-		return nil, fmt.Errorf("rtl: %w", err)
-	}
-	return wrapPkg(op), nil
-}
-
-func wrapPkg(op *ooxml.Package) *pkg {
-	pk := &pkg{Package: op, parsed: map[string]*node{}, changed: map[string]bool{}, tables: map[string][]tableFacts{}, mainDoc: op.Main(), stories: op.Stories(), story: map[string]bool{}}
-	for _, s := range pk.stories {
-		pk.story[s] = true
-	}
-	return pk
-}
-
-// part parses an entry once; a missing entry is (nil, nil). The layout
-// reads story parts block by block (eachBlock); a story parsed whole here
-// (the whole-tree order of convert) drops the tree of any other story not
-// changed, so one is held at a time.
-func (pk *pkg) part(name string) (*node, error) {
-	if n, ok := pk.parsed[name]; ok {
-		return n, nil
-	}
-	if pk.File(name) == nil {
-		return nil, nil
-	}
-	held := 0
-	if pk.story[name] {
-		for other := range pk.parsed {
-			if !pk.story[other] {
-				continue
-			}
-			if pk.changed[other] {
-				held++
-			} else {
-				delete(pk.parsed, other)
-			}
-		}
-	}
-	data, err := pk.ReadPart(name)
-	if err != nil {
-		return nil, fmt.Errorf("rtl: reading %s: %w", name, err)
-	}
-	if pk.onParse != nil {
-		pk.onParse(name, held)
-	}
-	n, err := ooxml.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("rtl: parsing %s: %w", name, err)
-	}
-	pk.parsed[name] = n
-	return n, nil
-}
-
-// rtlScriptLang finds the language of RTL text in an LTR document:
-// "he" for Hebrew letters, "ar" for other RTL scripts, "" for none.
-func (pk *pkg) rtlScriptLang() (string, error) {
-	lang := ""
-	for _, name := range pk.stories {
-		err := pk.eachBlock(name, nil, func(b storyBlock) {
-			b.c.Walk(func(n *node) bool {
-				if n.IsW("t") {
-					for _, r := range n.TextOf() {
-						if inRTLBlock(r) {
-							if r >= 0x0590 && r <= 0x05FF || r >= 0xFB1D && r <= 0xFB4F {
-								lang = "he"
-							} else if lang == "" {
-								lang = "ar"
-							}
-						}
-					}
-				}
-				return true
-			})
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-	return lang, nil
-}
-
-// storyContainer tells the elements of a story part that hold its blocks:
-// the root element (w:document, w:hdr, w:ftr, w:footnotes, w:endnotes,
-// w:comments), the body, the notes and comments, content controls and
-// custom XML wrapping body content, and tables, their rows and cells
-// (streamedTables decides which). Every other element under them (a
-// paragraph, a table's properties or grid, a cell's properties, a
-// section's properties) is a block, laid out on its own: nothing the
-// layout does to one looks at another, except a table's properties, which
-// depend on the paragraphs below them (tableFacts, gathered by the first
-// pass).
-func storyContainer(n *node) bool {
-	if n.Parent.Kind == ooxml.RawNode {
-		return true
-	}
-	for _, c := range []string{"body", "sdt", "sdtContent", "customXml", "footnote", "endnote", "comment", "tbl", "tr", "tc"} {
-		if n.IsW(c) {
-			return true
-		}
-	}
-	return false
-}
-
-// streamedTable is a table eachBlock streams row by row.
-type streamedTable struct {
-	n         *node
-	index     int  // its order among the part's streamed tables, by start tag
-	begun     bool // a block directly in it (its tblPr, its grid) was handed over
-	propsDone bool // its properties were handed over (storyBlock.props)
-	// cell is the text width of the cell holding it (cellTextOf, as
-	// cellText finds it in a tree), 0 when it is not in a cell or that is
-	// unknown; set as it starts (tableFacts.cell).
-	cell int
-	// As it is streamed: its grid columns (gridCols of its first tblGrid),
-	// the row directly in it being streamed, and the grid column the next
-	// cell directly in that row starts at (gridBefore, then each cell's
-	// span), for the cells' widths (streamedCell).
-	grid    []int
-	hasGrid bool
-	row     *node
-	rowPr   bool // row's (first) trPr was seen
-	next    int
-}
-
-// streamedCell is a cell of a streamed table being streamed, as
-// streamedTables follows it for the tables nested in it.
-type streamedCell struct {
-	n    *node
-	tcPr *node // its (first) properties, once handed over
-	// in is the table whose row holds it directly (nil if none: cellText
-	// then knows no grid either); grid and col are that table's grid
-	// columns and the column the cell starts at.
-	in   *streamedTable
-	grid []int
-	col  int
-}
-
-// storyBlock is a block of a story part as eachBlock hands it over.
-type storyBlock struct {
-	n *node
-	// c is n's container, which holds n alone: walking c (Walk visits
-	// descendants) walks n as the whole part's root element walks it.
-	c *node
-	// tables are the streamed tables holding n, outermost first.
-	tables []*streamedTable
-	// props is the table whose properties are to be laid out with n: n is
-	// its tblPr, or, where it has none, its first block, before which one
-	// is inserted (tableFacts.hasPr; whitespace before that block, already
-	// written, then precedes the new tblPr instead of following it);
-	// facts are its facts.
-	props *streamedTable
-	facts tableFacts
-}
-
-// streamedTables follows the tables of one story part as it is streamed.
-// A table is streamed (a container) as its parent is; its rows and cells
-// too, once a block directly in the table (its tblPr or tblGrid, which
-// schema puts first) has been handed over, so the table's properties are
-// met before its rows: a table without either has its first child held
-// whole, as before. It also follows the grid, rows and cells of the
-// streamed tables, so that a table nested in a cell knows the cell's width
-// though the cell's properties, its row's and its table's grid are
-// written and dropped by then.
-type streamedTables struct {
-	open  []*streamedTable // innermost last
-	cells []*streamedCell  // the open cells of streamed tables, innermost last
-	count int
-}
-
-// under drops the tables and cells that are not ancestors of n (they are
-// complete).
-func (s *streamedTables) under(n *node) {
-	for len(s.open) > 0 && !ancestor(s.open[len(s.open)-1].n, n) {
-		s.open = s.open[:len(s.open)-1]
-	}
-	for len(s.cells) > 0 && !ancestor(s.cells[len(s.cells)-1].n, n) {
-		s.cells = s.cells[:len(s.cells)-1]
-	}
-}
-
-// ancestor reports whether a is an ancestor of n.
-func ancestor(a, n *node) bool {
-	p := n.Parent
-	for p != nil && p != a {
-		p = p.Parent
-	}
-	return p != nil
-}
-
-// cell is the innermost open cell, nil if none.
-func (s *streamedTables) cell() *streamedCell {
-	if len(s.cells) == 0 {
-		return nil
-	}
-	return s.cells[len(s.cells)-1]
-}
-
-// container is storyContainer for the part being streamed.
-func (s *streamedTables) container(n *node) bool {
-	if !storyContainer(n) {
-		return false
-	}
-	if n.Parent.Kind == ooxml.RawNode {
-		return true
-	}
-	s.under(n)
-	if len(s.open) > 0 {
-		if top := s.open[len(s.open)-1]; n.Parent == top.n && !top.begun {
-			return false
-		}
-	}
-	var top *streamedTable
-	if len(s.open) > 0 {
-		top = s.open[len(s.open)-1]
-	}
-	switch {
-	case n.IsW("tbl"):
-		t := &streamedTable{n: n, index: s.count}
-		if c := s.cell(); c != nil && n.Parent == c.n {
-			t.cell = cellTextOf(c.tcPr, c.grid, c.col)
-		}
-		s.open = append(s.open, t)
-		s.count++
-	case n.IsW("tr") && top != nil && n.Parent == top.n:
-		top.row, top.rowPr, top.next = n, false, 0
-	case n.IsW("tc"):
-		c := &streamedCell{n: n}
-		if top != nil && top.row != nil && n.Parent == top.row {
-			c.in, c.grid, c.col = top, top.grid, top.next
-			top.next++ // one column, unless its tcPr says more
-		}
-		s.cells = append(s.cells, c)
-	}
-	return true
-}
-
-// follow notes what block b says about the grid, rows and cells of the
-// streamed tables (see streamedTables): a table's grid, a row's trPr, a
-// cell's tcPr.
-func (s *streamedTables) follow(b *node) {
-	if c := s.cell(); c != nil && b.Parent == c.n && b.IsW("tcPr") && c.tcPr == nil {
-		c.tcPr = b
-		if c.in != nil {
-			c.in.next = c.col + cellSpan(b)
-		}
-	}
-	if len(s.open) == 0 {
-		return
-	}
-	top := s.open[len(s.open)-1]
-	switch {
-	case b.Parent == top.n && b.IsW("tblGrid") && !top.hasGrid:
-		top.grid, top.hasGrid = gridCols(b), true
-	case top.row != nil && b.Parent == top.row && b.IsW("trPr") && !top.rowPr:
-		top.rowPr, top.next = true, gridBefore(b)
-	}
-}
-
-// block describes block b.
-func (s *streamedTables) block(b *node, facts []tableFacts) storyBlock {
-	s.under(b)
-	s.follow(b)
-	sb := storyBlock{n: b, c: b.Parent, tables: s.open}
-	if len(s.open) == 0 {
-		return sb
-	}
-	top := s.open[len(s.open)-1]
-	if b.Parent != top.n {
-		return sb
-	}
-	if !top.propsDone {
-		if top.index < len(facts) {
-			sb.facts = facts[top.index]
-		}
-		sb.facts.cell = top.cell
-		if b.IsW("tblPr") || !sb.facts.hasPr {
-			sb.props, top.propsDone = top, true
-		}
-	}
-	top.begun = true
-	return sb
-}
-
-// eachBlock streams a story part block by block (see storyContainer),
-// calling fn with each block, which holds its subtree and its ancestors
-// (the containers) but no siblings: fn walks its container as it would
-// walk the whole part's root element (Walk visits descendants). With w,
-// the part is written as fn left it. The peak is the largest block's
-// tree, not the part's: a table streamed row by row holds one block of a
-// cell at a time (issue 15 item 3).
-func (pk *pkg) eachBlock(name string, w io.Writer, fn func(storyBlock)) error {
-	f := pk.File(name)
-	if f == nil {
-		return nil
-	}
-	if pk.onParse != nil {
-		held := 0
-		for other := range pk.parsed {
-			if pk.story[other] {
-				held++
-			}
-		}
-		pk.onParse(name, held)
-	}
-	rc, err := pk.Open(f)
-	if err != nil {
-		return fmt.Errorf("rtl: reading %s: %w", name, err)
-	}
-	defer rc.Close()
-	var st streamedTables
-	facts := pk.tables[name]
-	err = ooxml.StreamBlocks(rc, w, st.container, func(b *node) error { fn(st.block(b, facts)); return nil })
-	if errors.Is(err, ooxml.ErrBlockTooLarge) {
-		// The document's fault, not a passing one: the job fails with this.
-		return fmt.Errorf("right-to-left layout of %s: %w; split it into smaller paragraphs or tables (%w)", name, err, ports.ErrBadDocument)
-	}
-	if err != nil {
-		return fmt.Errorf("rtl: parsing %s: %w", name, err)
-	}
-	return nil
-}
-
-// write copies untouched entries raw and re-serialises changed parts
-// straight into the package.
-func (pk *pkg) write(out io.Writer) error {
-	return pk.WriteEach(out, func(name string) func(io.Writer) error {
-		if pk.layStory != nil && pk.story[name] {
-			return func(w io.Writer) error { return pk.eachBlock(name, w, pk.layStory) }
-		}
-		if !pk.changed[name] {
-			return nil
-		}
-		return func(w io.Writer) error { return ooxml.WriteTree(w, pk.parsed[name]) }
-	})
-}
-
-var xmlSpacePreserve = xml.Attr{Name: xml.Name{Space: "xml", Local: "space"}, Value: "preserve"}

@@ -63,8 +63,10 @@ func TestStreamedLayoutMatchesWholeTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			if s == pk.mainDoc {
-				if g, _ := geomOf(root.RootElem()); g != ps.geom {
-					t.Errorf("%s: page geometry %+v streamed, %+v from the tree", name, ps.geom, g)
+				var secs sections
+				secs.add(root.RootElem(), map[string]int{})
+				if !slices.Equal(secs.geoms, ps.sects.geoms) {
+					t.Errorf("%s: sections %+v streamed, %+v from the tree", name, ps.sects.geoms, secs.geoms)
 				}
 			}
 			d.scan(root.RootElem(), ps.styles, &he)
@@ -94,6 +96,7 @@ func TestStreamedLayoutMatchesWholeTree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				ps.startPart(s)
 				tf.scanStory(root.RootElem(), ps)
 			}
 			for k := kindFloats; k < kindSubstitution; k++ {
@@ -245,6 +248,7 @@ func assertStreamedMatchesTree(t *testing.T, bodies []string, reqs []ports.Layou
 				t.Fatal(err)
 			}
 			if ps.m.flip {
+				ps.startPart(pk.mainDoc)
 				tf.scanStory(root.RootElem(), ps)
 			}
 			if f.count[kindNarrowTable] != tf.count[kindNarrowTable] {
