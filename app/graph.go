@@ -20,6 +20,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
+	"github.com/dragoman-translate/dragoman/adapters/docx/bilingual"
 	"github.com/dragoman-translate/dragoman/adapters/docx/structure"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
@@ -152,7 +153,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
 		Docs: docx.New(), Layout: layout, Detector: detector, Structure: structure.Checker{},
 		Translator: &translate.Translator{
-			Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory,
+			Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory, Throughput: st,
 			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
 			// Plugins retry their vendor's errors themselves; only a crashed
 			// (and restarted) plugin is worth another try from here.
@@ -169,6 +170,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		p.Converter = conv
 	}
 	p.PDF = plugins.PDFRenderer()
+	p.Bilingual = bilingual.Composer{}
 	g.p.Store(p)
 	return p, nil
 }

@@ -37,11 +37,12 @@ type Pipeline struct {
 	Blobs      ports.BlobStore
 	Bus        ports.EventBus
 	Docs       ports.DocumentEngine
-	Converter  ports.Converter        // nil: .doc/.odt/.rtf jobs fail with a clear message
-	PDF        ports.PDFRenderer      // nil: jobs asking for a PDF complete without one, with a warning
-	Layout     ports.RTLLayout        // nil: no direction conversion
-	Detector   ports.LanguageDetector // nil: source_lang must be given
-	Structure  StructureChecker       // nil: no structure summary
+	Converter  ports.Converter         // nil: .doc/.odt/.rtf jobs fail with a clear message
+	PDF        ports.PDFRenderer       // nil: jobs asking for a PDF complete without one, with a warning
+	Bilingual  ports.BilingualComposer // nil: jobs asking for a bilingual document complete without one, with a warning
+	Layout     ports.RTLLayout         // nil: no direction conversion
+	Detector   ports.LanguageDetector  // nil: source_lang must be given
+	Structure  StructureChecker        // nil: no structure summary
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
 	Notifier   webhook.Notifier    // nil: no webhooks
