@@ -667,8 +667,8 @@ type JobEventEvent string
 
 // JobEventData defines model for JobEventData.
 type JobEventData struct {
-	// BilingualUrl Absolute download address of the bilingual document (source beside translation), for a job submitted with bilingual=true once made; null otherwise
-	BilingualUrl *string `json:"bilingual_url"`
+	// BilingualUrl Absolute download address of the bilingual document (source beside translation); present only on the job.completed of a job submitted with bilingual=true whose bilingual document was made, absent otherwise (the contract's fields are unchanged)
+	BilingualUrl *string `json:"bilingual_url,omitempty"`
 
 	// DocxUrl Absolute download address of the translated document (GET with the same X-API-Key); null on failure
 	DocxUrl *string `json:"docx_url"`
