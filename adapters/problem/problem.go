@@ -72,6 +72,7 @@ var Types = map[int]Type{
 	404: {Code: "not_found", Title: "Not found", Description: "No such endpoint, or no such resource for this account (another account's job or webhook is 404 too), or a job past its retention."},
 	405: {Code: "method_not_allowed", Title: "Method not allowed", Description: "The path exists but not with this method; the Allow header lists the methods it takes."},
 	408: {Code: "request_timeout", Title: "Request body too slow", Description: "The request body (an upload, a form, a JSON body) stalled (no byte for --upload-idle-timeout), came slower than --body-min-rate bytes a second on average, or took longer than --upload-timeout; the detail names which. The connection is closed; send the request again."},
+	409: {Code: "conflict", Title: "Not in a state that allows it", Description: "The resource is not in a state that allows the operation: POST /jobs/{job_id}/confirm on a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold). GET the resource to see its state."},
 	410: {Code: "gone", Title: "Translated file expired", Description: "The download window after completion (--download-ttl, 10 minutes by default) has passed and the file was deleted. Submit the document again."},
 	413: {Code: "too_large", Title: "Document too large", Description: "The upload, fetched document or file is over its size limit (50 MB for documents)."},
 	415: {Code: "unsupported_media_type", Title: "Unsupported media type", Description: "The request body's Content-Type is not one the operation reads."},

@@ -32,3 +32,7 @@ func SourceKey(id, format string) string {
 	}
 	return SourceDocxKey(id)
 }
+
+// BilingualKey is the bilingual document (source beside translation),
+// stored beside the output and deleted with it.
+func BilingualKey(id string) string { return Prefix(id) + "bilingual.docx" }

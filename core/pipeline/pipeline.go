@@ -39,10 +39,11 @@ type Pipeline struct {
 	Quota      quota.Store
 	Blobs      ports.BlobStore
 	Bus        ports.EventBus
-	Docs       ports.DocumentEngine   // reads and renders documents, laid out for the target's direction
-	Converter  ports.Converter        // nil: .doc/.odt/.rtf jobs fail with a clear message
-	PDF        ports.PDFRenderer      // nil: jobs asking for a PDF complete without one, with a warning
-	Detector   ports.LanguageDetector // nil: source_lang must be given
+	Docs       ports.DocumentEngine    // reads and renders documents, laid out for the target's direction
+	Converter  ports.Converter         // nil: .doc/.odt/.rtf jobs fail with a clear message
+	PDF        ports.PDFRenderer       // nil: jobs asking for a PDF complete without one, with a warning
+	Bilingual  ports.BilingualComposer // nil: jobs asking for a bilingual document complete without one, with a warning
+	Detector   ports.LanguageDetector  // nil: source_lang must be given
 	Translator *translate.Translator
 	Engines    ports.EngineRegistry
 	Notifier   webhook.Notifier    // nil: no webhooks

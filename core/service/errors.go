@@ -19,6 +19,7 @@ const (
 	KindQuota                           // word quota exhausted: 402
 	KindRateLimited                     // 429
 	KindUnavailable                     // 503
+	KindConflict                        // the resource is not in a state that allows it: 409
 )
 
 // Error is a client-facing error with a human-readable message.
