@@ -10,6 +10,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/app/cmdline"
 	"github.com/dragoman-translate/dragoman/core/pipeline"
+	"github.com/dragoman-translate/dragoman/core/service"
 )
 
 // serveEnvHelp lists the variables serve reads besides the flags' own.
@@ -37,6 +38,7 @@ type Config struct {
 	AllowPrivateURLs bool
 	DownloadTTL      time.Duration
 	JobRetention     time.Duration
+	HoldFor          time.Duration // a held job waits this long for its confirmation
 	DatabaseURL      string
 	NATSURL          string
 	BlobURL          string
@@ -105,6 +107,7 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.BoolVar(&c.AllowPrivateURLs, "allow-private-urls", false, "let URL fetches and webhooks reach loopback/private addresses, plain http included: tests and local development only")
 	fs.DurationVar(&c.DownloadTTL, "download-ttl", 10*time.Minute, "how long a translated file can be downloaded after completion")
 	fs.DurationVar(&c.JobRetention, "job-retention", 24*time.Hour, "how long job records are kept after creation")
+	fs.DurationVar(&c.HoldFor, "hold-for", service.DefaultHoldFor, "how long a job submitted with hold waits for POST /v1/jobs/{job_id}/confirm before it is dropped, without charge")
 	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (postgres://…) for the scale-out deployment; empty: SQLite in the data dir")
 	fs.StringVar(&c.NATSURL, "nats-url", "", "external NATS JetStream URL for the scale-out deployment; empty: embedded in the data dir")
 	fs.StringVar(&c.BlobURL, "blob-url", "", "S3-compatible document storage for the scale-out deployment, s3://bucket[/prefix]?endpoint=https://host:port&region=R&path_style=true (keys from DRAGOMAN_S3_ACCESS_KEY/DRAGOMAN_S3_SECRET_KEY or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); empty: the data dir")

@@ -20,6 +20,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
+	"github.com/dragoman-translate/dragoman/adapters/docx/bilingual"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
@@ -156,7 +157,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		Jobs: st, Accounts: st, Quota: st, Blobs: blobs, Bus: bus,
 		Docs: docx.New(layout), Detector: detector, SpoolDir: spool, PDFText: pdftext.Reader{},
 		Translator: &translate.Translator{
-			Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory,
+			Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory, Throughput: st,
 			BatchSegments: c.BatchSegments, Concurrency: c.EngineConcurrency,
 			// Plugins retry their vendor's errors themselves; only a crashed
 			// (and restarted) plugin is worth another try from here.
@@ -173,6 +174,7 @@ func newPipeline(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 		p.Converter = conv
 	}
 	p.PDF = plugins.PDFRenderer()
+	p.Bilingual = bilingual.Composer{Layout: layout, Dir: spool}
 	g.p.Store(p)
 	return p, nil
 }

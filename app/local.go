@@ -133,7 +133,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 	}
 	acc, err := l.svc.Jobs.Queue(ctx, l.caller, up, service.SubmitRequest{
 		Name: filepath.Base(path), JobOptions: service.JobOptions{TargetLang: opts.To, SourceLang: opts.From, Mode: opts.Mode, PDF: opts.PDF,
-			GlossaryID: opts.GlossaryID},
+			GlossaryID: opts.GlossaryID, Bilingual: opts.Bilingual},
 	})
 	if err != nil {
 		return nil, err
@@ -178,14 +178,22 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 		return res, err
 	}
 	res.Path = out
-	if opts.PDF {
-		p, err := l.svc.Documents.DownloadPDF(ctx, l.caller, id)
+	for _, extra := range []struct {
+		want bool
+		get  func(context.Context, *service.Caller, string) (*service.Download, error)
+		path *string
+	}{{opts.PDF, l.svc.Documents.DownloadPDF, &res.PDFPath}, {opts.Bilingual, l.svc.Jobs.DownloadBilingual, &res.BilingualPath}} {
+		if !extra.want {
+			continue
+		}
+		p, err := extra.get(ctx, l.caller, id)
 		if err != nil {
 			return res, err
 		}
-		defer p.Blob.Close()
-		res.PDFPath = filepath.Join(dir, p.Name)
-		if err := writeFile(res.PDFPath, p.Blob); err != nil {
+		*extra.path = filepath.Join(dir, p.Name)
+		err = writeFile(*extra.path, p.Blob)
+		p.Blob.Close()
+		if err != nil {
 			return res, err
 		}
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
@@ -13,6 +15,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/xliff"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/service"
+	"github.com/dragoman-translate/dragoman/core/translate"
 )
 
 // newUseCases gives each concern's handler the ports it uses: the SQL
@@ -20,7 +23,9 @@ import (
 func newUseCases(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *eventbus.Bus, plugins *pluginhost.Host, layout *rtl.Layout) service.UseCases {
 	cfg := service.DefaultConfig
 	cfg.DownloadTTL, cfg.JobRetention, cfg.AllowPrivateURLs = c.DownloadTTL, c.JobRetention, c.AllowPrivateURLs
+	cfg.HoldFor = c.HoldFor
 	clock, docs := systemClock{}, docx.New(layout)
+	routes, _ := translate.ParseRoutes(os.Getenv("DRAGOMAN_ROUTES")) // newPipeline reports an error
 	return service.UseCases{
 		Accounts: &service.Accounts{Accounts: st, Limiter: st, Quota: st, KeyCatalog: st, History: st, Clock: clock, NewID: newID},
 		Sessions: &service.Sessions{Users: st, Accounts: st, Limiter: st, Clock: clock},
@@ -31,6 +36,10 @@ func newUseCases(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 			Docs: docs, Detector: detector, Packages: ooxml.Checker{},
 			Fetcher:    urlfetch.New(urlfetch.Config{AllowPrivate: c.AllowPrivateURLs}),
 			Glossaries: st, Clock: clock, NewID: newID,
+			Converter: plugins.Converter(), Batches: st,
+			// Quotes plan as the pipeline translates, without calling an engine.
+			Estimator:  &translate.Translator{Engines: plugins, TM: st, Routes: routes, SharedMemory: c.SharedMemory},
+			Throughput: st, AccountMemory: st,
 		},
 		Documents: &service.Documents{
 			Config: cfg, Jobs: st, Blobs: blobs, Bus: bus, Docs: docs,

@@ -72,6 +72,8 @@ func New(svc service.UseCases, log *slog.Logger) *Dashboard {
 	d.mux.HandleFunc("GET /jobs", d.authed(d.jobsPage))
 	d.mux.HandleFunc("GET /jobs/rows", d.authed(d.jobRows))
 	d.mux.HandleFunc("GET /jobs/{id}/download", d.authed(d.download))
+	d.mux.HandleFunc("POST /jobs/{id}/confirm", d.authed(d.confirmJob))
+	d.mux.HandleFunc("POST /jobs/{id}/cancel", d.authed(d.cancelJob))
 	d.mux.HandleFunc("GET /jobs/{id}/preview", d.authed(d.previewPage))
 	d.mux.HandleFunc("GET /jobs/{id}/review", d.authed(d.reviewPage))
 	d.mux.HandleFunc("PATCH /jobs/{id}/segments/{sid}", d.authed(d.editSegment))

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/translation"
 )
 
 // structureParts splits the structure check's one-line summary,
@@ -25,16 +27,82 @@ func structureParts(s string) (verdict, details string) {
 
 type jobView struct {
 	*job.Job
-	Step, Steps int
-	Ready       bool
-	HasPDF      bool // ready, and its PDF rendition was rendered
-	Expired     bool
-	TimeLeft    string
-	Source      string // language names: jobs store codes
-	Target      string
-	Verdict     string // the structure check's verdict, and its counts
-	Counts      string
-	Route       string // over a chain: "English → Spanish → French, apertium"
+	Step, Steps  int
+	Ready        bool
+	HasPDF       bool // ready, and its PDF rendition was rendered
+	HasBilingual bool // ready, and its bilingual document was made
+	Expired      bool
+	TimeLeft     string
+	Source       string // language names: jobs store codes
+	Target       string
+	Verdict      string // the structure check's verdict, and its counts
+	Counts       string
+	Route        string // over a chain: "English → Spanish → French, apertium"
+	Held         bool   // waiting for its owner's confirmation
+	HeldUntil    string // when it is dropped
+}
+
+// jobEntry is one row of the jobs page: a job alone, or a batch (a
+// submission to several targets, or of a .zip) that expands into its jobs.
+type jobEntry struct {
+	Job   *jobView
+	Batch *batchView
+}
+
+// batchView sums up a batch's jobs for its row.
+type batchView struct {
+	ID        string
+	Jobs      []jobView
+	Status    string // pending, processing, completed, failed or partial
+	Done      int    // jobs finished
+	Words     int
+	Documents []string
+	Source    string
+	Targets   []string
+	CreatedAt time.Time
+	Mode      translation.Mode
+}
+
+// entries groups the jobs of each batch into one entry, where the batch's
+// newest job stands in the newest-first list.
+func entries(views []jobView) []jobEntry {
+	var out []jobEntry
+	at := map[string]int{}
+	for i := range views {
+		v := views[i]
+		if v.BatchID == "" {
+			out = append(out, jobEntry{Job: &v})
+			continue
+		}
+		k, ok := at[v.BatchID]
+		if !ok {
+			k = len(out)
+			at[v.BatchID] = k
+			out = append(out, jobEntry{Batch: &batchView{ID: v.BatchID, Source: v.Source, CreatedAt: v.CreatedAt, Mode: v.Mode}})
+		}
+		b := out[k].Batch
+		b.Jobs = append([]jobView{v}, b.Jobs...) // in the order they were made
+		b.Words += v.Words
+		if v.Status.Terminal() {
+			b.Done++
+		}
+		if !slices.Contains(b.Documents, v.OriginalName) {
+			b.Documents = append([]string{v.OriginalName}, b.Documents...)
+		}
+		if !slices.Contains(b.Targets, v.Target) {
+			b.Targets = append([]string{v.Target}, b.Targets...)
+		}
+	}
+	for _, e := range out {
+		if e.Batch != nil {
+			jobs := make([]*job.Job, len(e.Batch.Jobs))
+			for i := range e.Batch.Jobs {
+				jobs[i] = e.Batch.Jobs[i].Job
+			}
+			e.Batch.Status = (&service.BatchView{ID: e.Batch.ID, Jobs: jobs}).Status()
+		}
+	}
+	return out
 }
 
 var stepOf = map[job.Stage]int{
@@ -61,10 +129,14 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 				v.Source = language.NameOf(j.DetectedLang) + " (detected)"
 			}
 		}
+		if j.Held() {
+			v.Held, v.HeldUntil = true, j.HeldUntil.UTC().Format("15:04 UTC")
+		}
 		switch j.Download(now, d.svc.Jobs.Config.DownloadTTL) {
 		case job.DownloadReady:
 			v.Ready = true
 			v.HasPDF = j.PDF == job.PDFReady
+			v.HasBilingual = j.Bilingual == job.PDFReady
 			left := d.svc.Jobs.Config.DownloadTTL - now.Sub(*j.CompletedAt)
 			v.TimeLeft = fmt.Sprintf("%d min %02d s left to download", int(left.Minutes()), int(left.Seconds())%60)
 		case job.DownloadExpired:
@@ -77,7 +149,7 @@ func (d *Dashboard) jobViews(r *http.Request, s *service.SessionCaller) ([]jobVi
 
 func (d *Dashboard) jobsPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	views, err := d.jobViews(r, s)
-	p := page{Title: "Jobs", Nav: "jobs", Data: views}
+	p := page{Title: "Jobs", Nav: "jobs", Data: entries(views)}
 	if err != nil {
 		p.Error = d.message(err)
 	}
@@ -90,7 +162,7 @@ func (d *Dashboard) jobRows(w http.ResponseWriter, r *http.Request, s *service.S
 		d.writeJSONError(w, err)
 		return
 	}
-	d.fragment(w, "jobs", "rows", views)
+	d.fragment(w, "jobs", "rows", entries(views))
 }
 
 // download sends the translated .docx or, with ?format=pdf, its PDF
@@ -101,8 +173,10 @@ func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.
 	case "", "docx":
 	case "pdf":
 		get, ctype = d.svc.Documents.DownloadPDF, "application/pdf"
+	case "bilingual":
+		get = d.svc.Jobs.DownloadBilingual
 	default:
-		d.render(w, r, http.StatusBadRequest, "error", s, page{Title: "Download", Nav: "jobs", Error: "A translation downloads as docx or pdf."})
+		d.render(w, r, http.StatusBadRequest, "error", s, page{Title: "Download", Nav: "jobs", Error: "A translation downloads as docx, pdf or bilingual."})
 		return
 	}
 	dl, err := get(r.Context(), s.Caller, r.PathValue("id"))

@@ -50,8 +50,14 @@ func formatsText() string {
 
 // jobOptions are the translate form's choices, for an upload or a URL.
 func jobOptions(f map[string]string) service.JobOptions {
-	return service.JobOptions{TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
-		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"]}
+	o := service.JobOptions{TargetLang: f["target_lang"], SourceLang: f["source_lang"], Mode: f["mode"],
+		PDF: wantsPDF(f["pdf"]), GlossaryID: f["glossary_id"], Hold: wantsPDF(f["hold"]), Bilingual: wantsPDF(f["bilingual"])}
+	for _, t := range strings.Split(f["target_langs"], ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			o.TargetLangs = append(o.TargetLangs, t)
+		}
+	}
+	return o
 }
 
 // wantsPDF reads the form's "PDF too" checkbox: checked sends "true"

@@ -9,7 +9,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
@@ -26,6 +28,9 @@ type translateData struct {
 	Accept     string // the file picker's extensions: ".docx,.doc,.odt,.rtf"
 	Formats    string // "Word (.docx, .doc), OpenDocument (.odt) or RTF"
 	DetectMax  int64
+	// The quota, for the script to decide when to quote before Translate:
+	// the words left this month, empty when unlimited.
+	LeftWords, LimitWords string
 }
 
 // langOption is a picker's entry: the API's English name as the value,
@@ -74,9 +79,13 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	l, _ := json.Marshal(langs)
 	// A server without glossaries still translates: the picker is empty.
 	glossaries, _ := d.glossaryViews(r, s)
-	p.Data = translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Langs: string(l), Modes: modes,
+	td := translateData{Sources: sources, Glossaries: glossaries, Pairs: string(b), Langs: string(l), Modes: modes,
 		MaxMB: d.svc.Jobs.Config.MaxUpload >> 20, MaxSize: d.svc.Jobs.Config.MaxUpload, DetectMax: detectLimit,
-		Accept: strings.Join(docformat.Extensions(), ","), Formats: formatsText()}
+		Accept: strings.Join(docformat.Extensions(), ",") + ",.zip", Formats: formatsText()}
+	if u, err := d.svc.Accounts.Usage(r.Context(), s.Caller); err == nil && u.LimitWords != nil {
+		td.LeftWords, td.LimitWords = fmt.Sprint(max(*u.LimitWords-u.UsedWords, 0)), fmt.Sprint(*u.LimitWords)
+	}
+	p.Data = td
 	d.render(w, r, http.StatusOK, "translate", s, p)
 }
 
@@ -95,11 +104,22 @@ type accepted struct {
 	Status string `json:"status"`
 }
 
+// submittedBody answers the translate form: the job, or a batch's jobs;
+// with hold, the held jobs and their quote.
+type submittedBody struct {
+	accepted
+	BatchID string            `json:"batch_id,omitempty"`
+	Jobs    []accepted        `json:"jobs"`
+	Held    bool              `json:"held,omitempty"`
+	Quote   *httpapi.QuoteOut `json:"quote,omitempty"`
+}
+
 // translate takes a multipart form with text fields (target_lang,
-// source_lang, mode, pdf, glossary_id, url) and a file, and streams the
-// file straight into the submission, as the API does. The job is queued
-// only once the whole form is in: a body cut short, even after the file,
-// makes no job.
+// target_langs, source_lang, mode, pdf, glossary_id, url, hold) and a file
+// (a document or a .zip of documents), and streams the file straight into
+// the submission, as the API does. The job is queued only once the whole
+// form is in: a body cut short, even after the file, makes no job. With
+// hold, the jobs wait and the answer carries their quote.
 func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if err := d.svc.Accounts.ChargeRequest(r.Context(), s.Caller); err != nil {
 		d.writeJSONError(w, err)
@@ -124,20 +144,89 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		return
 	}
 	req := service.SubmitRequest{Name: f["name"], JobOptions: jobOptions(f)}
-	var acc *service.Accepted
+	var (
+		sub *service.Submission
+		q   *service.Quote
+	)
 	switch {
+	case up != nil && req.Hold:
+		sub, q, err = d.svc.Jobs.HoldAndQuote(r.Context(), s.Caller, up, req)
 	case up != nil:
-		acc, err = d.svc.Jobs.Queue(r.Context(), s.Caller, up, req)
+		sub, err = d.svc.Jobs.QueueUpload(r.Context(), s.Caller, up, req)
 	case f["url"] != "":
-		acc, err = d.svc.Jobs.SubmitURLRequest(r.Context(), s.Caller, f["url"], req)
+		sub, err = d.svc.Jobs.SubmitURL(r.Context(), s.Caller, f["url"], req)
 	default:
 		err = &service.Error{Kind: service.KindUnprocessable, Message: "choose a document or paste an https URL"}
 	}
 	if err != nil {
+		if sub != nil { // held, but the quote failed: nothing is left waiting
+			d.cancelAll(r, s, sub)
+		}
 		d.writeJSONError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
+	writeJSON(w, http.StatusAccepted, submittedOf(sub, q, s.Account.Limits().Name))
+}
+
+func submittedOf(sub *service.Submission, q *service.Quote, plan string) submittedBody {
+	jobs := []*service.Accepted{sub.Job}
+	var out submittedBody
+	if sub.Batch != nil {
+		jobs, out.BatchID = sub.Batch.Jobs, sub.Batch.ID
+	}
+	for _, acc := range jobs {
+		out.Jobs = append(out.Jobs, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})
+	}
+	out.accepted = out.Jobs[0]
+	if q != nil {
+		body := httpapi.QuoteBody(q, plan)
+		out.Held, out.Quote = true, &body
+	}
+	return out
+}
+
+// cancelAll cancels the jobs of a submission.
+func (d *Dashboard) cancelAll(r *http.Request, s *service.SessionCaller, sub *service.Submission) {
+	jobs := []*service.Accepted{sub.Job}
+	if sub.Batch != nil {
+		jobs = sub.Batch.Jobs
+	}
+	for _, acc := range jobs {
+		_, _ = d.svc.Jobs.CancelJob(r.Context(), s.Caller, acc.Job.ID)
+	}
+}
+
+// confirmJob starts a held job (the quote panel's Translate).
+func (d *Dashboard) confirmJob(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	j, err := d.svc.Jobs.ConfirmJob(r.Context(), s.Caller, r.PathValue("id"))
+	d.jobAnswer(w, r, s, j, err)
+}
+
+// cancelJob cancels a job that has not finished (the quote panel's Cancel).
+func (d *Dashboard) cancelJob(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
+	c, err := d.svc.Jobs.CancelJob(r.Context(), s.Caller, r.PathValue("id"))
+	var j *job.Job
+	if c != nil {
+		j = c.Job
+	}
+	d.jobAnswer(w, r, s, j, err)
+}
+
+// jobAnswer answers the script with JSON, a plain form with the jobs page.
+func (d *Dashboard) jobAnswer(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, j *job.Job, err error) {
+	if wantsJSON(r) {
+		if err != nil {
+			d.writeJSONError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, accepted{JobID: j.ID, Name: j.OriginalName, Status: string(j.Status)})
+		return
+	}
+	if err != nil {
+		d.render(w, r, statusOf(err), "error", s, page{Title: "Jobs", Nav: "jobs", Error: d.message(err)})
+		return
+	}
+	http.Redirect(w, r, "/jobs#job-"+j.ID, http.StatusSeeOther)
 }
 
 // readForm reads the whole upload form: its text fields, and its first

@@ -45,12 +45,32 @@ type para struct {
 // fieldState follows complex fields (w:fldChar) across the paragraphs of a
 // part: text between "begin" and "separate" is the instruction.
 type fieldState struct {
-	stack  []bool // per open field: still in its instruction?
+	stack  []fieldFrame // per open field
 	hasTOC bool
 	keys   map[*node]string
 }
 
-func (f *fieldState) inInstr() bool { return len(f.stack) > 0 && f.stack[len(f.stack)-1] }
+// fieldFrame is an open complex field: its instruction so far, whether it
+// is still being read, and whether its result is computed (fields.go).
+type fieldFrame struct {
+	instr    string
+	inInstr  bool
+	computed bool
+}
+
+func (f *fieldState) top() *fieldFrame {
+	if len(f.stack) == 0 {
+		return nil
+	}
+	return &f.stack[len(f.stack)-1]
+}
+
+// inInstr: the text read now is a field's instruction, or the result of a
+// field Word computes; neither is translated.
+func (f *fieldState) inInstr() bool {
+	t := f.top()
+	return t != nil && (t.inInstr || t.computed)
+}
 
 type flattener struct {
 	d     *dialect
@@ -92,8 +112,13 @@ func (fl *flattener) content(k *node, wraps []*node) {
 		fl.run(k, wraps)
 		return
 	case d.word && d.is(k, "fldSimple"):
-		if isTOC(k.AttrOr("instr", "")) {
+		instr := k.AttrOr("instr", "")
+		if isTOC(instr) {
 			fl.f.hasTOC = true
+		}
+		if computedField(instr) { // its result stays as it is: one isolated code
+			fl.atoms = append(fl.atoms, atom{iso: true, item: k, wraps: wraps})
+			return
 		}
 	}
 	if d.wrapper(k) != "" && len(k.Children) > 0 {
@@ -181,10 +206,11 @@ func (fl *flattener) field(k *node) {
 	case d.is(k, "fldChar"):
 		switch k.AttrOr("fldCharType", "") {
 		case "begin":
-			fl.f.stack = append(fl.f.stack, true)
+			fl.f.stack = append(fl.f.stack, fieldFrame{inInstr: true})
 		case "separate":
-			if n := len(fl.f.stack); n > 0 {
-				fl.f.stack[n-1] = false
+			if t := fl.f.top(); t != nil {
+				t.inInstr = false
+				t.computed = computedField(t.instr)
 			}
 		case "end":
 			if n := len(fl.f.stack); n > 0 {
@@ -192,7 +218,12 @@ func (fl *flattener) field(k *node) {
 			}
 		}
 	case d.is(k, "instrText"):
-		if isTOC(k.TextOf()) {
+		if t := fl.f.top(); t != nil && t.inInstr {
+			t.instr += k.TextOf()
+			if isTOC(t.instr) {
+				fl.f.hasTOC = true
+			}
+		} else if isTOC(k.TextOf()) {
 			fl.f.hasTOC = true
 		}
 	}

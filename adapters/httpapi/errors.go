@@ -59,7 +59,7 @@ var kindStatus = map[service.Kind]int{
 	service.KindUnauthenticated: 401, service.KindForbidden: 403, service.KindNotFound: 404,
 	service.KindGone: 410, service.KindTooLarge: 413, service.KindUnprocessable: 422,
 	service.KindBadURL: 400, service.KindQuota: 402, service.KindRateLimited: 429,
-	service.KindUnavailable: 503, service.KindStale: 412,
+	service.KindUnavailable: 503, service.KindStale: 412, service.KindConflict: 409,
 }
 
 // problemOf maps a core error to its HTTP problem; internal errors are

@@ -29,6 +29,10 @@ type JobOptions struct {
 	Mode       modeName `json:"translation_mode,omitempty" required:"false" default:"professional" doc:"Translation mode"`
 	PDF        bool     `json:"pdf,omitempty" required:"false" default:"false" doc:"Also render the translation to PDF; see POST /translate's pdf field"`
 	GlossaryID string   `json:"glossary_id,omitempty" required:"false" maxLength:"64" doc:"One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422."`
+	Bilingual  bool     `json:"bilingual,omitempty" required:"false" default:"false" doc:"Also make the bilingual document; see POST /translate's bilingual field"`
+	// A JSON array here, comma-separated in the upload's form field.
+	TargetLangs []string `json:"target_langs,omitempty" required:"false" maxItems:"12" doc:"Several targets at once: one job per target from one document, as a batch (see POST /translate's target_langs); target_lang is then ignored."`
+	Hold        bool     `json:"hold,omitempty" required:"false" default:"false" doc:"Keep the job pending until POST /jobs/{job_id}/confirm; see POST /translate's hold."`
 }
 
 // formDocs describe the options as fields of the multipart upload.
@@ -38,11 +42,15 @@ var formDocs = map[string]string{
 	"translation_mode": modeDoc,
 	"pdf":              pdfDoc,
 	"glossary_id":      glossaryIDDoc,
+	"bilingual":        bilingualDoc,
+	"target_langs":     targetLangsDoc,
+	"hold":             holdDoc,
 }
 
 // submission is what the service is asked for.
 func (o JobOptions) submission() service.JobOptions {
-	return service.JobOptions{TargetLang: o.TargetLang, SourceLang: o.SourceLang, Mode: string(o.Mode), PDF: o.PDF, GlossaryID: o.GlossaryID}
+	return service.JobOptions{TargetLang: o.TargetLang, SourceLang: o.SourceLang, Mode: string(o.Mode), PDF: o.PDF, GlossaryID: o.GlossaryID,
+		Bilingual: o.Bilingual, TargetLangs: o.TargetLangs, Hold: o.Hold}
 }
 
 // optionFields are JobOptions' field indexes by their JSON (and form) name.
@@ -69,6 +77,10 @@ func isFormField(name string) bool {
 // boolean takes what an HTML form or a script sends (see parseFormBool).
 func (o *JobOptions) setFormField(name, value string) error {
 	f := reflect.ValueOf(o).Elem().Field(optionFields[name])
+	if f.Kind() == reflect.Slice { // comma-separated; the field may also repeat
+		f.Set(reflect.AppendSlice(f, reflect.ValueOf(splitList(value))))
+		return nil
+	}
 	if f.Kind() == reflect.Bool {
 		b, err := parseFormBool(value)
 		if err != nil {
@@ -92,6 +104,8 @@ func formSchemas() map[string]*huma.Schema {
 		s := &huma.Schema{Type: huma.TypeString, Description: formDocs[jsonName(f)]}
 		def, hasDefault := f.Tag.Lookup("default")
 		switch {
+		case f.Type.Kind() == reflect.Slice:
+			s.Description += " (comma-separated)"
 		case f.Type.Kind() == reflect.Bool:
 			s.Type = huma.TypeBoolean
 			if hasDefault {
@@ -159,6 +173,9 @@ type JobStatus struct {
 	Revision        int        `json:"revision" doc:"Outputs rebuilt from post-edited targets (POST /jobs/{job_id}/xliff, PATCH /jobs/{job_id}/segments/{segment_id}): 0 is the machine translation. It is the ETag of the job's segments and the If-Match of an edit"`
 	Route           []RouteLeg `json:"route" doc:"The languages and engine of each leg the text was translated over: one leg for a pair an engine serves directly, up to three over a chain of served pairs (English → Spanish → French is two). Empty until the job is translated, and when no engine was needed (source and target the same, or every segment from the account's memory)"`
 	Review          *Review    `json:"review" doc:"Which sentences to check and why, once the job is translated (null before): GET /jobs/{job_id}/segments lists them"`
+	BatchID         *string    `json:"batch_id" nullable:"true" doc:"The batch of a submission with several targets or documents (GET /batches/{batch_id}); null for a job submitted alone"`
+	BilingualURL    *string    `json:"bilingual_url" nullable:"true" doc:"Path to download the bilingual document (source beside translation, each in its own direction), for a job submitted with bilingual=true once completed with it made (as job.completed's data.bilingual_url); null otherwise"`
+	HeldUntil       *time.Time `json:"held_until" nullable:"true" doc:"For a job submitted with hold and not yet confirmed: when it is dropped unless POST /jobs/{job_id}/confirm starts it; null otherwise"`
 }
 
 func statusOf(j *job.Job) JobStatus {
@@ -173,7 +190,10 @@ func statusOf(j *job.Job) JobStatus {
 		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
 		Engine: strp(j.Engine), Warnings: j.ShownWarnings(), Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
-		Revision: j.Revision, Review: reviewOut(j),
+		Revision: j.Revision, Review: reviewOut(j), BatchID: strp(j.BatchID),
+	}
+	if j.Held() {
+		out.HeldUntil = j.HeldUntil
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
@@ -186,6 +206,9 @@ func statusOf(j *job.Job) JobStatus {
 		out.DownloadURL = strp(Prefix + "/jobs/" + j.ID + "/download")
 		if j.PDF == job.PDFReady {
 			out.PdfURL = strp(Prefix + "/jobs/" + j.ID + "/download?format=pdf")
+		}
+		if j.Bilingual == job.PDFReady {
+			out.BilingualURL = strp(Prefix + "/jobs/" + j.ID + "/download?format=bilingual")
 		}
 	}
 	return out

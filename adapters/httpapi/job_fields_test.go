@@ -41,7 +41,7 @@ func TestEveryJobOptionIsAFormFieldAndReachesTheService(t *testing.T) {
 		}
 	}
 	var empty service.JobOptions
-	if (JobOptions{}).submission() != empty {
+	if !reflect.DeepEqual((JobOptions{}).submission(), empty) {
 		t.Error("empty options are not the service's defaults")
 	}
 }

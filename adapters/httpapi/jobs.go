@@ -18,6 +18,11 @@ import (
 	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
 
+// bilingualDoc documents the bilingual request field.
+const bilingualDoc = "Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, " +
+	"each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. " +
+	"Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged."
+
 // pdfDoc documents the pdf request field and what it costs.
 const pdfDoc = "Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). " +
 	"The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). " +
@@ -40,14 +45,12 @@ func (u *rawRequest) Resolve(ctx huma.Context) []error {
 	return nil
 }
 
-type acceptedOutput struct {
+// submittedOutput answers both translate endpoints: a JobAccepted (or
+// JobAcceptedURL) for one job, a BatchAccepted for several (see
+// submissionSchemas).
+type submittedOutput struct {
 	Location string `header:"Location"`
-	Body     JobAccepted
-}
-
-type acceptedURLOutput struct {
-	Location string `header:"Location"`
-	Body     JobAcceptedURL
+	Body     any
 }
 
 type translateURLInput struct {
@@ -68,7 +71,7 @@ type jobOutput struct{ Body JobStatus }
 type downloadInput struct {
 	APIKey string `header:"X-API-Key" required:"false" doc:"API key"`
 	JobID  string `path:"job_id" format:"uuid" doc:"Job identifier"`
-	Format string `query:"format" enum:"docx,pdf" default:"docx" doc:"docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds)"`
+	Format string `query:"format" enum:"docx,pdf,bilingual" default:"docx" doc:"docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds); bilingual: the bilingual .docx of a job submitted with bilingual=true (404 otherwise)"`
 }
 
 const pdfType = "application/pdf"
@@ -82,7 +85,7 @@ func (a *API) registerJobs() {
 	op := huma.Operation{
 		OperationID: "translate", Method: http.MethodPost, Path: "/translate", Tags: []string{"Jobs"},
 		Summary:       "Translate an uploaded document",
-		Description:   "Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). " + modeDoc + " " + pdfDoc + " The answer is 202 with a job id to poll.",
+		Description:   "Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). " + modeDoc + " " + pdfDoc + " The answer is 202 with a job id to poll; with `target_langs` (several targets) or a .zip of documents, 202 with a batch (see target_langs). With `hold`, the job waits for POST /jobs/{job_id}/confirm (see hold and POST /quote).",
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1, MaxBodyBytes: -1,
 		Errors: []int{401, 402, 403, 413, 422, 429, 503},
 	}
@@ -92,7 +95,7 @@ func (a *API) registerJobs() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "translateUrl", Method: http.MethodPost, Path: "/translate-url", Tags: []string{"Jobs"},
 		Summary:       "Translate a document fetched from an HTTPS URL",
-		Description:   "The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). " + modeDoc,
+		Description:   "The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). " + modeDoc + " With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.",
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1,
 		Errors: []int{400, 401, 402, 403, 413, 422, 429, 503},
 	}, a.translateURL)
@@ -133,29 +136,59 @@ func (a *API) documentUpload() {
 	}}
 }
 
-func (a *API) accepted(acc *service.Accepted) *acceptedOutput {
+func acceptedBody(acc *service.Accepted) JobAccepted {
 	j := acc.Job
-	poll := Prefix + "/jobs/" + j.ID
-	return &acceptedOutput{Location: poll, Body: JobAccepted{
-		JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: poll, RtlFidelity: rtlReportOut(acc.RTL),
-	}}
+	return JobAccepted{JobID: j.ID, Status: string(j.Status), CreatedAt: j.CreatedAt, PollURL: Prefix + "/jobs/" + j.ID, RtlFidelity: rtlReportOut(acc.RTL)}
+}
+
+// submitted answers a submission: the job's acceptance, or the batch's
+// (url: the translate-url form of a job's acceptance).
+func submitted(sub *service.Submission, url bool) *submittedOutput {
+	if b := sub.Batch; b != nil {
+		out := BatchAccepted{BatchID: b.ID, PollURL: Prefix + "/batches/" + b.ID, Jobs: []JobAccepted{}, Skipped: b.Skipped}
+		for _, acc := range b.Jobs {
+			out.Jobs = append(out.Jobs, acceptedBody(acc))
+		}
+		if out.Skipped == nil {
+			out.Skipped = []string{}
+		}
+		return &submittedOutput{Location: out.PollURL, Body: out}
+	}
+	body := acceptedBody(sub.Job)
+	if url {
+		return &submittedOutput{Location: body.PollURL, Body: JobAcceptedURL{JobID: body.JobID, Status: body.Status, CreatedAt: body.CreatedAt, PollURL: body.PollURL}}
+	}
+	return &submittedOutput{Location: body.PollURL, Body: body}
 }
 
 // translate streams the multipart upload into the blob store.
-func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, error) {
+func (a *API) translate(ctx context.Context, in *uploadInput) (*submittedOutput, error) {
 	c := caller(ctx)
-	r := in.req
 	if err := a.svc.Accounts.CheckQuota(ctx, c); err != nil {
 		return nil, a.fail(err)
 	}
+	up, req, err := a.receiveForm(ctx, in.req)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := a.svc.Jobs.QueueUpload(ctx, c, up, req)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return submitted(sub, false), nil
+}
+
+// receiveForm reads a multipart upload: its file streamed into the blob
+// store, its fields into a request. Errors are the API's.
+func (a *API) receiveForm(ctx context.Context, r *http.Request) (*service.Upload, service.SubmitRequest, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
+		return nil, service.SubmitRequest{}, newProblem(http.StatusUnprocessableEntity, "the request must be multipart/form-data with a file field")
 	}
 	// Room for the form fields and part headers around a 50 MB file.
 	limit := a.svc.Jobs.Config.MaxUpload + 1<<20
 	if r.ContentLength > limit { // size before anything else: 413, not 422
-		return nil, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+		return nil, service.SubmitRequest{}, newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
 	}
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	var up *service.Upload
@@ -182,58 +215,22 @@ func (a *API) translate(ctx context.Context, in *uploadInput) (*acceptedOutput, 
 		a.discard(ctx, up)
 		var re *formReadError
 		if errors.As(err, &re) {
-			return nil, a.bodyError(re.err)
+			return nil, req, a.bodyError(re.err)
 		}
-		return nil, err
+		return nil, req, err
 	}
 	if up == nil {
-		return nil, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
+		return nil, req, newProblem(http.StatusUnprocessableEntity, "missing field: file", &huma.ErrorDetail{Location: "body.file", Message: "required"})
 	}
-	acc, err := a.svc.Jobs.Queue(ctx, c, up, req)
+	return up, req, nil
+}
+
+func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*submittedOutput, error) {
+	sub, err := a.svc.Jobs.SubmitURL(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{JobOptions: in.Body.submission()})
 	if err != nil {
 		return nil, a.fail(err)
 	}
-	return a.accepted(acc), nil
-}
-
-// oversized says whether a file whose type was refused is over the size
-// cap: size comes first (the spec's 413 for anything over 50 MB), so the
-// rest of the part is read, up to the cap, before answering 422.
-func (a *API) oversized(err error, file *countingReader) bool {
-	var se *service.Error
-	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
-		return false
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Jobs.Config.MaxUpload+1-file.n))
-	return file.n > a.svc.Jobs.Config.MaxUpload
-}
-
-func (a *API) discard(ctx context.Context, up *service.Upload) {
-	if up != nil {
-		a.svc.Jobs.Discard(ctx, up)
-	}
-}
-
-func (a *API) bodyError(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
-	}
-	if errors.Is(err, os.ErrDeadlineExceeded) { // see serve's --upload-idle-timeout
-		return newProblem(http.StatusRequestTimeout, "the upload was too slow: it stalled or took too long")
-	}
-	return newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read")
-}
-
-func (a *API) translateURL(ctx context.Context, in *translateURLInput) (*acceptedURLOutput, error) {
-	acc, err := a.svc.Jobs.SubmitURLRequest(ctx, caller(ctx), in.Body.URL, service.SubmitRequest{JobOptions: in.Body.submission()})
-	if err != nil {
-		return nil, a.fail(err)
-	}
-	out := a.accepted(acc)
-	return &acceptedURLOutput{Location: out.Location, Body: JobAcceptedURL{
-		JobID: out.Body.JobID, Status: out.Body.Status, CreatedAt: out.Body.CreatedAt, PollURL: out.Body.PollURL,
-	}}, nil
+	return submitted(sub, true), nil
 }
 
 func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
@@ -246,8 +243,11 @@ func (a *API) getJob(ctx context.Context, in *jobInput) (*jobOutput, error) {
 
 func (a *API) download(ctx context.Context, in *downloadInput) (*huma.StreamResponse, error) {
 	get, ctype := a.svc.Jobs.Download, docxType
-	if in.Format == "pdf" {
+	switch in.Format {
+	case "pdf":
 		get, ctype = a.svc.Documents.DownloadPDF, pdfType
+	case "bilingual":
+		get = a.svc.Jobs.DownloadBilingual
 	}
 	d, err := get(ctx, caller(ctx), in.JobID)
 	if err != nil {

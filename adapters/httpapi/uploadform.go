@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"io"
+	"net/http"
+	"os"
 	"strings"
 
 	"github.com/dragoman-translate/dragoman/adapters/httpguard"
@@ -17,6 +20,21 @@ func (e *formReadError) Error() string { return e.err.Error() }
 
 // maxFieldSize is how much of a form field is read; the rest is skipped.
 const maxFieldSize = 256
+
+// maxTargetsSize is how much of target_langs is read: room for the
+// longest names of service.MaxBatchTargets languages.
+const maxTargetsSize = 2048
+
+// splitList splits a comma-separated field, trimmed, empty items dropped.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
 
 // readUploadForm reads the multipart body of POST /translate part by part,
 // without buffering the document: the first "file" part is handed to file
@@ -47,7 +65,11 @@ func readUploadForm(mr *httpguard.Multipart, file func(name string, part io.Read
 				return req, err
 			}
 		case isFormField(name):
-			v, err := io.ReadAll(io.LimitReader(part, maxFieldSize))
+			size := int64(maxFieldSize)
+			if name == "target_langs" {
+				size = maxTargetsSize
+			}
+			v, err := io.ReadAll(io.LimitReader(part, size))
 			if err != nil {
 				return req, &formReadError{err}
 			}
@@ -90,4 +112,33 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		c.err = err
 	}
 	return n, err
+}
+
+// oversized says whether a file whose type was refused is over the size
+// cap: size comes first (the spec's 413 for anything over 50 MB), so the
+// rest of the part is read, up to the cap, before answering 422.
+func (a *API) oversized(err error, file *countingReader) bool {
+	var se *service.Error
+	if !errors.As(err, &se) || se.Kind != service.KindUnprocessable {
+		return false
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(file, a.svc.Jobs.Config.MaxUpload+1-file.n))
+	return file.n > a.svc.Jobs.Config.MaxUpload
+}
+
+func (a *API) discard(ctx context.Context, up *service.Upload) {
+	if up != nil {
+		a.svc.Jobs.Discard(ctx, up)
+	}
+}
+
+func (a *API) bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return newProblem(http.StatusRequestEntityTooLarge, "the document is larger than 50 MB")
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) { // see serve's --upload-idle-timeout
+		return newProblem(http.StatusRequestTimeout, "the upload was too slow: it stalled or took too long")
+	}
+	return newProblem(http.StatusUnprocessableEntity, "the multipart body could not be read")
 }

@@ -77,3 +77,59 @@ func flipOrientation(ax *node) {
 		return
 	}
 }
+
+// LibreOffice draws an inline chart in a right-to-left paragraph mirrored,
+// its text reversed ("tnioPrewoP", "006" for 600, measured on the corpus);
+// Word draws a chart's text by the chart's own properties (c:txPr,
+// a:pPr/@rtl), whatever the paragraph's direction, and a floating chart
+// is drawn right in both. A paragraph holding inline charts and no text
+// has no direction of its own to keep: it stays left to right (brief row
+// 1: w:bidi w:val="0"), and its alignment is written physically, the side
+// the right-to-left paragraph would have put it on (start: right), so the
+// chart sits where the mirrored page wants it in Word and LibreOffice.
+
+// inlineChart reports whether paragraph p holds an inline chart.
+func inlineChart(p *node) bool {
+	found := false
+	p.Walk(func(n *node) bool {
+		if n.Is("inline", nsWP, nsWPStrict) {
+			n.Walk(func(c *node) bool {
+				found = found || c.Is("chart", nsChart, nsChartStrict)
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
+}
+
+// alignChart writes a left-to-right chart paragraph's alignment and
+// indents physically: the right-to-left start (jc none, left, start, or
+// justified) is the right, its end the left.
+func (ps *pass) alignChart(p *node) {
+	ppr := ensureFirst(p, "pPr")
+	side := "right"
+	switch ps.styles.paraProp(p, "jc").AttrOr("val", "") {
+	case "right", "end":
+		side = "left"
+	case "center":
+		side = "center"
+	}
+	jc := ensure(ppr, "jc", pPrOrder)
+	jc.Attrs = nil
+	jc.SetAttr("val", side)
+	if ind := ppr.Child("ind"); ind != nil {
+		for _, pair := range [][2]string{{"left", "right"}, {"start", "end"}} {
+			l, okL := ind.Attr(pair[0])
+			r, okR := ind.Attr(pair[1])
+			ind.DelAttr(pair[0])
+			ind.DelAttr(pair[1])
+			if okR {
+				ind.SetAttr(pair[0], r)
+			}
+			if okL {
+				ind.SetAttr(pair[1], l)
+			}
+		}
+	}
+}

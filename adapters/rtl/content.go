@@ -13,12 +13,16 @@ import (
 // direction their paragraphs ended with.
 func (ps *pass) layoutContent(r *node) {
 	var paras, tables, sects []*node
+	page := map[*node]pageGeom{} // the page of each paragraph and table: its section's
 	r.Walk(func(n *node) bool {
+		ps.geom = ps.cursor.visit(n)
 		switch {
 		case n.IsW("p"):
 			paras = append(paras, n)
+			page[n] = ps.geom
 		case n.IsW("tbl"):
 			tables = append(tables, n)
+			page[n] = ps.geom
 		case n.IsW("sectPr"):
 			sects = append(sects, n)
 		}
@@ -30,7 +34,10 @@ func (ps *pass) layoutContent(r *node) {
 		}
 		return true
 	})
+	end := ps.cursor.done()
+	defer func() { ps.geom = end }()
 	for _, p := range paras {
+		ps.geom = page[p]
 		ps.paragraph(p)
 	}
 	r.Walk(func(n *node) bool {
@@ -48,6 +55,7 @@ func (ps *pass) layoutContent(r *node) {
 		return true
 	})
 	for _, t := range tables {
+		ps.geom = page[t]
 		ps.table(t)
 	}
 	for _, s := range sects {
@@ -59,6 +67,9 @@ func (ps *pass) layoutContent(r *node) {
 // layoutContent lays out the part's root element, and the properties of
 // the streamed table the block begins.
 func (ps *pass) layoutBlock(b storyBlock) {
+	if b.part != ps.part {
+		ps.startPart(b.part)
+	}
 	ps.layoutContent(b.c)
 	if t := b.props; t != nil {
 		tblPr := b.n
@@ -68,6 +79,13 @@ func (ps *pass) layoutBlock(b storyBlock) {
 		}
 		ps.tableProps(t.N, tblPr, b.facts)
 	}
+}
+
+// startPart begins laying out or scanning story part name, on the page of
+// its first section (sections.go).
+func (ps *pass) startPart(name string) {
+	ps.part = name
+	ps.geom = ps.cursor.start(name, name == ps.mainPart)
 }
 
 // storyRuns lists a paragraph's runs in order without entering text boxes
@@ -119,6 +137,20 @@ func (ps *pass) paragraph(p *node) {
 	s := paraText(runs)
 	text := []rune(s)
 	want := paraRTL(s, ps.m.targetRTL)
+	// A Latin paragraph left untranslated keeps its direction even where
+	// the engine wrote its punctuation in the target's form
+	// (apertium-hin-urd turns every comma of English text into "،"): the
+	// marks go back to Latin ones (runs) and the paragraph stays left to
+	// right, as Latin-only paragraphs do.
+	if want && ps.m.targetRTL && hasLatinLetter(s) && !hasRTLLetter(s) {
+		want = false
+	}
+	// A paragraph of inline charts alone stays left to right (charts.go).
+	chart := want && ps.m.targetRTL && strings.TrimSpace(s) == "" && inlineChart(p)
+	if chart {
+		want = false
+		ps.alignChart(p)
+	}
 	if want == ps.styles.inheritedBidi(p) {
 		if ppr := p.Child("pPr"); ppr != nil {
 			ppr.RemoveW("bidi")
@@ -136,185 +168,6 @@ func (ps *pass) paragraph(p *node) {
 		}
 	}
 	ps.runs(runs, text, want)
-}
-
-// runs rewrites the text of a paragraph's runs (marks, digits) and splits
-// them at direction boundaries so that w:rtl sits only on RTL-script and
-// neutral text and never on a run with Latin letters.
-func (ps *pass) runs(runs []*node, text []rune, paraRTL bool) {
-	insert := map[int]bool{}
-	if paraRTL && ps.m.targetRTL && hasRTL(string(text)) && !ps.useNative() {
-		for _, i := range markPositions(text, ps.m.arabicScript) {
-			insert[i] = true
-		}
-	}
-	// Rebuild the text with marks so spans see them as neutrals.
-	var full []rune
-	for i, r := range text {
-		if insert[i] {
-			full = append(full, lrm)
-		}
-		full = append(full, ps.digit(r, paraRTL))
-	}
-	foreign := foreignSpans(full, paraRTL)
-	pos, src := 0, 0
-	for _, r := range runs {
-		ps.splitRun(r, paraRTL, func(n int) ([]rune, []bool) {
-			var out []rune
-			var fl []bool
-			for k := 0; k < n; k++ {
-				if insert[src] {
-					out = append(out, full[pos])
-					fl = append(fl, foreign[pos])
-					pos++
-				}
-				out = append(out, full[pos])
-				fl = append(fl, foreign[pos])
-				pos++
-				src++
-			}
-			return out, fl
-		})
-	}
-}
-
-func (ps *pass) useNative() bool {
-	_, ok := nativeDigits(ps.m.target)
-	return ps.opts.NativeDigits && ok
-}
-
-// digit transliterates digits for the target (an option for Arabic and
-// Persian) and back to 0–9 in LTR output.
-func (ps *pass) digit(r rune, paraRTL bool) rune {
-	if !ps.m.targetRTL || !paraRTL {
-		if e, ok := europeanDigit(r); ok && ps.m.sourceRTL && !ps.m.targetRTL {
-			return e
-		}
-		return r
-	}
-	if zero, ok := nativeDigits(ps.m.target); ok && ps.opts.NativeDigits && r >= '0' && r <= '9' {
-		return zero + (r - '0')
-	}
-	return r
-}
-
-// piece is one child of a run after splitting: an element, or text with
-// its per-rune direction.
-type piece struct {
-	elem    *node
-	text    []rune
-	foreign []bool
-}
-
-// splitRun replaces r by one run per direction span. next(n) yields the
-// rewritten text and spans for the run's next n source runes.
-func (ps *pass) splitRun(r *node, paraRTL bool, next func(n int) ([]rune, []bool)) {
-	rpr := r.Child("rPr")
-	var groups [][]*node // children per output run
-	var flags []bool     // foreign flag per output run
-	var cur []*node
-	curFlag, started := false, false
-	flush := func() {
-		if len(cur) > 0 {
-			groups = append(groups, cur)
-			flags = append(flags, curFlag)
-		}
-		cur = nil
-	}
-	hasText, hasInstr := false, false
-	for _, c := range r.Children {
-		if c == rpr {
-			continue
-		}
-		if !c.IsW("t") {
-			if c.IsW("instrText") || c.IsW("fldChar") {
-				hasInstr = true
-			}
-			cur = append(cur, c)
-			continue
-		}
-		hasText = true
-		orig := []rune(c.TextOf())
-		txt, fl := next(len(orig))
-		for i := 0; i < len(txt); {
-			j := i
-			for j < len(txt) && fl[j] == fl[i] {
-				j++
-			}
-			if started && fl[i] != curFlag {
-				flush()
-			}
-			curFlag, started = fl[i], true
-			t := ooxml.NewW(c, "t")
-			t.Attrs = append(t.Attrs[:0], c.Attrs...)
-			seg := string(txt[i:j])
-			if strings.TrimSpace(seg) != seg {
-				setSpacePreserve(t)
-			}
-			t.SetText(seg)
-			cur = append(cur, t)
-			i = j
-		}
-		if len(txt) == 0 {
-			cur = append(cur, c)
-		}
-	}
-	flush()
-	if !hasText {
-		if hasInstr {
-			return
-		}
-		if paraRTL && ps.m.targetRTL && !hostsText(r) {
-			setFlag(ensureFirst(r, "rPr"), "rtl", true, rPrOrder)
-		} else if rpr != nil && (!paraRTL || hostsText(r)) {
-			// A run hosting a text box holds the box's paragraphs,
-			// which have their own runs: w:rtl on the host would
-			// cover their Latin text too (brief §5.1 rule 4).
-			rpr.RemoveW("rtl")
-		}
-		return
-	}
-	parent := r.Parent
-	at := parent.IndexOf(r)
-	parent.Remove(r)
-	for k, g := range groups {
-		nr := &node{Kind: ooxml.ElemNode, Prefix: r.Prefix, Local: r.Local, NS: r.NS, Attrs: append(r.Attrs[:0:0], r.Attrs...)}
-		if rpr != nil {
-			nr.InsertAt(0, rpr.Clone())
-		}
-		for _, c := range g {
-			nr.InsertAt(len(nr.Children), c)
-		}
-		rtlRun := flags[k] != paraRTL // foreign in LTR = RTL text; base in RTL
-		if rtlRun {
-			setFlag(ensureFirst(nr, "rPr"), "rtl", true, rPrOrder)
-		} else if p := nr.Child("rPr"); p != nil {
-			p.RemoveW("rtl")
-			p.RemoveW("cs")
-		}
-		parent.InsertAt(at+k, nr)
-	}
-}
-
-// hostsText: a run holding a drawing or VML shape with a text box.
-func hostsText(r *node) bool {
-	found := false
-	r.Walk(func(n *node) bool {
-		if n.IsW("txbxContent") {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func setSpacePreserve(t *node) {
-	for _, a := range t.Attrs {
-		if a.Name.Space == "xml" && a.Name.Local == "space" {
-			return
-		}
-	}
-	t.Attrs = append(t.Attrs, xmlSpacePreserve)
 }
 
 // mapKashida maps Arabic-only justification to both where the target is

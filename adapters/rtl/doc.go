@@ -29,7 +29,8 @@ type Doc struct {
 	hasDir bool
 	dd     docDirection
 	he     bool
-	geom   pageGeom
+	secs   sections       // the main part's sections, as read
+	refs   map[string]int // header and footer relationship ids → the first section referring to them
 	tables map[string][]tableFacts
 	props  map[string]*propsTracker // per story part, as it is read
 	f      *findings                // what the story parts hold, for the report
@@ -56,7 +57,7 @@ func (l *Layout) begin(pk *pkg) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Doc{l: l, pk: pk, root: root, styles: newStyleSheet(root), geom: defaultGeom,
+	d := &Doc{l: l, pk: pk, root: root, styles: newStyleSheet(root), refs: map[string]int{},
 		tables: map[string][]tableFacts{}, props: map[string]*propsTracker{}, f: newFindings()}
 	d.hasDir = root != nil && treeHasDirection(root)
 	return d, nil
@@ -68,10 +69,10 @@ func (l *Layout) begin(pk *pkg) (*Doc, error) {
 // comes from ("" when it keeps its own, nil when none does): whether a
 // table holds right-to-left paragraphs then depends on their translation.
 func (d *Doc) Observe(name string, b *ooxml.Block, unitOf func(p *node) string) {
+	sect := -1 // a table's section: for the main part, the sections ended before its block
 	if name == d.pk.mainDoc {
-		if g, ok := geomOf(b.C); ok {
-			d.geom = g
-		}
+		sect = len(d.secs.geoms)
+		d.secs.add(b.C, d.refs)
 	}
 	d.dd.scan(b.C, d.styles, &d.he)
 	d.tables[name] = gatherFacts(d.tables[name], b, unitOf)
@@ -84,20 +85,20 @@ func (d *Doc) Observe(name string, b *ooxml.Block, unitOf func(p *node) string) 
 		pt = &propsTracker{}
 		d.props[name] = pt
 	}
-	sb := pt.block(b, d.tables[name])
+	sb := pt.block(name, b, d.tables[name])
 	if sb.props != nil {
 		tblPr := sb.n
 		if !tblPr.IsW("tblPr") {
 			tblPr = nil
 		}
 		nw := narrowingOf(sb.props.N, tblPr, name, sb.props.Index)
-		nw.cell = sb.props.Cell
+		nw.cell, nw.sect = sb.props.Cell, sect
 		d.narrow = append(d.narrow, nw)
 	}
 	b.C.Walk(func(n *node) bool { // tables held whole in the block
 		if n.IsW("tbl") {
 			nw := narrowingOf(n, n.Child("tblPr"), "", -1)
-			nw.f = treeFacts(n)
+			nw.f, nw.part, nw.sect = treeFacts(n), name, sect
 			d.narrow = append(d.narrow, nw)
 		}
 		return true
@@ -133,19 +134,25 @@ func (d *Doc) prepare(req ports.LayoutRequest, text func(unit string) (string, b
 	case dd.rtlLetters > 0:
 		dd.scriptLang = "ar"
 	}
-	ps.doc, ps.geom = dd, d.geom
+	if err := d.secs.resolveParts(d.pk, d.refs); err != nil {
+		return false, err
+	}
+	ps.doc, ps.sects, ps.mainPart = dd, d.secs, d.pk.mainDoc
+	ps.cursor.s = &ps.sects
+	ps.geom = ps.sects.last()
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
-	if ps.m.rtlLang != "" {
+	if ps.m.csLang != "" {
 		ps.csFont = ps.chooseCSFont()
+		ps.chooseFallback()
 	}
 	if !ps.relevant() {
 		return false, nil
 	}
 	d.ps, d.text, d.trees = ps, text, map[string]*node{}
 	f := newFindings()
-	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.rtlLang) {
-		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.rtlLang)))
+	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.csLang) {
+		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.csLang)))
 	}
 	if ps.m.flip {
 		for k, n := range d.f.count {
@@ -153,7 +160,7 @@ func (d *Doc) prepare(req ports.LayoutRequest, text func(unit string) (string, b
 		}
 		if ps.m.targetRTL {
 			for _, nw := range d.narrow {
-				if nw.narrow(d.tables, ps.geom) {
+				if nw.narrow(d.tables, ps.sects.of(nw.part, nw.sect, d.pk.mainDoc)) {
 					f.add(kindNarrowTable, 1)
 				}
 			}
@@ -251,8 +258,13 @@ func (d *Doc) Story(name string) func(*ooxml.Block) {
 		return nil
 	}
 	pt, facts := &propsTracker{}, d.tables[name]
+	started := false
 	return func(b *ooxml.Block) {
-		sb := pt.block(b, facts)
+		sb := pt.block(name, b, facts)
+		if !started { // each story part starts at its first section
+			started = true
+			d.ps.startPart(name)
+		}
 		if sb.props != nil && d.ps.m.targetRTL {
 			sb.facts.rtl = sb.facts.rtl || d.translatedRTL(sb.facts.units)
 		}

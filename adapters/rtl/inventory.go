@@ -171,6 +171,7 @@ func narrowTable(t *node, g pageGeom) bool {
 // whole (f).
 type narrowing struct {
 	part   string
+	sect   int        // its section in the main part; -1: the part's (sections.of)
 	index  int        // streamed: its index; -1: held whole, f is its facts
 	f      tableFacts // held whole
 	inCell bool
@@ -179,7 +180,7 @@ type narrowing struct {
 }
 
 func narrowingOf(t, tblPr *node, part string, index int) narrowing {
-	nw := narrowing{part: part, index: index, inCell: t.Parent != nil && t.Parent.IsW("tc")}
+	nw := narrowing{part: part, sect: -1, index: index, inCell: t.Parent != nil && t.Parent.IsW("tc")}
 	if tblPr != nil {
 		nw.tblPr = tblPr.Clone()
 	}

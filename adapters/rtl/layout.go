@@ -85,7 +85,13 @@ type mode struct {
 	twins                twinMode
 	touchTwins           bool
 	arabicScript         bool   // target written in Arabic script (UBA rule W2 applies)
-	rtlLang              string // language whose script @cs fonts must cover; "" if none
+	rtlLang              string // language of the right-to-left script in play; "" if none
+	// csLang is the language whose script @cs fonts must cover: rtlLang,
+	// or a left-to-right target Word sets with its complex-script font
+	// (Hindi from Urdu: the Devanagari, not the Urdu left untranslated).
+	csLang string
+	// csTarget: the target is such a left-to-right complex script.
+	csTarget bool
 }
 
 // resolveMode reads the language pair. An empty source means "not known
@@ -105,6 +111,8 @@ func resolveMode(req ports.LayoutRequest) (mode, error) {
 	}
 	m := mode{source: src.Code, target: tgt.Code, sourceLangRTL: src.IsRTL(), targetRTL: tgt.IsRTL()}
 	m.arabicScript = tgt.Script == "Arab"
+	_, m.csTarget = defaultCSFont[tgt.Code]
+	m.csTarget = m.csTarget && !tgt.IsRTL()
 	m.settle(src.IsRTL(), "")
 	return m, nil
 }
@@ -131,6 +139,10 @@ func (m *mode) settle(sourceRTL bool, scriptLang string) {
 	default:
 		m.rtlLang = scriptLang
 	}
+	m.csLang = m.rtlLang
+	if m.csTarget && m.sourceRTL {
+		m.csLang = m.target
+	}
 	m.touchTwins = m.targetRTL || m.sourceRTL || m.rtlLang != ""
 }
 
@@ -141,24 +153,30 @@ type pass struct {
 	coverage    FontCoverage
 	styles      *styleSheet
 	doc         docDirection
-	geom        pageGeom
+	sects       sections
+	mainPart    string
+	part        string        // the story part being laid out or scanned
+	cursor      sectionCursor // the section being laid out, kept in geom
+	geom        pageGeom      // its page
 	csFont      string
+	fallback    string        // the font for what csFont lacks (csFallback), "" if none
+	lacks       map[rune]bool // what csFont lacks of neededRunes, set in fallback's runs
 	substituted map[string]bool
 }
 
 // chooseCSFont keeps the document's default @cs font when it covers the
 // script and otherwise picks the configured or default free font.
 func (ps *pass) chooseCSFont() string {
-	if f := ps.opts.CSFonts[ps.m.rtlLang]; f != "" {
+	if f := ps.opts.CSFonts[ps.m.csLang]; f != "" {
 		return f
 	}
 	if ps.styles.defaults != nil {
 		rf := ps.styles.defaults.Child("rPrDefault").Child("rPr").Child("rFonts")
-		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.rtlLang) {
+		if cs, ok := rf.Attr("cs"); ok && ps.coverage.Covers(cs, ps.m.csLang) {
 			if _, theme := rf.Attr("cstheme"); !theme {
 				return cs
 			}
 		}
 	}
-	return defaultCSFont[ps.m.rtlLang]
+	return defaultCSFont[ps.m.csLang]
 }

@@ -11,7 +11,7 @@ import (
 // values (jc, ind, tabs, tblInd, table borders, cell margins) are left
 // alone: toggling the direction already mirrors them.
 
-// pageGeom is the page of the body's last section, in twips.
+// pageGeom is the page of a section, in twips (sections.go).
 type pageGeom struct {
 	width, left, right int
 }
@@ -19,37 +19,6 @@ type pageGeom struct {
 func (g pageGeom) text() int { return g.width - g.left - g.right }
 
 var defaultGeom = pageGeom{width: 12240, left: 1440, right: 1440}
-
-// geomOf is the page of the last section properties in n (the main part's
-// root element or one of its blocks); found is false where n has none.
-func geomOf(n *node) (g pageGeom, found bool) {
-	g = defaultGeom
-	var last *node
-	if n != nil {
-		n.Walk(func(n *node) bool {
-			if n.IsW("sectPrChange") { // the section before a tracked change
-				return false
-			}
-			if n.IsW("sectPr") {
-				last = n
-			}
-			return true
-		})
-	}
-	if last == nil {
-		return g, false
-	}
-	if v, err := strconv.Atoi(last.Child("pgSz").AttrOr("w", "")); err == nil {
-		g.width = v
-	}
-	if v, err := strconv.Atoi(last.Child("pgMar").AttrOr("left", "")); err == nil {
-		g.left = v
-	}
-	if v, err := strconv.Atoi(last.Child("pgMar").AttrOr("right", "")); err == nil {
-		g.right = v
-	}
-	return g, true
-}
 
 var borderOrder = seq("top left start bottom right end between bar insideH insideV tl2br tr2bl")
 

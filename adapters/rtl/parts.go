@@ -16,9 +16,17 @@ func (ps *pass) layoutNumbering(root *node) {
 		case n.IsW("rPr"):
 			ps.twins(n)
 			ps.fonts(n)
-		case n.IsW("lvlText") && ps.m.flip:
+		case n.IsW("lvlText"):
 			font := n.Parent.Child("rPr").Child("rFonts").AttrOr("ascii", "")
-			n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
+			if ps.m.flip {
+				n.SetAttr("val", ps.mirrorText(n.AttrOr("val", ""), font))
+			}
+			// A bullet the complex-script font lacks (Noto Nastaliq
+			// Urdu has no "•") is drawn in its fallback; symbol fonts
+			// keep their own.
+			if ps.fallback != "" && !symbolFont(font) && strings.ContainsFunc(n.AttrOr("val", ""), func(r rune) bool { return ps.lacks[r] }) {
+				ps.useFallback(ensure(n.Parent, "rPr", lvlOrder))
+			}
 		case n.IsW("numFmt") && ps.m.flip && !ps.m.targetRTL:
 			switch n.AttrOr("val", "") {
 			case "arabicAbjad", "arabicAlpha", "hebrew1", "hebrew2", "hindiNumbers", "hindiCounting":
@@ -27,6 +35,13 @@ func (ps *pass) layoutNumbering(root *node) {
 		}
 		return true
 	})
+}
+
+// symbolFont: a font whose characters are pictures at private code
+// points (Symbol, Wingdings…), not text.
+func symbolFont(font string) bool {
+	f := strings.ToLower(font)
+	return f == "symbol" || strings.HasPrefix(f, "wingdings") || strings.HasPrefix(f, "webdings")
 }
 
 // mirrorText swaps pointing glyphs (brief row 18).
@@ -78,19 +93,29 @@ func (ps *pass) layoutSettings(root *node, fields bool) {
 	}
 }
 
-// layoutFontTable declares the complex-script font with its charset so
-// Word substitutes a same-script font where it is missing.
+// layoutFontTable declares the complex-script font, and its fallback,
+// with their charset so Word substitutes a same-script font where one is
+// missing.
 func (ps *pass) layoutFontTable(root *node) {
 	r := root.RootElem()
+	for _, name := range []string{ps.csFont, ps.fallback} {
+		if name != "" {
+			declareFont(r, name, charsetOf(ps.m.csLang))
+		}
+	}
+}
+
+// declareFont adds a w:font entry to the font table r unless it has one.
+func declareFont(r *node, name, charset string) {
 	for _, f := range r.ChildrenW("font") {
-		if strings.EqualFold(f.AttrOr("name", ""), ps.csFont) {
+		if strings.EqualFold(f.AttrOr("name", ""), name) {
 			return
 		}
 	}
 	f := ooxml.NewW(r, "font")
-	f.SetAttr("name", ps.csFont)
+	f.SetAttr("name", name)
 	cs := ooxml.NewW(r, "charset")
-	cs.SetAttr("val", charsetOf(ps.m.rtlLang))
+	cs.SetAttr("val", charset)
 	fam := ooxml.NewW(r, "family")
 	fam.SetAttr("val", "auto")
 	pitch := ooxml.NewW(r, "pitch")

@@ -87,7 +87,8 @@ func (pk *pkg) part(name string) (*node, error) {
 // storyBlock is a block of a story part with what the layout knows of
 // the tables holding it.
 type storyBlock struct {
-	n *node
+	part string // the story part's name
+	n    *node
 	// c is n's container, which holds n alone: walking c (Walk visits
 	// descendants) walks n as the whole part's root element walks it.
 	c *node
@@ -109,8 +110,8 @@ type propsTracker struct {
 }
 
 // block describes block b, whose tables' facts are facts (by index).
-func (pt *propsTracker) block(b *ooxml.Block, facts []tableFacts) storyBlock {
-	sb := storyBlock{n: b.N, c: b.C, tables: b.Tables}
+func (pt *propsTracker) block(part string, b *ooxml.Block, facts []tableFacts) storyBlock {
+	sb := storyBlock{part: part, n: b.N, c: b.C, tables: b.Tables}
 	if len(b.Tables) == 0 {
 		return sb
 	}
@@ -154,7 +155,7 @@ func (pk *pkg) eachBlock(name string, w io.Writer, fn func(storyBlock)) error {
 	}
 	var pt propsTracker
 	facts := pk.tables[name]
-	s := &ooxml.StoryStream{Block: func(b *ooxml.Block) error { fn(pt.block(b, facts)); return nil }}
+	s := &ooxml.StoryStream{Block: func(b *ooxml.Block) error { fn(pt.block(name, b, facts)); return nil }}
 	return badBlock(name, pk.Stream(f, w, ooxml.Edit{Story: s}))
 }
 

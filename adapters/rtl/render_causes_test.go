@@ -1,6 +1,7 @@
 package rtl
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dragoman-translate/dragoman/adapters/rtl/rtltest"
+	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 // TestRenderFlushLeftCauses renders, with LibreOffice, one document built
@@ -114,9 +116,18 @@ func TestRenderFlushLeftCauses(t *testing.T) {
 // TestRenderChartMirrored: a chart in a document translated to Arabic
 // runs its categories from the right and puts its value axis (and the
 // axis title beside it) on the right, as Excel's "categories in reverse
-// order" does (onlyoffice-sample's column chart).
+// order" does (onlyoffice-sample's column chart), and its text reads as
+// written: LibreOffice drew an inline chart of a right-to-left paragraph
+// reversed ("tnioPrewoP", "006" for 600), so the chart's own paragraph
+// stays left to right, aligned to the right (charts.go).
 func TestRenderChartMirrored(t *testing.T) {
 	_, out := layoutDoc(t, New(Options{}), read(t, testDoc("ltr/onlyoffice-sample.docx")), "en", "ar")
+	doc := documentXML(t, out)
+	at := strings.Index(doc, "<c:chart ")
+	para := doc[strings.LastIndex(doc[:at], "<w:p>"):at]
+	if !strings.Contains(para, `<w:bidi w:val="0"/>`) || !strings.Contains(para, `<w:jc w:val="right"/>`) {
+		t.Errorf("the chart's paragraph is not left to right and right-aligned: %s", para)
+	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "chart.docx")
 	if err := os.WriteFile(p, out, 0o644); err != nil {
@@ -131,25 +142,48 @@ func TestRenderChartMirrored(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := func(text string) float64 {
-		// LibreOffice draws chart labels of an RTL document reversed
-		// in the PDF's text ("lecxE"): either order counts.
-		rs := []rune(text)
-		for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
-			rs[i], rs[j] = rs[j], rs[i]
-		}
-		w := append(rtltest.Find(pages, text), rtltest.Find(pages, string(rs))...)
+		w := rtltest.Find(pages, text)
 		if len(w) != 1 {
-			t.Fatalf("%q rendered %d times", text, len(w))
+			t.Fatalf("%q rendered %d times, want once, as written", text, len(w))
 		}
 		return (w[0].XMin + w[0].XMax) / 2
 	}
-	// categories: Excel first, Outlook last; value axis labels 0…600 (500: not a palindrome of another label)
+	// categories: Excel first, Outlook last; value axis labels 0…600
 	excel, outlook, axis := x("Excel"), x("Outlook"), x("500")
+	x("PowerPoint")
+	x("600")
 	if excel < outlook {
 		t.Errorf("first category at x=%.0f, last at x=%.0f: categories still run from the left", excel, outlook)
 	}
 	if axis < excel {
 		t.Errorf("value axis at x=%.0f, left of the first category (x=%.0f): not moved to the right", axis, excel)
+	}
+}
+
+// An inline chart narrower than the column, alone in its paragraph, sits
+// at the right in right-to-left output (the paragraph's start, written
+// physically), at the left where the source put it at the end, centred
+// where it was; an indent moves to the right with it.
+func TestChartParagraphAlignment(t *testing.T) {
+	inline := func(ppr string) string {
+		return `<w:p><w:pPr>` + ppr + `</w:pPr><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="3000000" cy="2000000"/><wp:docPr id="1" name="c"/>` +
+			`<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId9" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`
+	}
+	for _, c := range []struct{ ppr, want string }{
+		{``, `<w:pPr><w:bidi w:val="0"/><w:jc w:val="right"/></w:pPr>`},
+		{`<w:ind w:left="720"/><w:jc w:val="left"/>`, `<w:pPr><w:bidi w:val="0"/><w:ind w:right="720"/><w:jc w:val="right"/></w:pPr>`},
+		{`<w:jc w:val="right"/>`, `<w:pPr><w:bidi w:val="0"/><w:jc w:val="left"/></w:pPr>`},
+		{`<w:jc w:val="center"/>`, `<w:pPr><w:bidi w:val="0"/><w:jc w:val="center"/></w:pPr>`},
+	} {
+		var out bytes.Buffer
+		doc := styledDocx(t, inline(c.ppr)+`<w:p><w:r><w:t>text</w:t></w:r></w:p>`)
+		if _, err := New(Options{Coverage: KnownFonts{}}).Apply(context.Background(), newBlob(pseudoTranslate(t, doc, "ar")), ports.LayoutRequest{SourceLang: "en", TargetLang: "ar"}, &out); err != nil {
+			t.Fatal(err)
+		}
+		got := documentXML(t, out.Bytes())
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s: want %s in %s", c.ppr, c.want, got)
+		}
 	}
 }
 

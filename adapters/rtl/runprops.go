@@ -149,7 +149,7 @@ func (ps *pass) fonts(rpr *node) {
 	if !ok || cs == ps.csFont {
 		return
 	}
-	if !ps.coverage.Covers(cs, ps.m.rtlLang) {
+	if !ps.coverage.Covers(cs, ps.m.csLang) {
 		rf.SetAttr("cs", ps.csFont)
 		ps.substituted[cs] = true
 	}
@@ -178,6 +178,11 @@ func (ps *pass) lang(rpr *node, defaults bool) {
 	}
 	if _, has := l.Attr("val"); has || defaults {
 		l.SetAttr("val", locale(ps.m.target))
+	}
+	// Word sets Hindi with the complex-script properties: @bidi is its
+	// language there, not the source's.
+	if _, has := l.Attr("bidi"); ps.m.csLang == ps.m.target && (has || defaults) {
+		l.SetAttr("bidi", locale(ps.m.target))
 	}
 }
 

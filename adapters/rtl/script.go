@@ -49,6 +49,21 @@ func hasRTL(s string) bool {
 	return false
 }
 
+// hasRTLLetter reports whether s has a letter of a right-to-left script
+// (not only its punctuation, such as the Arabic comma).
+func hasRTLLetter(s string) bool {
+	for _, r := range s {
+		if classOf(r) == strongR {
+			return true
+		}
+	}
+	return false
+}
+
+// latinPunct maps Arabic-script punctuation to the Latin marks it stands
+// for, in text that has no Arabic-script letter.
+var latinPunct = map[rune]rune{'،': ',', '؛': ';', '؟': '?', '۔': '.'}
+
 func hasLatinLetter(s string) bool {
 	for _, r := range s {
 		if classOf(r) == strongL {
@@ -90,7 +105,9 @@ func foreignSpans(text []rune, paraRTL bool) []bool {
 
 // numberExpr finds digit groups joined by separators (phone numbers, dates,
 // ranges, part numbers) that UBA rule W2 scrambles after Arabic letters.
-var numberExpr = regexp.MustCompile(`\+?\(?[0-9]+\)?(?:[ \-/.:–]\(?[0-9]+\)?)+`)
+// A group is digits, or digits in parentheses ("(555)"), and groups with
+// a thousands separator are one group.
+var numberExpr = regexp.MustCompile(`\+?(?:\([0-9]+\)|[0-9]+(?:,[0-9]{3})*)(?:[ \-/.:–](?:\([0-9]+\)|[0-9]+(?:,[0-9]{3})*))+`)
 
 // markPositions returns rune indices before which an LRM belongs in an RTL
 // paragraph of the target script: before numbers with separators (Arabic

@@ -57,9 +57,10 @@ func TestPageGeometryIgnoresTrackedSectionChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, found := geomOf(doc.RootElem())
-	if want := (pageGeom{width: 15840, left: 1000, right: 1200}); !found || g != want {
-		t.Errorf("page %+v (found %v), want %+v", g, found, want)
+	var secs sections
+	secs.add(doc.RootElem(), map[string]int{})
+	if want := (pageGeom{width: 15840, left: 1000, right: 1200}); len(secs.geoms) != 1 || secs.last() != want {
+		t.Errorf("sections %+v, want one, %+v", secs.geoms, want)
 	}
 }
 

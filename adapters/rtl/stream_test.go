@@ -63,8 +63,10 @@ func TestStreamedLayoutMatchesWholeTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			if s == pk.mainDoc {
-				if g, _ := geomOf(root.RootElem()); g != ps.geom {
-					t.Errorf("%s: page geometry %+v streamed, %+v from the tree", name, ps.geom, g)
+				var secs sections
+				secs.add(root.RootElem(), map[string]int{})
+				if !slices.Equal(secs.geoms, ps.sects.geoms) {
+					t.Errorf("%s: sections %+v streamed, %+v from the tree", name, ps.sects.geoms, secs.geoms)
 				}
 			}
 			d.scan(root.RootElem(), ps.styles, &he)
@@ -92,7 +94,9 @@ func TestStreamedLayoutMatchesWholeTree(t *testing.T) {
 					t.Fatal(err)
 				}
 				tf.scanStory(root.RootElem())
+				ps.startPart(s)
 				root.RootElem().Walk(func(n *node) bool {
+					ps.geom = ps.cursor.visit(n) // a table is narrow on its own section's page
 					if n.IsW("tbl") && ps.m.targetRTL && narrowTable(n, ps.geom) {
 						tf.add(kindNarrowTable, 1)
 					}
@@ -245,7 +249,9 @@ func assertStreamedMatchesTree(t *testing.T, bodies []string, reqs []ports.Layou
 				t.Fatal(err)
 			}
 			if ps.m.flip {
+				ps.startPart(pk.mainDoc)
 				root.RootElem().Walk(func(n *node) bool {
+					ps.geom = ps.cursor.visit(n)
 					if n.IsW("tbl") && ps.m.targetRTL && narrowTable(n, ps.geom) {
 						tf.add(kindNarrowTable, 1)
 					}

@@ -155,3 +155,29 @@ func firstElemIndex(n *node) int {
 	}
 	return len(n.Children)
 }
+
+// paraProp is a paragraph property as it applies: set directly, by the
+// paragraph's style chain (or the default paragraph style's), or in the
+// document defaults; nil if none sets it.
+func (s *styleSheet) paraProp(p *node, local string) *node {
+	if c := p.Child("pPr").Child(local); c != nil {
+		return c
+	}
+	id := s.defaultPara
+	if ps := p.Child("pPr").Child("pStyle"); ps != nil {
+		if v, _ := ps.Attr("val"); s.byID[v] != nil {
+			id = v
+		}
+	}
+	for depth := 0; depth < 32 && id != ""; depth++ {
+		st := s.byID[id]
+		if st == nil {
+			break
+		}
+		if c := st.Child("pPr").Child(local); c != nil {
+			return c
+		}
+		id = st.Child("basedOn").AttrOr("val", "")
+	}
+	return s.defaults.Child("pPrDefault").Child("pPr").Child(local)
+}

@@ -23,6 +23,14 @@ func TestMarkPositions(t *testing.T) {
 		{"מספר 555-1234", false, "מספר 555-1234"},                      // Hebrew: W2 does not apply
 		{"ثبّت Office 365 (64-bit) الآن", true, "ثبّت Office 365 (64-bit)\u200e الآن"},
 		{"Call 555-1234", true, "Call 555-1234"}, // no Arabic before the number
+		{"اتصل +1 (555) 123-4567", true, "اتصل \u200e+1 (555) 123-4567"},
+		// A thousands separator belongs to its number: the mark goes
+		// before it, not between "1," and "234.5".
+		{"المجموع 1,234.5 ريال", true, "المجموع \u200e1,234.5 ريال"},
+		// A number, a space and a parenthesis that does not close after
+		// digits are two things: "±9 (75%)" is not one number to keep
+		// left to right (the mark cut the 9 from its sign).
+		{"الصفحة ±9 (75%)", true, "الصفحة ±9 (75%)"},
 	}
 	for _, c := range cases {
 		rs := []rune(c.in)
@@ -104,7 +112,7 @@ func TestApplyParagraphAndRuns(t *testing.T) {
 		`mc:Ignorable="w14"`, `w14:paraId="1"`, // declarations kept
 		`<w:pPr><w:bidi/><w:spacing w:after="0"/><w:jc w:val="left"/></w:pPr>`, // schema position, jc untouched
 		// no style sheet: the RTL run names its complex-script font itself
-		`<w:rPr><w:rFonts w:cs="Noto Naskh Arabic"/><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/><w:rtl/></w:rPr><w:t xml:space="preserve">مرحبا </w:t>`,
+		`<w:rPr><w:rFonts w:cs="Amiri"/><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/><w:rtl/></w:rPr><w:t xml:space="preserve">مرحبا </w:t>`,
 		`<w:rPr><w:b/><w:bCs/><w:sz w:val="28"/><w:szCs w:val="28"/></w:rPr><w:t>Office</w:t>`, // no w:rtl on Latin
 		"\u200e555-1234",
 		`<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="2000" w:bottom="1440" w:left="1000"`, // page margins mirrored
@@ -170,5 +178,18 @@ func TestApplyRejectsBrokenInput(t *testing.T) {
 	_, err = New(Options{}).Apply(context.Background(), newBlob(miniDocx(t, ``)), ports.LayoutRequest{SourceLang: "en", TargetLang: "xx"}, &out)
 	if err == nil {
 		t.Fatal("no error for an unknown language")
+	}
+}
+
+// An English paragraph left untranslated in Urdu, whose commas and
+// question mark the engine wrote as "،" and "؟" (apertium-hin-urd on the
+// corpus's mlsumm document), gets Latin marks back and stays left to
+// right; the same marks in Urdu text stay.
+func TestLatinParagraphKeepsLatinPunctuation(t *testing.T) {
+	got := applyMini(t, Options{Coverage: KnownFonts{}}, `<w:p><w:r><w:t>Early days، the company؟ Yes۔</w:t></w:r></w:p><w:p><w:r><w:t>کیا آپ، ہم؟</w:t></w:r></w:p>`, "hi", "ur")
+	for _, want := range []string{`<w:p><w:r><w:t>Early days, the company? Yes.</w:t></w:r></w:p>`, `<w:pPr><w:bidi/></w:pPr>`, `کیا آپ، ہم؟`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s\nin %s", want, got)
+		}
 	}
 }

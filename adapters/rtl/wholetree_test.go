@@ -40,39 +40,41 @@ func (l *Layout) preparePkg(pk *pkg, req ports.LayoutRequest) (*pass, error) {
 	// The document's own direction counts as much as its language's: a
 	// French-detected document laid out right to left is converted too.
 	// The same pass reads the page geometry of the main part.
-	dd, geom, err := pk.direction(ps.styles)
+	dd, secs, err := pk.direction(ps.styles)
 	if err != nil {
 		return nil, err
 	}
-	ps.doc, ps.geom = dd, geom
+	ps.doc, ps.sects, ps.mainPart = dd, secs, pk.mainDoc
+	ps.cursor.s = &ps.sects
+	ps.geom = ps.sects.last()
 	srcRTL := m.sourceLangRTL || dd.mostlyRTL() || m.source == "" && dd.rtlLetters > dd.otherLetters
 	ps.m.settle(srcRTL, dd.scriptLang)
-	if ps.m.rtlLang != "" {
+	if ps.m.csLang != "" {
 		ps.csFont = ps.chooseCSFont()
+		ps.chooseFallback()
 	}
 	return ps, nil
 }
 
 // direction scans the story parts once, block by block, as Doc.Observe
 // does.
-func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
+func (pk *pkg) direction(st *styleSheet) (docDirection, sections, error) {
 	var d docDirection
-	geom := defaultGeom
+	var secs sections
+	refs := map[string]int{}
 	he := false
 	for _, name := range pk.stories {
 		main := name == pk.mainDoc
 		var facts []tableFacts
 		err := pk.eachBlock(name, nil, func(b storyBlock) {
 			if main {
-				if g, ok := geomOf(b.c); ok {
-					geom = g
-				}
+				secs.add(b.c, refs)
 			}
 			d.scan(b.c, st, &he)
 			facts = gatherFacts(facts, &ooxml.Block{N: b.n, C: b.c, Tables: b.tables}, nil)
 		})
 		if err != nil {
-			return d, geom, err
+			return d, secs, err
 		}
 		pk.tables[name] = facts
 	}
@@ -82,7 +84,7 @@ func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
 	case d.rtlLetters > 0:
 		d.scriptLang = "ar"
 	}
-	return d, geom, nil
+	return d, secs, secs.resolveParts(pk, refs)
 }
 
 // inventory scans the document for the report; relevant is false for an
@@ -90,24 +92,27 @@ func (pk *pkg) direction(st *styleSheet) (docDirection, pageGeom, error) {
 func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 	f := newFindings()
 	relevant := ps.relevant()
-	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.rtlLang) {
-		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.rtlLang)))
+	if ps.csFont != "" && !ps.coverage.Covers(ps.csFont, ps.m.csLang) {
+		f.addName(kindFont, fmt.Sprintf("%s has no %s glyphs", ps.csFont, scriptName(ps.m.csLang)))
 	}
 	if !ps.m.flip {
 		return f, relevant, nil
 	}
 	for _, name := range pk.stories {
+		ps.startPart(name)
 		if err := pk.eachBlock(name, nil, func(b storyBlock) {
 			f.scanStory(b.c)
 			if !ps.m.targetRTL {
 				return
 			}
 			b.c.Walk(func(n *node) bool {
+				ps.geom = ps.cursor.visit(n) // a table is narrow on its own section's page
 				if n.IsW("tbl") && narrowTable(n, ps.geom) {
 					f.add(kindNarrowTable, 1)
 				}
 				return true
 			})
+			ps.geom = ps.cursor.done()
 			if t := b.props; t != nil {
 				tblPr := b.n
 				if !tblPr.IsW("tblPr") {
@@ -147,6 +152,7 @@ func (l *Layout) inventory(pk *pkg, ps *pass) (*findings, bool, error) {
 
 // convert rewrites every part the layout touches.
 func (ps *pass) convert(pk *pkg, f *findings) error {
+	ps.part = "" // each story part starts at its first section (startPart)
 	if st, _ := pk.part("word/styles.xml"); st != nil {
 		ps.layoutStyles(st)
 		pk.changed["word/styles.xml"] = true
@@ -163,6 +169,7 @@ func (ps *pass) convert(pk *pkg, f *findings) error {
 		if err != nil {
 			return err
 		}
+		ps.startPart(name)
 		ps.layoutContent(root.RootElem())
 		pk.changed[name] = true
 	}

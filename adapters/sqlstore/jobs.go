@@ -20,7 +20,7 @@ var jobColumns = []string{
 	"id", "account_id", "status", "stage", "source_lang", "detected_lang", "target_lang",
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
-	"glossary_id", "revision", "route", "announce_due", "cleanup_due", "retrying_since", "review",
+	"glossary_id", "revision", "route", "announce_due", "cleanup_due", "retrying_since", "batch_id", "held_until", "bilingual", "review",
 }
 
 var (
@@ -60,6 +60,9 @@ type jobRow struct {
 	AnnounceDue  bool           `db:"announce_due"`
 	CleanupDue   bool           `db:"cleanup_due"`
 	RetryingFrom nullTimeCol    `db:"retrying_since"`
+	BatchID      string         `db:"batch_id"`
+	HeldUntil    nullTimeCol    `db:"held_until"`
+	Bilingual    string         `db:"bilingual"`
 	Review       sql.NullString `db:"review"`
 }
 
@@ -73,6 +76,7 @@ func (r *jobRow) job() (*job.Job, error) {
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, PDF: job.PDFState(r.PDF),
 		GlossaryID: r.GlossaryID, Revision: r.Revision,
 		AnnounceDue: r.AnnounceDue, CleanupDue: r.CleanupDue, RetryingSince: r.RetryingFrom.T,
+		BatchID: r.BatchID, HeldUntil: r.HeldUntil.T, Bilingual: job.PDFState(r.Bilingual),
 	}
 	if err := json.Unmarshal([]byte(r.Warnings), &j.Warnings); err != nil {
 		return nil, fmt.Errorf("job %s warnings: %w", r.ID, err)
@@ -110,6 +114,7 @@ func normJob(j *job.Job) {
 	j.CreatedAt, j.UpdatedAt = norm(j.CreatedAt), norm(j.UpdatedAt)
 	j.CompletedAt, j.ExpiredAt = normPtr(j.CompletedAt), normPtr(j.ExpiredAt)
 	j.RetryingSince = normPtr(j.RetryingSince)
+	j.HeldUntil = normPtr(j.HeldUntil)
 }
 
 // jobArgs are j's values in jobColumns order.
@@ -154,7 +159,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		j.ID, j.AccountID, string(j.Status), string(j.Stage), j.SourceLang, j.DetectedLang, j.TargetLang,
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
-		j.GlossaryID, j.Revision, string(rt), j.AnnounceDue, j.CleanupDue, tsPtr(j.RetryingSince), rev,
+		j.GlossaryID, j.Revision, string(rt), j.AnnounceDue, j.CleanupDue, tsPtr(j.RetryingSince), j.BatchID, tsPtr(j.HeldUntil), string(j.Bilingual), rev,
 	}, nil
 }
 
@@ -225,9 +230,10 @@ func (s *Store) CompletedBefore(ctx context.Context, t time.Time) ([]*job.Job, e
 		string(job.Completed), ts(t))
 }
 
-// Unfinished lists pending and processing jobs, oldest first.
+// Unfinished lists pending and processing jobs, oldest first; held jobs
+// wait for their owner, not for recovery, and are left out.
 func (s *Store) Unfinished(ctx context.Context) ([]*job.Job, error) {
-	return s.selectJobs(ctx, jobSelect+" WHERE status IN (?, ?) ORDER BY created_at, id",
+	return s.selectJobs(ctx, jobSelect+" WHERE status IN (?, ?) AND held_until IS NULL ORDER BY created_at, id",
 		string(job.Pending), string(job.Processing))
 }
 

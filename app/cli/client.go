@@ -1,5 +1,5 @@
 // Package cli holds the client commands of the dragoman binary: translate,
-// jobs, usage, languages, webhooks and verify-signature. They speak to a
+// quote, jobs, usage, languages, webhooks and verify-signature. They speak to a
 // server through the Go SDK (openapi/client); translate --local runs the
 // pipeline in-process through the NewLocal the composition root gives it.
 package cli
@@ -24,7 +24,7 @@ import (
 
 // Commands are the client commands; newLocal runs translate --local.
 func Commands(newLocal NewLocal) []*cobra.Command {
-	return []*cobra.Command{translateCommand(newLocal), jobsCommand(), reviewCommand(), usageCommand(), languagesCommand(),
+	return []*cobra.Command{translateCommand(newLocal), quoteCommand(), jobsCommand(), reviewCommand(), usageCommand(), languagesCommand(),
 		webhooksCommand(), verifySignatureCommand()}
 }
 

@@ -34,15 +34,15 @@ func addListFlags(cmd *cobra.Command) *listFlags {
 // jobsCommand: dragoman jobs [list|get|download|cancel].
 func jobsCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "jobs [list|get|download|cancel] [JOB_ID...] [--status S] [--all]",
-		Short: "list, show, download or cancel the account's jobs (alone: list)",
+		Use:   "jobs [list|get|batch|download|confirm|cancel] [JOB_ID...] [--status S] [--all]",
+		Short: "list, show, download, confirm or cancel the account's jobs (alone: list)",
 		Args:  cobra.ArbitraryArgs,
 	}
 	cf := addClientFlags(cmd, true)
 	listCmd := func(c *cobra.Command, l *listFlags) func(*cobra.Command, []string) error {
 		return func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return cmdline.Usagef("unknown jobs command %q: list, get, download or cancel", args[0])
+				return cmdline.Usagef("unknown jobs command %q: list, get, batch, download, confirm or cancel", args[0])
 			}
 			return cf.do(func(ctx context.Context, cl *client.Client) error {
 				return listJobs(ctx, cl, l, cf.json, c.OutOrStdout())
@@ -55,7 +55,9 @@ func jobsCommand() *cobra.Command {
 	cmd.AddCommand(list)
 	for _, sub := range []struct{ name, short string }{
 		{"get", "show jobs"},
+		{"batch", "show batches (BATCH_ID...): each job of a submission with several targets or documents"},
 		{"download", "download the translations of completed jobs"},
+		{"confirm", "start jobs submitted with --hold (or hold: true)"},
 		{"cancel", "cancel running jobs (words given back) or delete finished ones"},
 	} {
 		c := &cobra.Command{Use: sub.name + " JOB_ID...", Short: sub.short, Args: cobra.ArbitraryArgs, ValidArgsFunction: completeJobs(cf)}
@@ -158,6 +160,27 @@ func jobAction(ctx context.Context, c *client.Client, sub, id, out string, asJSO
 			return printJSON(stdout, map[string]string{"job_id": id, "path": p})
 		}
 		fmt.Fprintln(stdout, p)
+	case "batch":
+		b, err := c.Batch(ctx, id)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return printJSON(stdout, b)
+		}
+		fmt.Fprintf(stdout, "batch %s: %s, %d jobs\n", b.BatchId, b.Status, b.Total)
+		for _, j := range deref(b.Jobs) {
+			fmt.Fprintf(stdout, "  %s  %-10s %s → %s\n", j.JobId, j.Status, j.OriginalName, deref(j.TargetLang))
+		}
+	case "confirm":
+		j, err := c.Confirm(ctx, id)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return printJSON(stdout, j)
+		}
+		fmt.Fprintf(stdout, "%s: confirmed, %s\n", id, j.Status)
 	case "cancel":
 		j, err := c.Cancel(ctx, id)
 		if err != nil {
@@ -186,6 +209,9 @@ func printJob(w io.Writer, j *client.Job) {
 	}
 	if j.Error != nil {
 		fmt.Fprintf(w, "  error: %s\n", *j.Error)
+	}
+	if j.HeldUntil != nil {
+		fmt.Fprintf(w, "  held until %s: start it with dragoman jobs confirm %s\n", j.HeldUntil.Local().Format(time.DateTime), j.JobId)
 	}
 	if j.DownloadUrl != nil {
 		fmt.Fprintf(w, "  download %s\n", *j.DownloadUrl)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -37,12 +36,12 @@ type Local interface {
 type NewLocal func(ctx context.Context, pluginDir, engines string, stderr io.Writer) (Local, error)
 
 // translateUsage is the synopsis printed after a wrong translate command line.
-const translateUsage = "usage: dragoman translate FILE... --to LANG [--from LANG] [--mode M] [--pdf] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]"
+const translateUsage = "usage: dragoman translate FILE... --to LANG[,LANG...] [--from LANG] [--mode M] [--pdf] [--bilingual] [--hold] [--out DIR] [--url URL] [--glossary FILE | --glossary-id ID] [--server URL] [--key KEY] [--local] [--json]"
 
 // translateFlags are translate's own flags.
 type translateFlags struct {
 	to, from, mode, out, pluginDir, engines, glossaryFile, glossaryID string
-	pdf, local                                                        bool
+	pdf, local, hold, bilingual                                       bool
 	urls                                                              []string
 }
 
@@ -63,16 +62,18 @@ func translateCommand(newLocal NewLocal) *cobra.Command {
 	cf := addClientFlags(cmd, false)
 	f := &translateFlags{}
 	fs := cmd.Flags()
-	fs.StringVar(&f.to, "to", "", "target language name or ISO code (required)")
+	fs.StringVar(&f.to, "to", "", "target language name or ISO code (required); several, comma-separated (--to Spanish,Urdu), make one job per target from one upload, as a batch")
 	fs.StringVar(&f.from, "from", "", "source language; default: detected")
 	fs.StringVar(&f.mode, "mode", "", modeHelp())
 	fs.BoolVar(&f.pdf, "pdf", false, "also write a PDF rendition of each translation beside it (NAME.<code>.pdf); a few seconds more per document, no words")
+	fs.BoolVar(&f.bilingual, "bilingual", false, "also write the bilingual document beside each translation (NAME.<code>.bilingual.docx): the source beside the translation, each in its own direction")
 	fs.StringVar(&f.out, "out", "", "folder for the translations; default: beside each file (the working folder for --url)")
 	fs.BoolVar(&f.local, "local", false, "run the pipeline in this process with the installed plugins: no server, no key")
 	fs.StringVar(&f.pluginDir, "plugin-dir", cmdline.DefaultPluginDir(), "--local: plugin binaries")
 	fs.StringVar(&f.engines, "engines", "apertium", "--local: translation engines in priority order")
 	fs.StringVar(&f.glossaryFile, "glossary", "", "--local: a glossary for the --from/--to pair, as CSV or TSV (source and target per line) or TBX; its terms are enforced as the API's glossaries are")
 	fs.StringVar(&f.glossaryID, "glossary-id", "", "one of the account's glossaries on the server (POST /v1/glossaries) for the --from/--to pair")
+	fs.BoolVar(&f.hold, "hold", false, "submit and hold the jobs (nothing charged) instead of translating: print their ids and quote; start them with `dragoman jobs confirm JOB_ID`")
 	fs.StringArrayVar(&f.urls, "url", nil, "HTTPS address of a document for the server to fetch (repeatable)")
 	cmdline.BindNonEmpty(fs, "engines", "DRAGOMAN_ENGINES")
 	completeLanguages(cmd, "to")
@@ -108,6 +109,10 @@ func (f *translateFlags) check(files []string) error {
 		return cmdline.UsageError{Msg: "nothing to translate: give FILE... or --url URL"}
 	case f.local && len(f.urls) > 0:
 		return cmdline.UsageError{Msg: "--url needs a server: it cannot be combined with --local"}
+	case f.local && f.hold:
+		return cmdline.UsageError{Msg: "--hold needs a server: it cannot be combined with --local"}
+	case f.local && hasZip(files):
+		return cmdline.UsageError{Msg: "a .zip of documents is a batch on a server: unzip it for --local"}
 	}
 	return glossaryFlags(f.glossaryFile, f.glossaryID, f.from, f.local)
 }
@@ -142,8 +147,12 @@ func translate(c *cobra.Command, cf *clientFlags, f *translateFlags, files []str
 		}
 		tr, clientOf = cl, cl
 	}
-	opts := client.Options{To: f.to, From: f.from, Mode: f.mode, PDF: f.pdf, OutDir: f.out, GlossaryID: f.glossaryID}
-	return runTranslations(ctx, tr, clientOf, files, f.urls, opts, cf.json, stdout, stderr)
+	opts := client.Options{From: f.from, Mode: f.mode, PDF: f.pdf, Bilingual: f.bilingual, OutDir: f.out, GlossaryID: f.glossaryID}
+	targets := splitTargets(f.to)
+	if f.hold {
+		return holdAll(ctx, clientOf, files, f.urls, targets, opts, cf.json, stdout, stderr)
+	}
+	return runTranslations(ctx, tr, clientOf, planItems(files, f.urls, targets, clientOf != nil), opts, cf.json, stdout, stderr)
 }
 
 // glossaryFlags checks --glossary and --glossary-id: a file is read by
@@ -165,27 +174,21 @@ func glossaryFlags(file, id, from string, local bool) error {
 	return nil
 }
 
-// outcome is one document's end, as --json prints it.
+// outcome is one translation's end (a document to a target), as --json
+// prints it.
 type outcome struct {
-	Input  string      `json:"input"`
-	Output string      `json:"output,omitempty"`
-	PDF    string      `json:"pdf,omitempty"`
-	Job    *client.Job `json:"job,omitempty"`
-	Error  string      `json:"error,omitempty"`
+	Input     string      `json:"input"`
+	BatchID   string      `json:"batch_id,omitempty"`
+	Output    string      `json:"output,omitempty"`
+	PDF       string      `json:"pdf,omitempty"`
+	Bilingual string      `json:"bilingual,omitempty"`
+	Job       *client.Job `json:"job,omitempty"`
+	Error     string      `json:"error,omitempty"`
+	name      string
+	err       error
 }
 
-func runTranslations(ctx context.Context, tr Translator, c *client.Client, files, urls []string, opts client.Options, asJSON bool, stdout, stderr io.Writer) int {
-	type item struct {
-		input, name string
-		isURL       bool
-	}
-	var items []item
-	for _, f := range files {
-		items = append(items, item{f, filepath.Base(f), false})
-	}
-	for _, u := range urls {
-		items = append(items, item{u, u, true})
-	}
+func runTranslations(ctx context.Context, tr Translator, c *client.Client, items []item, opts client.Options, asJSON bool, stdout, stderr io.Writer) int {
 	progressOut := stdout
 	if asJSON {
 		progressOut = stderr
@@ -194,8 +197,7 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, files
 	if c != nil {
 		c.OnRateLimit = func(wait time.Duration) { d.note(fmt.Sprintf("rate limited: waiting %s as the server asks", wait)) }
 	}
-	outcomes := make([]outcome, len(items))
-	errs := make([]error, len(items))
+	results := make([][]outcome, len(items))
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
 	for i, it := range items {
@@ -207,45 +209,47 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, files
 			defer func() { <-sem }()
 			o := opts
 			o.Progress = track.update
-			var res *client.Result
+			o.To, o.Targets = it.targets[0], nil
+			if len(it.targets) > 1 || it.batch {
+				o.To, o.Targets = "", it.targets
+			}
+			results[i] = it.run(ctx, tr, c, o)
 			var err error
-			if it.isURL {
-				res, err = tr.TranslateURL(ctx, it.input, o)
-			} else {
-				res, err = tr.TranslateFile(ctx, it.input, o)
+			for _, r := range results[i] {
+				if r.err != nil {
+					err = r.err
+				}
 			}
-			outcomes[i] = outcome{Input: it.input}
-			if res != nil {
-				outcomes[i].Output, outcomes[i].Job, outcomes[i].PDF = res.Path, res.Job, res.PDFPath
-			}
-			if err != nil {
-				outcomes[i].Error = err.Error()
-			}
-			errs[i] = err
 			track.finish(err)
 		}()
 	}
 	wg.Wait()
 	d.wait()
 
+	var outcomes []outcome
 	failed := 0
-	for i, o := range outcomes {
-		if errs[i] != nil {
-			failed++
-		}
-		if asJSON {
-			continue
-		}
-		if errs[i] != nil {
-			fmt.Fprintf(stdout, "%s: failed: %s\n", items[i].name, ErrorText(errs[i]))
-		} else {
-			fmt.Fprintf(stdout, "%s → %s\n", items[i].name, o.Output)
-			if o.PDF != "" {
-				fmt.Fprintf(stdout, "%s → %s\n", items[i].name, o.PDF)
+	for _, rs := range results {
+		for _, o := range rs {
+			outcomes = append(outcomes, o)
+			if o.err != nil {
+				failed++
 			}
-		}
-		if o.Job != nil {
-			printFidelity(stdout, "  ", o.Job)
+			if asJSON {
+				continue
+			}
+			if o.err != nil {
+				fmt.Fprintf(stdout, "%s: failed: %s\n", o.name, ErrorText(o.err))
+			} else {
+				fmt.Fprintf(stdout, "%s → %s\n", o.name, o.Output)
+				for _, extra := range []string{o.PDF, o.Bilingual} {
+					if extra != "" {
+						fmt.Fprintf(stdout, "%s → %s\n", o.name, extra)
+					}
+				}
+			}
+			if o.Job != nil {
+				printFidelity(stdout, "  ", o.Job)
+			}
 		}
 	}
 	if asJSON {
@@ -257,7 +261,7 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, files
 	}
 	if failed > 0 {
 		if !asJSON {
-			fmt.Fprintf(stdout, "%d of %d failed\n", failed, len(items))
+			fmt.Fprintf(stdout, "%d of %d failed\n", failed, len(outcomes))
 		}
 		return 1
 	}

@@ -1,11 +1,7 @@
 package corpusrender
 
 import (
-	"archive/zip"
-	"os"
-	"path/filepath"
 	"strings"
-	"testing"
 )
 
 // Documents built for issue 10 items 1, 4 and 5 ("Done when": they pass
@@ -20,13 +16,16 @@ const (
 	relNS = `http://schemas.openxmlformats.org/officeDocument/2006/relationships`
 )
 
-// builtDoc is a document body with its styles and, optionally, one chart.
+// builtDoc is a document body with its styles and, optionally, one chart
+// and other parts (docx_test.go writes it).
 type builtDoc struct {
 	name, from string
 	to         []string
 	body       string // may refer to the chart as r:id="rIdChart"
 	styles     string // the content of w:styles
 	chart      string // word/charts/chart1.xml, or ""
+	sect       string // the body's w:sectPr; "" for US Letter with margins 2000 (left) and 1000
+	parts      []docPart
 }
 
 // mixed (item 1): mostly Latin (French) text with RTL paragraphs, Arabic
@@ -111,60 +110,10 @@ func causes() builtDoc {
 		`<c:legend><c:legendPos val="r"/><c:overlay val="0"/></c:legend><c:plotVisOnly val="1"/></c:chart></c:chartSpace>`
 	return builtDoc{name: "built-causes", from: "English", to: []string{"Arabic", "Hebrew"}, chart: space,
 		styles: `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>`,
-		// A paragraph that wraps, as body text does: its lines reach both
-		// margins, which the brief's checker takes as the page's edges
-		// (from the rendered lines). Without it the leftmost line on the
-		// page is the outer table's left cell, right-aligned at x=270 of
-		// a column from 50 to 281, and the checker flags that line as
-		// flush left (as in checkerLimits' table cases).
-		body: `<w:p><w:r><w:t>` + strings.Repeat("The tables, the text box and the chart below are each laid out from the right in a right-to-left document. ", 3) + `</w:t></w:r></w:p>` +
-			outer + table(`<w:tblW w:w="0" w:type="auto"/>`, "narrow") +
+		body: outer + table(`<w:tblW w:w="0" w:type="auto"/>`, "narrow") +
 			table(`<w:tblW w:w="4000" w:type="dxa"/><w:tblInd w:w="720" w:type="dxa"/>`, "indented") +
 			table(`<w:tblW w:w="2500" w:type="pct"/>`, "by percentage") +
 			textBox + chart + `<w:p><w:r><w:t>end of the document</w:t></w:r></w:p>`}
-}
-
-// write writes d as dir/NAME.docx.
-func (d builtDoc) write(t *testing.T, dir string) string {
-	t.Helper()
-	ct := `<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>` +
-		`<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>`
-	rels := `<Relationship Id="rIdStyles" Type="` + relNS + `/styles" Target="styles.xml"/>`
-	parts := map[string]string{
-		"_rels/.rels": xmlPI + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="` + relNS + `/officeDocument" Target="word/document.xml"/></Relationships>`,
-		"word/document.xml": xmlPI + `<w:document ` + wNS + ` xmlns:r="` + relNS + `" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"` +
-			` xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"` +
-			` xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"` +
-			` xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" mc:Ignorable="w14 wps"><w:body>` + d.body +
-			`<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1000" w:bottom="1440" w:left="2000" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>`,
-		"word/styles.xml": xmlPI + `<w:styles ` + wNS + `>` + d.styles + `</w:styles>`,
-	}
-	if d.chart != "" {
-		ct += `<Override PartName="/word/charts/chart1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/>`
-		rels += `<Relationship Id="rIdChart" Type="` + relNS + `/chart" Target="charts/chart1.xml"/>`
-		parts["word/charts/chart1.xml"] = xmlPI + d.chart
-	}
-	parts["[Content_Types].xml"] = xmlPI + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` + ct + `</Types>`
-	parts["word/_rels/document.xml.rels"] = xmlPI + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels + `</Relationships>`
-	path := filepath.Join(dir, d.name+".docx")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	for _, n := range []string{"[Content_Types].xml", "_rels/.rels", "word/document.xml", "word/_rels/document.xml.rels", "word/styles.xml", "word/charts/chart1.xml"} {
-		if s, ok := parts[n]; ok {
-			w, _ := zw.Create(n)
-			w.Write([]byte(s))
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // builtDocs are the documents of items 1, 4 and 5.

@@ -9,10 +9,16 @@
 // render check on the same PDF). It is a package of its own so that
 // `go test ./...` runs it beside the end-to-end tests of app/e2e.
 // TestBuiltRender runs the same checks on the documents built for items 1,
-// 4 and 5 (built_test.go).
+// 4 and 5 (built_test.go). TestIndicRender (issue 22 §4) runs them on
+// Hindi→Urdu and Urdu→Hindi with the real Apertium engine
+// (apertium-urd-hin), on reports written for it (indicdocs_test.go) and
+// the corpus's Hindi document, and checks more on the reports. Every
+// finding of the brief's checker fails an output: its refreshed copy
+// judges against the sections' page geometry.
 //
 // It needs bin/dragoman and bin/plugins (DRAGOMAN_BIN; `make test` builds
-// them), soffice, pdftotext, pdffonts and a python3 with lxml.
+// them), soffice, pdftotext, pdffonts, a python3 with lxml and, for
+// TestIndicRender, Apertium's hin-urd and urd-hin (make deps).
 // DRAGOMAN_CORPUS_RENDER_KEEP=dir keeps the outputs and PDFs there, in a
 // folder named after the test.
 package corpusrender

@@ -73,3 +73,27 @@ func docxFrom(t *testing.T, name string, body func(old string) string, edit map[
 func withBody(body string) func(string) string {
 	return func(string) string { return body }
 }
+
+// docxPart reads one part of a package.
+func docxPart(t *testing.T, docx []byte, name string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		if f.Name == name {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			b, err := io.ReadAll(rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+	}
+	return nil
+}

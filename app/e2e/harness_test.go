@@ -109,6 +109,7 @@ type server struct {
 	cmd     *exec.Cmd
 	logs    *syncBuffer
 	client  *http.Client
+	keys    map[string]string // API keys by account (keyFor)
 }
 
 func startServer(t testing.TB, extraArgs []string, env ...string) *server {
@@ -299,6 +300,12 @@ func (s *server) do(method, path, key string, body io.Reader, contentType string
 // upload posts a multipart form with the file at path (or content) and fields.
 func (s *server) upload(key, name string, content io.Reader, fields map[string]string) response {
 	s.t.Helper()
+	return s.uploadTo("/v1/translate", key, name, content, fields)
+}
+
+// uploadTo posts the multipart form of upload to path.
+func (s *server) uploadTo(path, key, name string, content io.Reader, fields map[string]string) response {
+	s.t.Helper()
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() {
@@ -318,17 +325,22 @@ func (s *server) upload(key, name string, content io.Reader, fields map[string]s
 		}
 		pw.CloseWithError(mw.Close())
 	}()
-	return s.do("POST", "/v1/translate", key, pr, mw.FormDataContentType())
+	return s.do("POST", path, key, pr, mw.FormDataContentType())
 }
 
 func (s *server) uploadFile(key, path string, fields map[string]string) response {
+	s.t.Helper()
+	return s.uploadFileTo("/v1/translate", key, path, fields)
+}
+
+func (s *server) uploadFileTo(to, key, path string, fields map[string]string) response {
 	s.t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	defer f.Close()
-	return s.upload(key, filepath.Base(path), f, fields)
+	return s.uploadTo(to, key, filepath.Base(path), f, fields)
 }
 
 // getPatiently GETs path, waiting out 429s as their Retry-After asks (the

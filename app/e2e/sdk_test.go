@@ -115,6 +115,11 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 			terms := []string{"Dragoman"}
 			return c.PutDoNotTranslate(ctx, gen.DoNotTranslate{Terms: &terms})
 		},
+		"getBatch":   func() (*http.Response, error) { return c.GetBatch(ctx, id) },
+		"confirmJob": func() (*http.Response, error) { return c.ConfirmJob(ctx, id) },
+		"quote": func() (*http.Response, error) {
+			return c.Quote(ctx, gen.QuoteJSONRequestBody{Url: "https://127.0.0.1/x.docx"})
+		},
 		"importMemoryTmx": func() (*http.Response, error) {
 			return c.ImportMemoryTmxWithBody(ctx, "application/x-tmx+xml", strings.NewReader(`<tmx version="1.4"><body/></tmx>`))
 		},

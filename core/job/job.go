@@ -100,7 +100,10 @@ type Job struct {
 	Metrics      Metrics
 	Structure    string // what the structure check (source against output) found
 	PDF          PDFState
-	Error        string
+	// Bilingual is where the job's bilingual document (source beside
+	// target) is, in the states of the PDF: "" when not asked for.
+	Bilingual PDFState
+	Error     string
 	// Attempts counts the starts of the current stage that did not end
 	// (the process died in them), to stop a crash loop; a stage that
 	// returns an error gives its start back.
@@ -122,6 +125,12 @@ type Job struct {
 	UpdatedAt   time.Time
 	CompletedAt *time.Time
 	ExpiredAt   *time.Time // when the output was deleted after the download window
+	// BatchID groups the jobs of one submission with several targets (or
+	// documents, from a .zip); "" for a job submitted alone.
+	BatchID string
+	// HeldUntil is set while a job submitted with hold waits for its
+	// owner's confirmation (hold.go); nil otherwise.
+	HeldUntil *time.Time
 	// Revision counts the outputs rebuilt from post-edited targets (an
 	// XLIFF import or a segment edited): 0 is the machine translation; each
 	// revision completes the job again (CompletedAt moves, opening a fresh

@@ -37,3 +37,7 @@ func SourceKey(id, format string) string {
 // the translation's for a job that asked for a PDF: a revision measures
 // its own rendition against it (core/review).
 func OriginalTextKey(id string) string { return Prefix(id) + "original-pdf.txt" }
+
+// BilingualKey is the bilingual document (source beside translation),
+// stored beside the output and deleted with it.
+func BilingualKey(id string) string { return Prefix(id) + "bilingual.docx" }

@@ -92,7 +92,12 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	}
 	close(r.extractedOut)
 
-	rendered, err := r.render(ctx, doc)
+	var kept *unitQueue // the translated units again, for the bilingual document
+	if r.wantsBilingual() {
+		kept = newUnitQueue(p.SpoolDir)
+		defer kept.release()
+	}
+	rendered, err := r.render(ctx, doc, kept)
 	if ferr := r.failed(); ferr != nil { // the translation's failure comes first
 		return nil, ferr
 	}
@@ -107,6 +112,10 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		return nil, err
 	}
 	summary, err := r.measure(ctx, rendition)
+	if err != nil {
+		return nil, err
+	}
+	bi, biWarning, err := r.bilingual(ctx, src, doc, kept)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +136,13 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 		if pdf != "" {
 			j.PDF = pdf
 		}
-		if pdfWarning != "" {
-			j.Warn(pdfWarning)
+		if bi != "" {
+			j.Bilingual = bi
+		}
+		for _, w := range []string{pdfWarning, biWarning} {
+			if w != "" {
+				j.Warn(w)
+			}
 		}
 	}, nil
 }
@@ -258,8 +272,9 @@ func (r *run) failed() error {
 }
 
 // render writes the output and the translated segments (for the XLIFF
-// export and revisions) as the translated units come.
-func (r *run) render(ctx context.Context, doc ports.Source) (*ports.Rendered, error) {
+// export and revisions) as the translated units come; with kept, each
+// unit goes there too (closed once the render is done).
+func (r *run) render(ctx context.Context, doc ports.Source, kept *unitQueue) (*ports.Rendered, error) {
 	segs, closeSegs := r.p.store(ctx, job.SegmentsKey(r.j.ID))
 	enc := &docWriter{w: segs}
 	enc.begin("docx")
@@ -272,6 +287,11 @@ func (r *run) render(ctx context.Context, doc ports.Source) (*ports.Rendered, er
 			return nil, err
 		}
 		r.rendered(&u)
+		if kept != nil {
+			if err := kept.push([]segment.Unit{u}); err != nil {
+				return nil, err
+			}
+		}
 		return &u, nil
 	}
 	var rendered *ports.Rendered
@@ -291,6 +311,12 @@ func (r *run) render(ctx context.Context, doc ports.Source) (*ports.Rendered, er
 			break
 		}
 		err = enc.unit(&u)
+		if err == nil && kept != nil {
+			err = kept.push([]segment.Unit{u})
+		}
+	}
+	if kept != nil {
+		kept.close(err)
 	}
 	if err == nil {
 		err = enc.end()

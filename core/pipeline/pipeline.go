@@ -39,9 +39,10 @@ type Pipeline struct {
 	Quota     quota.Store
 	Blobs     ports.BlobStore
 	Bus       ports.EventBus
-	Docs      ports.DocumentEngine // reads and renders documents, laid out for the target's direction
-	Converter ports.Converter      // nil: .doc/.odt/.rtf jobs fail with a clear message
-	PDF       ports.PDFRenderer    // nil: jobs asking for a PDF complete without one, with a warning
+	Docs      ports.DocumentEngine    // reads and renders documents, laid out for the target's direction
+	Converter ports.Converter         // nil: .doc/.odt/.rtf jobs fail with a clear message
+	PDF       ports.PDFRenderer       // nil: jobs asking for a PDF complete without one, with a warning
+	Bilingual ports.BilingualComposer // nil: jobs asking for a bilingual document complete without one, with a warning
 	// PDFText reads PDF renditions for the review (text cut off by a
 	// fixed-size box, pages added); nil: not measured.
 	PDFText    ports.PDFText

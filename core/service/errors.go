@@ -20,6 +20,7 @@ const (
 	KindRateLimited                     // 429
 	KindUnavailable                     // 503
 	KindStale                           // an edit made on a revision that is no longer the latest: 412
+	KindConflict                        // the resource is not in a state that allows it: 409
 )
 
 // Error is a client-facing error with a human-readable message.

@@ -35,8 +35,21 @@ type Jobs struct {
 	// Glossaries resolves a submission's glossary_id; nil: 503 for a
 	// submission that names one.
 	Glossaries ports.GlossaryStore
-	Clock      ports.Clock
-	NewID      func() string
+	// Converter turns .doc, .odt and .rtf into .docx once for a batch or a
+	// quote; nil: those formats are refused there.
+	Converter ports.Converter
+	// Batches finds a batch's jobs and held jobs past their hold; nil: 503
+	// on the batch resource and held jobs are never dropped.
+	Batches ports.Batches
+	// Estimator, Throughput and AccountMemory answer quotes: the
+	// translation planned without an engine call, the engines' measured
+	// speed, and the account's own memory; nil Estimator: quotes count
+	// words only.
+	Estimator     Estimator
+	Throughput    ports.EngineThroughput
+	AccountMemory ports.AccountMemory
+	Clock         ports.Clock
+	NewID         func() string
 }
 
 // callerJob returns a job of the caller. Another account's job, or one past

@@ -23,6 +23,13 @@ type JobOptions struct {
 	Mode       string // "" means professional
 	PDF        bool   // also render the translation to PDF (pdf_url in job.completed)
 	GlossaryID string // one of the caller's glossaries for the pair; "" for none
+	Bilingual  bool   // also make the bilingual document (bilingual_url in job.completed)
+	// TargetLangs, when set, makes one job per target from the one
+	// document, as a batch (TargetLang is then ignored).
+	TargetLangs []string
+	// Hold keeps the job pending, nothing started or charged, until the
+	// caller confirms it (ConfirmJob) or cancels it; see Config.HoldFor.
+	Hold bool
 }
 
 // SubmitRequest is a document to translate and how.
@@ -38,15 +45,6 @@ type SubmitRequest struct {
 type Accepted struct {
 	Job *job.Job
 	RTL *job.RTLReport // estimate from a pre-scan; nil where direction is irrelevant
-}
-
-// submit stores and queues a request whose options are validated.
-func (s *Jobs) submit(ctx context.Context, c *Caller, r SubmitRequest, opts Options) (*Accepted, error) {
-	up, err := s.Receive(ctx, r.Body, r.FromURL)
-	if err != nil {
-		return nil, err
-	}
-	return s.queue(ctx, c, up, r, opts)
 }
 
 // queue turns a received document into a pending job. On any error the
@@ -73,16 +71,8 @@ func (s *Jobs) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReques
 	defer blob.Close()
 	// The whole file is here now: confirm the type and refuse what cannot
 	// be translated (corrupt, encrypted, zip bombs) before it becomes a job.
-	if format, err = docformat.VerifyPackage(blob, blob.Size()); err != nil {
-		return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
-	}
-	if s.Packages != nil && format == docformat.DOCX {
-		if err := s.Packages.CheckPackage(ctx, blob); err != nil {
-			if errors.Is(err, ports.ErrBadPackage) {
-				return nil, &Error{Kind: formatErr, Message: err.Error(), Err: err}
-			}
-			return nil, err
-		}
+	if format, err = s.verify(ctx, blob, formatErr, ""); err != nil {
+		return nil, err
 	}
 	if opts.Source == nil && format == docformat.DOCX {
 		if err := s.checkDetected(ctx, blob, opts); err != nil {
@@ -90,8 +80,45 @@ func (s *Jobs) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReques
 		}
 	}
 
+	acc, err := s.create(ctx, c, up.ID, r.name(), format, blob, r, opts, "")
+	if err == nil && !acc.Job.Held() {
+		s.announce(ctx, acc.Job)
+	}
+	return acc, err
+}
+
+// verify confirms the type of a whole stored document and refuses what
+// cannot be translated: corrupt, encrypted, zip bombs, and .docx packages
+// with a part the pipeline could not read. Errors are of kind formatErr,
+// their message prefixed with name when given.
+func (s *Jobs) verify(ctx context.Context, blob ports.Blob, formatErr Kind, name string) (docformat.Format, error) {
+	bad := func(err error) error {
+		msg := err.Error()
+		if name != "" {
+			msg = name + ": " + msg
+		}
+		return &Error{Kind: formatErr, Message: msg, Err: err}
+	}
+	format, err := docformat.VerifyPackage(blob, blob.Size())
+	if err != nil {
+		return "", bad(err)
+	}
+	if s.Packages != nil && format == docformat.DOCX {
+		if err := s.Packages.CheckPackage(ctx, blob); err != nil {
+			if errors.Is(err, ports.ErrBadPackage) {
+				return "", bad(err)
+			}
+			return "", err
+		}
+	}
+	return format, nil
+}
+
+// create makes the pending job id of a verified stored input (blob, in
+// format), held when r asks to; the caller announces it.
+func (s *Jobs) create(ctx context.Context, c *Caller, id, name string, format docformat.Format, blob ports.Blob, r SubmitRequest, opts Options, batchID string) (*Accepted, error) {
 	now := s.Clock.Now()
-	j := job.New(up.ID, c.Account.ID, now)
+	j := job.New(id, c.Account.ID, now)
 	j.TargetLang = opts.Target.Code
 	j.SourceLang = "auto"
 	if opts.Source != nil {
@@ -100,30 +127,44 @@ func (s *Jobs) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReques
 	j.Mode = opts.Mode
 	j.GlossaryID = opts.GlossaryID
 	j.Format = string(format)
-	j.OriginalName = cleanName(r.name(), string(format))
+	j.OriginalName = cleanName(name, string(format))
+	j.BatchID = batchID
 	if r.PDF {
 		j.PDF = job.PDFRequested
 	}
+	if r.Bilingual {
+		j.Bilingual = job.PDFRequested
+	}
+	if r.Hold {
+		_ = j.Hold(now.Add(s.Config.holdFor()))
+	}
 
 	var est *job.RTLReport
+	var err error
 	// The layout estimates from the document's own direction and script
 	// as well as the pair (source auto included); it returns nil where
 	// nothing is right to left.
 	if s.Layout != nil && format == docformat.DOCX {
+		if _, err := blob.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
 		if est, err = s.Layout.Estimate(ctx, blob, layoutRequest(opts)); err != nil {
 			est = nil // an estimate is advice; the job still runs
 		}
 		j.RTL = est
 	}
-	if err := s.Jobs.CreateJob(ctx, j); err != nil {
+	if err = s.Jobs.CreateJob(ctx, j); err != nil {
 		return nil, err
 	}
-	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicAccepted), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: now}
-	// A failed publish is not the client's problem: the job is stored, and
-	// the pipeline's recovery republishes the event of a job still pending
-	// after a minute.
-	_ = s.Bus.Publish(ctx, ports.TopicAccepted, ev)
 	return &Accepted{Job: j, RTL: est}, nil
+}
+
+// announce hands a pending job to the pipeline. A failed publish is not
+// the client's problem: the job is stored, and the pipeline's recovery
+// republishes the event of a job still pending after a minute.
+func (s *Jobs) announce(ctx context.Context, j *job.Job) {
+	ev := ports.JobEvent{EventID: ports.StageEventID(j.ID, ports.TopicAccepted), JobID: j.ID, AccountID: j.AccountID, Stage: j.Stage, Status: j.Status, At: s.Clock.Now()}
+	_ = s.Bus.Publish(ctx, ports.TopicAccepted, ev)
 }
 
 // cleanName keeps the base name of an uploaded file, without control

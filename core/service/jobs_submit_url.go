@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/url"
 	"strings"
-	"sync"
 )
 
 // TooLarge is implemented by errors that mean the document exceeded the cap.
@@ -17,7 +16,55 @@ type TooLarge interface{ TooLarge() bool }
 // r's name and body come from the fetch. The download streams straight
 // into the blob store.
 func (s *Jobs) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Accepted, error) {
-	target, source, mode := r.TargetLang, r.SourceLang, r.Mode
+	r.TargetLangs = nil
+	sub, err := s.SubmitURL(ctx, c, rawURL, r)
+	if err != nil {
+		return nil, err
+	}
+	return sub.Job, nil
+}
+
+// SubmitURL is SubmitURLRequest, or a batch when r names several targets.
+// The options and the quota are checked once, before any network traffic.
+func (s *Jobs) SubmitURL(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Submission, error) {
+	u, err := s.checkURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.TargetLangs) > 0 {
+		if err := checkQuota(ctx, s.Quota, s.Clock, c); err != nil {
+			return nil, err
+		}
+		if _, err := s.batchOptions(ctx, c, r); err != nil {
+			return nil, err
+		}
+		up, err := s.receiveURL(ctx, u, &r)
+		if err != nil {
+			return nil, err
+		}
+		return s.queueBatch(ctx, c, up, r)
+	}
+	opts, err := s.validate(ctx, c, r.TargetLang, r.SourceLang, r.Mode)
+	if err != nil {
+		return nil, err
+	}
+	if opts.GlossaryID, err = s.checkGlossary(ctx, c, opts, r.GlossaryID); err != nil {
+		return nil, err
+	}
+	up, err := s.receiveURL(ctx, u, &r)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := s.queue(ctx, c, up, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Submission{Job: acc}, nil
+}
+
+// checkURL accepts absolute https URLs (http too where private URLs are
+// allowed, for tests and local development).
+func (s *Jobs) checkURL(rawURL string) (*url.URL, error) {
 	if s.Fetcher == nil {
 		return nil, fail(KindUnavailable, "translate-url is not available on this server")
 	}
@@ -28,18 +75,14 @@ func (s *Jobs) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r
 	if u.Scheme != "https" && !(u.Scheme == "http" && s.Config.AllowPrivateURLs) {
 		return nil, fail(KindBadURL, "url: only https URLs are fetched")
 	}
-	// Validate once, before any network traffic.
-	opts, err := s.validate(ctx, c, target, source, mode)
-	if err != nil {
-		return nil, err
-	}
-	if opts.GlossaryID, err = s.checkGlossary(ctx, c, opts, r.GlossaryID); err != nil {
-		return nil, err
-	}
+	return u, nil
+}
 
+// receiveURL streams the document at u into the blob store (Receive) and
+// sets r's name from the fetch; format errors are 400.
+func (s *Jobs) receiveURL(ctx context.Context, u *url.URL, r *SubmitRequest) (*Upload, error) {
 	pr, pw := io.Pipe()
 	var (
-		mu       sync.Mutex
 		name     string
 		fetchErr error
 		done     = make(chan struct{})
@@ -48,27 +91,28 @@ func (s *Jobs) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r
 	defer cancel()
 	go func() {
 		defer close(done)
-		n, err := s.Fetcher.Fetch(fctx, u.String(), pw, s.Config.MaxUpload)
-		mu.Lock()
-		name, fetchErr = n, err
-		mu.Unlock()
-		pw.CloseWithError(err)
+		name, fetchErr = s.Fetcher.Fetch(fctx, u.String(), pw, s.Config.MaxUpload)
+		pw.CloseWithError(fetchErr)
 	}()
-	acc, err := s.submit(ctx, c, SubmitRequest{
-		Body: pr, FromURL: true, JobOptions: r.JobOptions,
-		NameFn: func() string { mu.Lock(); defer mu.Unlock(); return name },
-	}, opts)
+	up, err := s.Receive(ctx, pr, true)
 	pr.CloseWithError(errSubmissionEnded)
 	cancel()
 	<-done
 	if fetchErr != nil && !errors.Is(fetchErr, errSubmissionEnded) {
+		if up != nil {
+			s.Discard(ctx, up)
+		}
 		var tl TooLarge
 		if errors.As(fetchErr, &tl) && tl.TooLarge() {
 			return nil, fail(KindTooLarge, "the document at the URL is larger than %d MB", s.Config.MaxUpload>>20)
 		}
 		return nil, &Error{Kind: KindBadURL, Message: "url: " + fetchErr.Error(), Err: fetchErr}
 	}
-	return acc, err
+	if err != nil {
+		return nil, err
+	}
+	r.Name, r.FromURL = name, true
+	return up, nil
 }
 
 // errSubmissionEnded stops a fetch whose document is no longer wanted.

@@ -8,9 +8,13 @@ import (
 )
 
 // Sweep deletes outputs past their download window and jobs past their
-// retention, each job's files before its record. It runs periodically;
-// what fails is tried again on the next run.
+// retention, each job's files before its record, and drops held jobs not
+// confirmed in time. It runs periodically; what fails is tried again on
+// the next run.
 func (s *Jobs) Sweep(ctx context.Context) error {
+	if err := s.dropHeld(ctx); err != nil {
+		return err
+	}
 	now := s.Clock.Now()
 	done, err := s.Jobs.CompletedBefore(ctx, now.Add(-s.Config.DownloadTTL))
 	if err != nil {

@@ -100,30 +100,7 @@ type pending struct {
 
 // Translate fills the Target of every segment of units.
 func (s *Session) Translate(ctx context.Context, units []segment.Unit) error {
-	var plan []pending
-	var texts []string // distinct texts of this call
-	seen := map[string]int{}
-	for i := range units {
-		for k := range units[i].Segments {
-			p := pending{unique: -1}
-			text := units[i].Segments[k].Source
-			if s.prot != nil {
-				text, p.spans = s.prot.Protect(text)
-			}
-			text, p.spans, p.terms, p.found = s.terms.protect(text, p.spans) // after: no term inside a URL or path
-			if hasLetters(tagged.Plain(text)) {
-				n, ok := seen[text]
-				if !ok {
-					n = len(texts)
-					seen[text] = n
-					texts = append(texts, text)
-				}
-				p.unique = n
-			}
-			p.text = text
-			plan = append(plan, p)
-		}
-	}
+	plan, texts := distinct(&segment.Document{Units: units}, s.prot, s.terms) // this call's distinct texts
 	out, err := s.answer(ctx, texts)
 	if err != nil {
 		return err

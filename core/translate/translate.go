@@ -24,6 +24,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dragoman-translate/dragoman/core/protect"
+
 	"github.com/dragoman-translate/dragoman/core/glossary"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -101,6 +103,9 @@ type Translator struct {
 	// engine's own MaxSegments (DRAGOMAN_BATCH_SEGMENTS); 0: the engine's
 	// limit. Smaller batches put more of one document in flight at once.
 	BatchSegments int
+	// Throughput, when set, records each successful call's characters and
+	// time, from which quotes estimate how long a translation takes.
+	Throughput ports.EngineThroughput
 
 	mu    sync.Mutex
 	slots map[string]chan struct{}
@@ -121,6 +126,33 @@ func (t *Translator) TranslateWith(ctx context.Context, doc *segment.Document, s
 	}
 	err = s.Translate(ctx, doc.Units)
 	return s.Result(), err
+}
+
+// distinct is what the engines are sent for doc: each segment's text with
+// its technical spans and glossary terms hidden (plan, in document order)
+// and the distinct texts with letters among them (unique), each sent once.
+func distinct(doc *segment.Document, prot *protect.Protector, terms *terms) (plan []pending, unique []string) {
+	seen := map[string]int{}
+	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) {
+		p := pending{unique: -1}
+		text := s.Source
+		if prot != nil {
+			text, p.spans = prot.Protect(text)
+		}
+		text, p.spans, p.terms, p.found = terms.protect(text, p.spans) // after: no term inside a URL or path
+		if hasLetters(tagged.Plain(text)) {
+			i, ok := seen[text]
+			if !ok {
+				i = len(unique)
+				seen[text] = i
+				unique = append(unique, text)
+			}
+			p.unique = i
+		}
+		p.text = text
+		plan = append(plan, p)
+	})
+	return plan, unique
 }
 
 // translateLeg translates texts with one engine: memory hits first, the
@@ -272,12 +304,14 @@ func (t *Translator) call(ctx context.Context, e ports.Engine, req ports.Transla
 			wait *= 2
 		}
 		var r ports.TranslateResult
+		began := time.Now()
 		r, err = e.Provider.Translate(ctx, req)
 		calls++
 		if err == nil && len(r.Segments) != len(req.Segments) {
 			err = fmt.Errorf("engine returned %d segments for %d", len(r.Segments), len(req.Segments))
 		}
 		if err == nil {
+			t.measured(ctx, e.Name, req.Segments, time.Since(began))
 			return r, calls, nil
 		}
 	}

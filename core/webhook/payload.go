@@ -26,12 +26,15 @@ type JobEvent struct {
 
 // JobEventData is the data of job.completed and job.failed.
 type JobEventData struct {
-	JobID          string  `json:"job_id" format:"uuid"`
-	UserID         string  `json:"user_id" doc:"The account that submitted the job"`
-	Status         string  `json:"status" enum:"completed,failed"`
-	OriginalName   string  `json:"original_name" doc:"File name as uploaded"`
-	DocxURL        *string `json:"docx_url" format:"uri" nullable:"true" doc:"Absolute download address of the translated document (GET with the same X-API-Key); null on failure"`
-	PdfURL         *string `json:"pdf_url" format:"uri" nullable:"true" doc:"Absolute download address of the PDF rendition, for a job submitted with pdf=true once rendered; null otherwise"`
+	JobID        string  `json:"job_id" format:"uuid"`
+	UserID       string  `json:"user_id" doc:"The account that submitted the job"`
+	Status       string  `json:"status" enum:"completed,failed"`
+	OriginalName string  `json:"original_name" doc:"File name as uploaded"`
+	DocxURL      *string `json:"docx_url" format:"uri" nullable:"true" doc:"Absolute download address of the translated document (GET with the same X-API-Key); null on failure"`
+	PdfURL       *string `json:"pdf_url" format:"uri" nullable:"true" doc:"Absolute download address of the PDF rendition, for a job submitted with pdf=true once rendered; null otherwise"`
+	// BilingualURL is present only once a bilingual document was made, so
+	// a job that did not ask for one carries exactly the contract's fields.
+	BilingualURL   *string `json:"bilingual_url,omitempty" format:"uri" required:"false" doc:"Absolute download address of the bilingual document (source beside translation); present only on the job.completed of a job submitted with bilingual=true whose bilingual document was made, absent otherwise (the contract's fields are unchanged)"`
 	TotalWords     int     `json:"total_words" minimum:"0" doc:"Words counted in the document"`
 	TargetLanguage string  `json:"target_language" doc:"Target language name, as GET /v1/languages lists it"`
 	Error          *string `json:"error" nullable:"true" doc:"Why the job failed; null when it completed"`
@@ -94,7 +97,7 @@ func JobEventID(j *job.Job, event string) string {
 // the job's completion time, so announcing twice gives the same bytes.
 // docx_url is publicURL + /v1/jobs/<id>/download for a completed job;
 // pdf_url is that + ?format=pdf when the job asked for a PDF and it was
-// rendered, null otherwise.
+// rendered, null otherwise; bilingual_url likewise with ?format=bilingual.
 // target_language is the language's name, as the API shows it (the job
 // stores its code).
 func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
@@ -118,6 +121,10 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 		if j.PDF == job.PDFReady {
 			p := u + "?format=pdf"
 			d.PdfURL = &p
+		}
+		if j.Bilingual == job.PDFReady {
+			b := u + "?format=bilingual"
+			d.BilingualURL = &b
 		}
 	}
 	if event == EventJobFailed {

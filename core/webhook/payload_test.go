@@ -78,3 +78,37 @@ func TestCompletedPayloadCarriesTheReview(t *testing.T) {
 		t.Errorf("job.failed with a review: %s", b)
 	}
 }
+
+// bilingual_url appears only when a bilingual document was made: a job
+// that did not ask for one, or whose bilingual failed, carries exactly the
+// contract's nine data fields (section 6.3).
+func TestPayloadBilingualURLOnlyWhenMade(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		bilingual job.PDFState
+		event     string
+		want      any
+	}{
+		{"", EventJobCompleted, nil},
+		{job.PDFReady, EventJobCompleted, "https://dragoman.example/v1/jobs/j1/download?format=bilingual"},
+		{job.PDFFailed, EventJobCompleted, nil},
+		{job.PDFRequested, EventJobFailed, nil},
+	} {
+		j := &job.Job{ID: "j1", AccountID: "a", Status: job.Completed, CompletedAt: &now, Bilingual: tc.bilingual}
+		raw, err := JobPayload(j, tc.event, "https://dragoman.example/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct{ Data map[string]any }
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		got, present := p.Data["bilingual_url"]
+		if got != tc.want || present != (tc.want != nil) {
+			t.Errorf("bilingual %q, %s: bilingual_url %v (present %v), want %v", tc.bilingual, tc.event, got, present, tc.want)
+		}
+		if tc.want == nil && len(p.Data) != 9 {
+			t.Errorf("bilingual %q, %s: %d data fields, want the contract's 9: %s", tc.bilingual, tc.event, len(p.Data), raw)
+		}
+	}
+}

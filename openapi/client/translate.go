@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -30,6 +29,16 @@ type Options struct {
 	// for the From/To pair, enforced on the job (the glossary_id field);
 	// it needs From.
 	GlossaryID string
+	// Targets are several targets at once (target_langs): one job per
+	// target, as a batch (SubmitBatch, TranslateBatch); To is then ignored.
+	Targets []string
+	// Hold keeps the submitted job(s) pending until Confirm (the hold
+	// field); nothing is charged until then.
+	Hold bool
+	// Bilingual asks for the bilingual document too (source beside
+	// translation), which the Translate helpers write beside the .docx as
+	// NAME.<code>.bilingual.docx.
+	Bilingual bool
 	// OutDir receives NAME.<code>.docx; "" is the input's folder.
 	OutDir string
 	// Progress, if set, is told of every step.
@@ -67,6 +76,8 @@ type Result struct {
 	Job     *Job
 	Path    string // the translated document written
 	PDFPath string // its PDF rendition, with Options.PDF
+	// BilingualPath is the bilingual document, with Options.Bilingual.
+	BilingualPath string
 }
 
 // TranslateFile uploads the document at path (streamed, never held in
@@ -153,6 +164,12 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 	if opts.GlossaryID != "" {
 		body.GlossaryId = &opts.GlossaryID
 	}
+	if opts.Hold {
+		body.Hold = &opts.Hold
+	}
+	if opts.Bilingual {
+		body.Bilingual = &opts.Bilingual
+	}
 	sent := make(chan struct{})
 	close(sent) // a small JSON body: always wait for the answer
 	rctx, stop := requestContext(ctx, sent)
@@ -161,15 +178,19 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 	if err := result(r, err); err != nil {
 		return nil, err
 	}
+	acc, err := r.JSON202.AsJobAcceptedURL()
+	if err != nil {
+		return nil, fmt.Errorf("dragoman: reading the accepted job: %w", err)
+	}
 	if ctx.Err() != nil {
-		c.cancelStarted(ctx, r.JSON202.JobId.String(), opts)
+		c.cancelStarted(ctx, acc.JobId.String(), opts)
 		return nil, ctx.Err()
 	}
 	dir := opts.OutDir
 	if dir == "" {
 		dir = "."
 	}
-	return c.finish(ctx, r.JSON202.JobId.String(), dir, opts)
+	return c.finish(ctx, acc.JobId.String(), dir, opts)
 }
 
 func (c *Client) finish(ctx context.Context, id, dir string, opts Options) (*Result, error) {
@@ -198,6 +219,11 @@ func (c *Client) finish(ctx context.Context, id, dir string, opts Options) (*Res
 			return res, err
 		}
 	}
+	if opts.Bilingual {
+		if res.BilingualPath, err = c.DownloadBilingual(ctx, id, dir, opts.Progress); err != nil {
+			return res, err
+		}
+	}
 	report(opts.Progress, Progress{Phase: PhaseDone, JobID: id, Stage: "finished"})
 	return res, nil
 }
@@ -212,20 +238,36 @@ func report(fn func(Progress), p Progress) {
 // body is streamed; a 429 is waited out and the file sent again. When ctx
 // ends after the whole body was sent, the server's answer is still awaited
 // for a while: a job accepted then is returned together with ctx's error,
-// so the caller can cancel it.
+// so the caller can cancel it. A submission that makes a batch (Targets,
+// or a .zip) is SubmitBatch's.
 func (c *Client) Submit(ctx context.Context, path string, opts Options) (*gen.JobAccepted, error) {
+	opts.Targets = nil
+	b, err := c.upload(ctx, path, opts)
+	if b == nil {
+		return nil, err
+	}
+	var acc gen.JobAccepted
+	if uerr := json.Unmarshal(b, &acc); uerr != nil || acc.JobId.String() == "00000000-0000-0000-0000-000000000000" {
+		return nil, errors.New("dragoman: the server answered with a batch (a .zip of documents?): use SubmitBatch")
+	}
+	return &acc, err
+}
+
+// upload sends a document with opts as POST /translate would take them,
+// waiting out 429s, and returns the 202 answer's body.
+func (c *Client) upload(ctx context.Context, path string, opts Options) ([]byte, error) {
 	max := c.MaxRateLimitWaits
 	if max <= 0 {
 		max = 10
 	}
 	for i := 0; ; i++ {
-		acc, err := c.submitOnce(ctx, path, opts)
-		if acc != nil && ctx.Err() != nil {
-			return acc, ctx.Err()
+		b, err := c.submitOnce(ctx, path, opts, c.API.TranslateWithBody)
+		if b != nil && ctx.Err() != nil {
+			return b, ctx.Err()
 		}
 		var ae *APIError
 		if err == nil || !errors.As(err, &ae) || ae.Status != http.StatusTooManyRequests || i >= max {
-			return acc, err
+			return b, err
 		}
 		report(opts.Progress, Progress{Phase: PhaseWaiting, Wait: max1(ae.RetryAfter)})
 		if err := c.sleep(ctx, ae.RetryAfter); err != nil {
@@ -236,7 +278,11 @@ func (c *Client) Submit(ctx context.Context, path string, opts Options) (*gen.Jo
 
 func max1(d time.Duration) time.Duration { return max(d, time.Second) }
 
-func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*gen.JobAccepted, error) {
+// poster sends a multipart body: the generated TranslateWithBody or
+// QuoteWithBody.
+type poster func(ctx context.Context, contentType string, body io.Reader, reqEditors ...gen.RequestEditorFn) (*http.Response, error)
+
+func (c *Client) submitOnce(ctx context.Context, path string, opts Options, post poster) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -251,9 +297,16 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 	mw := multipart.NewWriter(pw)
 	sent := make(chan struct{})
 	go func() {
-		fields := [][2]string{{"target_lang", opts.To}, {"source_lang", opts.From}, {"translation_mode", opts.Mode}, {"glossary_id", opts.GlossaryID}}
+		fields := [][2]string{{"target_lang", opts.To}, {"source_lang", opts.From}, {"translation_mode", opts.Mode}, {"glossary_id", opts.GlossaryID},
+			{"target_langs", strings.Join(opts.Targets, ",")}}
 		if opts.PDF {
 			fields = append(fields, [2]string{"pdf", "true"})
+		}
+		if opts.Hold {
+			fields = append(fields, [2]string{"hold", "true"})
+		}
+		if opts.Bilingual {
+			fields = append(fields, [2]string{"bilingual", "true"})
 		}
 		for _, kv := range fields {
 			if kv[1] != "" {
@@ -282,7 +335,7 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 	report(opts.Progress, Progress{Phase: PhaseUpload, Total: total})
 	rctx, stop := requestContext(ctx, sent)
 	defer stop()
-	resp, err := c.API.TranslateWithBody(rctx, mw.FormDataContentType(), pr)
+	resp, err := post(rctx, mw.FormDataContentType(), pr)
 	pr.CloseWithError(errors.New("request finished")) // stop the writer if the server answered early
 	if err != nil {
 		return nil, err
@@ -292,11 +345,7 @@ func (c *Client) submitOnce(ctx context.Context, path string, opts Options) (*ge
 	if err := apiError(resp.StatusCode, resp.Header, b); err != nil {
 		return nil, err
 	}
-	var acc gen.JobAccepted
-	if err := json.Unmarshal(b, &acc); err != nil {
-		return nil, fmt.Errorf("dragoman: reading the accepted job: %w", err)
-	}
-	return &acc, nil
+	return b, nil
 }
 
 // counter reports upload progress as bytes pass.
@@ -342,64 +391,4 @@ func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (
 		}
 		interval = min(interval+time.Second, 5*time.Second)
 	}
-}
-
-// Download writes a completed job's document into dir under the name the
-// server gives it (NAME.<code>.docx) and returns its path.
-func (c *Client) Download(ctx context.Context, id, dir string, progress func(Progress)) (string, error) {
-	return c.download(ctx, id, dir, gen.Docx, progress)
-}
-
-// DownloadPDF writes the PDF rendition of a completed job's document into
-// dir (NAME.<code>.pdf) and returns its path. A job submitted without
-// PDF has it rendered on demand by the server, which takes a few seconds.
-func (c *Client) DownloadPDF(ctx context.Context, id, dir string, progress func(Progress)) (string, error) {
-	return c.download(ctx, id, dir, gen.Pdf, progress)
-}
-
-func (c *Client) download(ctx context.Context, id, dir string, format gen.DownloadJobParamsFormat, progress func(Progress)) (string, error) {
-	u, err := jobID(id)
-	if err != nil {
-		return "", err
-	}
-	resp, err := c.API.DownloadJob(ctx, u, &gen.DownloadJobParams{Format: &format})
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", apiError(resp.StatusCode, resp.Header, readAll(resp.Body))
-	}
-	name := "translated-" + id + "." + string(format)
-	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
-		if n := filepath.Base(strings.ReplaceAll(params["filename"], "\\", "/")); n != "" && n != "." && n != "/" && n != ".." {
-			name = n
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, ".dragoman-*.part")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	total := max(resp.ContentLength, 0)
-	report(progress, Progress{Phase: PhaseDownload, JobID: id, Total: total})
-	cw := &counter{w: tmp, total: total, fn: func(p Progress) {
-		p.Phase, p.JobID = PhaseDownload, id
-		report(progress, p)
-	}}
-	if _, err := io.Copy(cw, resp.Body); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	out := filepath.Join(dir, name)
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return "", err
-	}
-	return out, nil
 }

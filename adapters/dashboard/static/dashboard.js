@@ -6,6 +6,17 @@
   "use strict";
   var csrf = document.body.dataset.csrf || "";
 
+  // jobAction confirms a held job (it starts) or cancels one; it resolves,
+  // or rejects with the server's message.
+  function jobAction(id, action) {
+    return fetch("/jobs/" + encodeURIComponent(id) + "/" + action, {
+      method: "POST", credentials: "same-origin", headers: { "X-CSRF-Token": csrf, Accept: "application/json" }
+    }).then(function (r) {
+      if (r.ok) return r.json();
+      return r.json().then(function (b) { throw (b && b.message) || ("HTTP " + r.status); }, function () { throw "HTTP " + r.status; });
+    });
+  }
+
   // Destructive forms ask first.
   document.addEventListener("submit", function (e) {
     var f = e.target;
@@ -28,6 +39,35 @@
   var rows = document.getElementById("job-rows");
   if (rows) {
     var live = document.getElementById("live");
+    // A batch is one row that expands into its jobs; what is open stays
+    // open across refreshes.
+    var open = {};
+    if (/^#(batch|job)-/.test(window.location.hash)) {
+      var target = document.getElementById(window.location.hash.slice(1));
+      if (target && target.dataset.batch) open[target.dataset.batch] = true;
+    }
+    var applyOpen = function () {
+      rows.querySelectorAll("button.expand").forEach(function (b) {
+        var on = !!open[b.dataset.batch];
+        b.setAttribute("aria-expanded", on ? "true" : "false");
+        b.textContent = (on ? "Hide " : "Show ") + b.textContent.replace(/^(Show|Hide) /, "");
+        rows.querySelectorAll("tr.in-batch[data-batch=\"" + b.dataset.batch + "\"]").forEach(function (tr) { tr.hidden = !on; });
+      });
+    };
+    applyOpen();
+    rows.addEventListener("click", function (e) {
+      var b = e.target.closest("button");
+      if (!b) return;
+      if (b.classList.contains("expand")) {
+        open[b.dataset.batch] = !open[b.dataset.batch];
+        applyOpen();
+        return;
+      }
+      if (b.dataset.jobAction) {
+        b.disabled = true;
+        jobAction(b.dataset.job, b.dataset.jobAction).then(refresh, function (msg) { b.disabled = false; if (live) live.textContent = msg; });
+      }
+    });
     var refresh = function () {
       if (document.hidden) return;
       fetch(rows.dataset.src, { credentials: "same-origin", redirect: "manual", headers: { Accept: "text/html" } }).then(function (r) {
@@ -38,6 +78,7 @@
       }).then(function (html) {
         if (html === null) return;
         rows.innerHTML = html;
+        applyOpen();
         if (live) live.textContent = "Updated " + new Date().toLocaleTimeString();
       }).catch(function () { if (live) live.textContent = "Connection lost, retrying…"; });
     };
@@ -114,8 +155,16 @@
   var url = document.getElementById("url"), submit = document.getElementById("submit");
   var progress = document.getElementById("progress"), progressText = document.getElementById("progress-text");
   var result = document.getElementById("result"), pdf = document.getElementById("pdf");
-  var glossary = document.getElementById("glossary");
+  var glossary = document.getElementById("glossary"), more = document.getElementById("more-targets");
+  var quote = document.getElementById("quote"), quoteBody = document.getElementById("quote-body");
+  var quoteGo = document.getElementById("quote-go"), quoteCancel = document.getElementById("quote-cancel");
   var maxSize = Number(form.dataset.maxSize), maxMB = form.dataset.maxMb;
+  var leftWords = form.dataset.leftWords === "" ? null : Number(form.dataset.leftWords);
+  var limitWords = form.dataset.limitWords === "" ? null : Number(form.dataset.limitWords);
+  // Quote first for documents over 1 MB, a .zip, or a month with less than
+  // a fifth of its words left.
+  var quoteAbove = 1048576;
+  var held = null;
   var picked = null;
 
   var langs = {};
@@ -140,12 +189,20 @@
     var from = source.value === "auto" && detectedSource ? detectedSource : source.value;
     var names = (pairs[from] || []).slice().sort();
     var keep = defaultTarget(names, before);
+    var keepMore = more ? Array.prototype.map.call(more.selectedOptions, function (o) { return o.value; }) : [];
     target.textContent = "";
+    if (more) more.textContent = "";
     names.forEach(function (n) {
       var o = document.createElement("option");
       o.value = n; o.textContent = (langs[n] || {}).label || n;
       if (n === keep) o.selected = true;
       target.appendChild(o);
+      if (more) {
+        var m = document.createElement("option");
+        m.value = n; m.textContent = (langs[n] || {}).label || n;
+        if (keepMore.indexOf(n) >= 0) m.selected = true;
+        more.appendChild(m);
+      }
     });
     if (!names.length) {
       var o = document.createElement("option");
@@ -229,18 +286,84 @@
     }
   }
 
+  function targets() {
+    var all = [target.value];
+    if (more) Array.prototype.forEach.call(more.selectedOptions, function (o) { if (all.indexOf(o.value) < 0) all.push(o.value); });
+    return all;
+  }
+  function needsQuote() {
+    if (!picked) return false; // a URL's size is only known once fetched
+    var tight = limitWords !== null && leftWords !== null && leftWords < limitWords / 5;
+    return picked.size > quoteAbove || /\.zip$/i.test(picked.name) || tight;
+  }
+  function opened(body) {
+    window.location = body.batch_id ? "/jobs#batch-" + body.batch_id : "/jobs#job-" + body.job_id;
+  }
+  function line(text, cls) {
+    var p = document.createElement("p");
+    p.textContent = text;
+    if (cls) p.className = cls;
+    quoteBody.appendChild(p);
+  }
+  function showQuote(body) {
+    var q = body.quote;
+    held = body;
+    quoteBody.textContent = "";
+    var docs = q.documents > 1 ? " in " + q.documents + " documents" : "";
+    line(q.words.toLocaleString("en-US") + " words" + docs + (q.source_lang ? " in " + q.source_lang : "") + ", " +
+      q.charged_words.toLocaleString("en-US") + " words charged for " + q.targets.length + (q.targets.length === 1 ? " language." : " languages."));
+    var ul = document.createElement("ul");
+    q.targets.forEach(function (t) {
+      var li = document.createElement("li");
+      var route = t.route.map(function (l) { return l.source_lang + " → " + l.target_lang + " by " + l.engine; }).join(", then ");
+      li.textContent = t.target_lang + ": about " + Math.max(1, Math.round(t.estimated_seconds)) + " s" +
+        (route ? " (" + route + ")" : "") + "; " + t.segments_in_memory + " passages already translated before.";
+      ul.appendChild(li);
+    });
+    quoteBody.appendChild(ul);
+    if (q.quota.left_after === null) line("Your " + q.quota.plan_name + " plan has no monthly limit.");
+    else if (q.quota.fits) line(q.quota.left_after.toLocaleString("en-US") + " words will be left this month.");
+    else line("This is more than the " + (q.quota.left_after + q.charged_words).toLocaleString("en-US") + " words left this month: cancel, or upgrade your plan first.", "error-text");
+    quoteGo.disabled = !q.quota.fits;
+    quote.hidden = false;
+    quoteGo.focus();
+  }
+  function all(action) {
+    return Promise.all(held.jobs.map(function (j) { return jobAction(j.job_id, action); }));
+  }
+  quoteGo.addEventListener("click", function () {
+    if (!held) return;
+    quoteGo.disabled = quoteCancel.disabled = true;
+    var body = held;
+    all("confirm").then(function () { show("ok", "Translating. Opening your jobs…"); setTimeout(function () { opened(body); }, 600); },
+      function (msg) { quoteGo.disabled = quoteCancel.disabled = false; show("error", String(msg)); });
+  });
+  quoteCancel.addEventListener("click", function () {
+    if (!held) return;
+    quoteGo.disabled = quoteCancel.disabled = true;
+    all("cancel").then(function () { held = null; quote.hidden = true; quoteGo.disabled = quoteCancel.disabled = false; show("ok", "Cancelled: nothing was charged."); },
+      function (msg) { quoteGo.disabled = quoteCancel.disabled = false; show("error", String(msg)); });
+  });
+
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     result.hidden = true;
+    quote.hidden = true;
     if (!picked && !url.value) { show("error", "Choose a document, drop one here, or paste its https address."); return; }
     if (picked && picked.size > maxSize) { show("error", explain(413)); return; }
     if (!target.value) { show("error", "Choose a target language."); return; }
     try { localStorage.setItem(lastKey, target.value); } catch (err) { /* private mode: no memory */ }
     var fd = new FormData();
+    var ts = targets();
     fd.append("target_lang", target.value);
+    if (ts.length > 1) fd.append("target_langs", ts.join(","));
     fd.append("source_lang", source.value);
     fd.append("mode", (form.querySelector("input[name=mode]:checked") || {}).value || "professional");
     fd.append("pdf", pdf && pdf.checked ? "true" : "false");
+    var bilingual = document.getElementById("bilingual");
+    if (bilingual && bilingual.checked) fd.append("bilingual", "true");
+    var quoting = needsQuote();
+    if (quoting) fd.append("hold", "true");
     if (glossary && glossary.value) fd.append("glossary_id", glossary.value);
     if (picked) fd.append("file", picked, picked.name); else fd.append("url", url.value);
     var xhr = new XMLHttpRequest();
@@ -253,17 +376,23 @@
     xhr.upload.addEventListener("progress", function (ev) {
       if (ev.lengthComputable) {
         progress.value = Math.round(ev.loaded * 100 / ev.total);
-        progressText.textContent = "Uploading… " + progress.value + "%";
+        progressText.textContent = progress.value < 100 ? "Uploading… " + progress.value + "%" : (quoting ? "Counting the words…" : "");
       }
     });
     xhr.addEventListener("load", function () {
       submit.disabled = false;
       var body = null;
       try { body = JSON.parse(xhr.responseText); } catch (err) { body = null; }
+      if (xhr.status === 202 && body && body.held) {
+        progress.hidden = true; progressText.textContent = "";
+        showQuote(body);
+        return;
+      }
       if (xhr.status === 202 && body) {
         progress.value = 100; progressText.textContent = "";
-        show("ok", "“" + body.name + "” is queued for translation. Opening your jobs…");
-        setTimeout(function () { window.location = "/jobs#job-" + body.job_id; }, 900);
+        var what = body.jobs && body.jobs.length > 1 ? body.jobs.length + " translations are" : "“" + body.name + "” is";
+        show("ok", what + " queued. Opening your jobs…");
+        setTimeout(function () { opened(body); }, 900);
         return;
       }
       progress.hidden = true; progressText.textContent = "";

@@ -18,6 +18,33 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BatchStatusStatus.
+const (
+	BatchStatusStatusCompleted  BatchStatusStatus = "completed"
+	BatchStatusStatusFailed     BatchStatusStatus = "failed"
+	BatchStatusStatusPartial    BatchStatusStatus = "partial"
+	BatchStatusStatusPending    BatchStatusStatus = "pending"
+	BatchStatusStatusProcessing BatchStatusStatus = "processing"
+)
+
+// Valid indicates whether the value is a known member of the BatchStatusStatus enum.
+func (e BatchStatusStatus) Valid() bool {
+	switch e {
+	case BatchStatusStatusCompleted:
+		return true
+	case BatchStatusStatusFailed:
+		return true
+	case BatchStatusStatusPartial:
+		return true
+	case BatchStatusStatusPending:
+		return true
+	case BatchStatusStatusProcessing:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FlagKind.
 const (
 	FlagKindAddresses      FlagKind = "addresses"
@@ -345,6 +372,24 @@ func (e SegmentCodeKind) Valid() bool {
 	}
 }
 
+// Defines values for TargetQuoteOutEstimateBasis.
+const (
+	Default  TargetQuoteOutEstimateBasis = "default"
+	Measured TargetQuoteOutEstimateBasis = "measured"
+)
+
+// Valid indicates whether the value is a known member of the TargetQuoteOutEstimateBasis enum.
+func (e TargetQuoteOutEstimateBasis) Valid() bool {
+	switch e {
+	case Default:
+		return true
+	case Measured:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TestEventEvent.
 const (
 	TestEventEventWebhookTest TestEventEvent = "webhook.test"
@@ -503,13 +548,16 @@ func (e ListJobsParamsStatus) Valid() bool {
 
 // Defines values for DownloadJobParamsFormat.
 const (
-	Docx DownloadJobParamsFormat = "docx"
-	Pdf  DownloadJobParamsFormat = "pdf"
+	Bilingual DownloadJobParamsFormat = "bilingual"
+	Docx      DownloadJobParamsFormat = "docx"
+	Pdf       DownloadJobParamsFormat = "pdf"
 )
 
 // Valid indicates whether the value is a known member of the DownloadJobParamsFormat enum.
 func (e DownloadJobParamsFormat) Valid() bool {
 	switch e {
+	case Bilingual:
+		return true
 	case Docx:
 		return true
 	case Pdf:
@@ -549,6 +597,30 @@ func (e ExportJobXliffParamsVersion) Valid() bool {
 	case N12:
 		return true
 	case N21:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuoteMultipartBodyTranslationMode.
+const (
+	QuoteMultipartBodyTranslationModeExtreme      QuoteMultipartBodyTranslationMode = "extreme"
+	QuoteMultipartBodyTranslationModeFull         QuoteMultipartBodyTranslationMode = "full"
+	QuoteMultipartBodyTranslationModeLiteral      QuoteMultipartBodyTranslationMode = "literal"
+	QuoteMultipartBodyTranslationModeProfessional QuoteMultipartBodyTranslationMode = "professional"
+)
+
+// Valid indicates whether the value is a known member of the QuoteMultipartBodyTranslationMode enum.
+func (e QuoteMultipartBodyTranslationMode) Valid() bool {
+	switch e {
+	case QuoteMultipartBodyTranslationModeExtreme:
+		return true
+	case QuoteMultipartBodyTranslationModeFull:
+		return true
+	case QuoteMultipartBodyTranslationModeLiteral:
+		return true
+	case QuoteMultipartBodyTranslationModeProfessional:
 		return true
 	default:
 		return false
@@ -623,6 +695,49 @@ func (e TestDeliveryParamsXWebhookEvent) Valid() bool {
 		return false
 	}
 }
+
+// BatchAccepted defines model for BatchAccepted.
+type BatchAccepted struct {
+	// BatchId Identifier of the batch
+	BatchId openapi_types.UUID `json:"batch_id"`
+
+	// Jobs The usual acceptance body of each job, in order: for each document, each target in the order given
+	Jobs *[]JobAccepted `json:"jobs"`
+
+	// PollUrl Relative path of the batch resource
+	//
+	// Example: /v1/batches/0b7c…
+	PollUrl string `json:"poll_url"`
+
+	// Skipped Entries of an uploaded .zip that are not documents (.docx, .doc, .odt, .rtf) and made no job
+	Skipped *[]string `json:"skipped"`
+}
+
+// BatchCounts defines model for BatchCounts.
+type BatchCounts struct {
+	Completed  int64 `json:"completed"`
+	Failed     int64 `json:"failed"`
+	Pending    int64 `json:"pending"`
+	Processing int64 `json:"processing"`
+}
+
+// BatchStatus defines model for BatchStatus.
+type BatchStatus struct {
+	BatchId openapi_types.UUID `json:"batch_id"`
+	Counts  BatchCounts        `json:"counts"`
+
+	// Jobs Each job's status, as GET /jobs/{job_id} answers it, in the order they were made
+	Jobs *[]JobStatus `json:"jobs"`
+
+	// Status pending until a job starts; processing while any job is unfinished; then completed (all completed), failed (all failed) or partial (some of each)
+	Status BatchStatusStatus `json:"status"`
+
+	// Total Jobs in the batch
+	Total int64 `json:"total"`
+}
+
+// BatchStatusStatus pending until a job starts; processing while any job is unfinished; then completed (all completed), failed (all failed) or partial (some of each)
+type BatchStatusStatus string
 
 // DoNotTranslate defines model for DoNotTranslate.
 type DoNotTranslate struct {
@@ -753,6 +868,9 @@ type JobEventEvent string
 
 // JobEventData defines model for JobEventData.
 type JobEventData struct {
+	// BilingualUrl Absolute download address of the bilingual document (source beside translation); present only on the job.completed of a job submitted with bilingual=true whose bilingual document was made, absent otherwise (the contract's fields are unchanged)
+	BilingualUrl *string `json:"bilingual_url,omitempty"`
+
 	// DocxUrl Absolute download address of the translated document (GET with the same X-API-Key); null on failure
 	DocxUrl *string `json:"docx_url"`
 
@@ -797,8 +915,13 @@ type JobList struct {
 
 // JobStatus defines model for JobStatus.
 type JobStatus struct {
-	CompletedAt *time.Time `json:"completed_at"`
-	CreatedAt   *time.Time `json:"created_at"`
+	// BatchId The batch of a submission with several targets or documents (GET /batches/{batch_id}); null for a job submitted alone
+	BatchId *string `json:"batch_id"`
+
+	// BilingualUrl Path to download the bilingual document (source beside translation, each in its own direction), for a job submitted with bilingual=true once completed with it made (as job.completed's data.bilingual_url); null otherwise
+	BilingualUrl *string    `json:"bilingual_url"`
+	CompletedAt  *time.Time `json:"completed_at"`
+	CreatedAt    *time.Time `json:"created_at"`
 
 	// DownloadUrl Path to download the translated file once completed
 	DownloadUrl *string `json:"download_url"`
@@ -810,9 +933,12 @@ type JobStatus struct {
 	Error *string `json:"error"`
 
 	// Fidelity Summary of the structure check between source and output
-	Fidelity *string            `json:"fidelity"`
-	JobId    openapi_types.UUID `json:"job_id"`
-	Metrics  Metrics            `json:"metrics"`
+	Fidelity *string `json:"fidelity"`
+
+	// HeldUntil For a job submitted with hold and not yet confirmed: when it is dropped unless POST /jobs/{job_id}/confirm starts it; null otherwise
+	HeldUntil *time.Time         `json:"held_until"`
+	JobId     openapi_types.UUID `json:"job_id"`
+	Metrics   Metrics            `json:"metrics"`
 
 	// OriginalName File name as uploaded
 	OriginalName string `json:"original_name"`
@@ -941,6 +1067,62 @@ type ProblemField struct {
 	// Location Example: body.target_lang
 	Location *string `json:"location,omitempty"`
 	Message  string  `json:"message"`
+}
+
+// QuoteLegOut defines model for QuoteLegOut.
+type QuoteLegOut struct {
+	// CharsPerSecond The engine's measured throughput (or the default)
+	CharsPerSecond float64 `json:"chars_per_second"`
+	Engine         string  `json:"engine"`
+
+	// EngineCharacters Characters this leg's engine would be sent
+	EngineCharacters int64 `json:"engine_characters"`
+
+	// Exact false for a leg whose input is the previous leg's output, not known before it is translated: its characters are estimated as the previous leg's
+	Exact      bool   `json:"exact"`
+	SourceLang string `json:"source_lang"`
+	TargetLang string `json:"target_lang"`
+}
+
+// QuoteOut defines model for QuoteOut.
+type QuoteOut struct {
+	// ChargedWords Words the submission would charge: words × targets
+	ChargedWords int64 `json:"charged_words"`
+
+	// Documents Documents quoted: 1, or those of an uploaded .zip
+	Documents int64 `json:"documents"`
+
+	// EstimatedSeconds Engine time of all targets one after another, from the engines' measured throughput (each target's estimate says whether its engines were measured)
+	EstimatedSeconds float64    `json:"estimated_seconds"`
+	Quota            QuoteQuota `json:"quota"`
+
+	// Segments Segments (sentences and the like) of the document(s)
+	Segments int64 `json:"segments"`
+
+	// SourceLang The source language given, or detected; null when detection is unsure (the job detects it again, and the targets' figures are then empty)
+	SourceLang *string `json:"source_lang"`
+
+	// Targets One per target, in the order given
+	Targets *[]TargetQuoteOut `json:"targets"`
+
+	// Words Words of the document(s), counted as the job counts them (the quota is charged this per target)
+	Words int64 `json:"words"`
+}
+
+// QuoteQuota defines model for QuoteQuota.
+type QuoteQuota struct {
+	// Fits Whether the submission fits in what is left
+	Fits bool `json:"fits"`
+
+	// LeftAfter Words left after the submission; negative when it does not fit (the submission would be refused with 402); null: unlimited
+	LeftAfter *int64 `json:"left_after"`
+
+	// LimitWords Words allowed this month; null: unlimited
+	LimitWords *int64 `json:"limit_words"`
+	PlanName   string `json:"plan_name"`
+
+	// UsedWords Words used this month so far
+	UsedWords int64 `json:"used_words"`
 }
 
 // ReadyOutputBody defines model for ReadyOutputBody.
@@ -1112,6 +1294,28 @@ type TMXImported struct {
 	Skipped *[]string `json:"skipped"`
 }
 
+// TargetQuoteOut defines model for TargetQuoteOut.
+type TargetQuoteOut struct {
+	// EngineCharacters Characters the engines would be sent, all legs together (inline codes excluded, as engines bill them)
+	EngineCharacters int64 `json:"engine_characters"`
+
+	// EstimateBasis measured: every engine of the route has been timed on this server; default: one has not yet, and 1000 characters a second was assumed for it
+	EstimateBasis TargetQuoteOutEstimateBasis `json:"estimate_basis"`
+
+	// EstimatedSeconds Each leg's characters at its engine's measured rate
+	EstimatedSeconds float64 `json:"estimated_seconds"`
+
+	// Route The legs of the translation: one engine, or a chain through other languages when no engine serves the pair directly; empty when nothing is sent
+	Route *[]QuoteLegOut `json:"route"`
+
+	// SegmentsInMemory Segments the account's memory (its post-edits and TMX imports) or the engines' translation memory already hold: no engine characters, still counted in words
+	SegmentsInMemory int64  `json:"segments_in_memory"`
+	TargetLang       string `json:"target_lang"`
+}
+
+// TargetQuoteOutEstimateBasis measured: every engine of the route has been timed on this server; default: one has not yet, and 1000 characters a second was assumed for it
+type TargetQuoteOutEstimateBasis string
+
 // TestEvent defines model for TestEvent.
 type TestEvent struct {
 	Data  TestEventData  `json:"data"`
@@ -1138,8 +1342,14 @@ type TestEventData struct {
 
 // TranslateURLInputBody defines model for TranslateURLInputBody.
 type TranslateURLInputBody struct {
+	// Bilingual Also make the bilingual document; see POST /translate's bilingual field
+	Bilingual *bool `json:"bilingual,omitempty"`
+
 	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
 	GlossaryId *string `json:"glossary_id,omitempty"`
+
+	// Hold Keep the job pending until POST /jobs/{job_id}/confirm; see POST /translate's hold.
+	Hold *bool `json:"hold,omitempty"`
 
 	// Pdf Also render the translation to PDF; see POST /translate's pdf field
 	Pdf *bool `json:"pdf,omitempty"`
@@ -1149,6 +1359,9 @@ type TranslateURLInputBody struct {
 
 	// TargetLang Target language name from GET /languages (ISO 639-1 codes accepted)
 	TargetLang *string `json:"target_lang,omitempty"`
+
+	// TargetLangs Several targets at once: one job per target from one document, as a batch (see POST /translate's target_langs); target_lang is then ignored.
+	TargetLangs *[]string `json:"target_langs,omitempty"`
 
 	// TranslationMode Translation mode
 	TranslationMode *TranslateURLInputBodyTranslationMode `json:"translation_mode,omitempty"`
@@ -1329,7 +1542,7 @@ type ListJobsParamsStatus string
 
 // DownloadJobParams defines parameters for DownloadJob.
 type DownloadJobParams struct {
-	// Format docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds)
+	// Format docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds); bilingual: the bilingual .docx of a job submitted with bilingual=true (404 otherwise)
 	Format *DownloadJobParamsFormat `form:"format,omitempty" json:"format,omitempty"`
 }
 
@@ -1399,13 +1612,19 @@ type ImportMemoryTmxMultipartBody struct {
 	File openapi_types.File `json:"file"`
 }
 
-// TranslateMultipartBody defines parameters for Translate.
-type TranslateMultipartBody struct {
+// QuoteMultipartBody defines parameters for Quote.
+type QuoteMultipartBody struct {
+	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged.
+	Bilingual *bool `json:"bilingual,omitempty"`
+
 	// File .docx, .doc, .odt or .rtf; max 50 MB
 	File openapi_types.File `json:"file"`
 
 	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
 	GlossaryId *string `json:"glossary_id,omitempty"`
+
+	// Hold Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged.
+	Hold *bool `json:"hold,omitempty"`
 
 	// Pdf Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download.
 	Pdf *bool `json:"pdf,omitempty"`
@@ -1416,12 +1635,58 @@ type TranslateMultipartBody struct {
 	// TargetLang Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)
 	TargetLang *string `json:"target_lang,omitempty"`
 
+	// TargetLangs Several targets at once, comma-separated (`Spanish,Urdu`; the field may also repeat): one job per target from this one upload, as a batch. The document is read once (converted once, its words counted and its language detected once), and the quota is checked for every target before any job starts: the words are charged per target, and when they do not all fit the answer is 402 and no job is made. At most 12 targets; target_lang is then ignored. The answer is 202 with `{batch_id, poll_url, jobs: [the acceptance body of each job]}`; GET /batches/{batch_id} shows the jobs together, and each job sends its own job.completed or job.failed. A .zip of documents (what the CLI and the dashboard send for several files) is a batch too: every .docx, .doc, .odt and .rtf in it (at most 50, 200 MB unpacked together, each under 50 MB) to every target; other entries are listed in `skipped`. (comma-separated)
+	TargetLangs *string `json:"target_langs,omitempty"`
+
+	// TranslationMode `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	TranslationMode *QuoteMultipartBodyTranslationMode `json:"translation_mode,omitempty"`
+}
+
+// QuoteMultipartBodyTranslationMode defines parameters for Quote.
+type QuoteMultipartBodyTranslationMode string
+
+// TranslateMultipartBody defines parameters for Translate.
+type TranslateMultipartBody struct {
+	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged.
+	Bilingual *bool `json:"bilingual,omitempty"`
+
+	// File .docx, .doc, .odt or .rtf; max 50 MB
+	File openapi_types.File `json:"file"`
+
+	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
+	GlossaryId *string `json:"glossary_id,omitempty"`
+
+	// Hold Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged.
+	Hold *bool `json:"hold,omitempty"`
+
+	// Pdf Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download.
+	Pdf *bool `json:"pdf,omitempty"`
+
+	// SourceLang Source language name, or auto for detection
+	SourceLang *string `json:"source_lang,omitempty"`
+
+	// TargetLang Target language name from GET /languages (case-insensitive; ISO 639-1 codes accepted)
+	TargetLang *string `json:"target_lang,omitempty"`
+
+	// TargetLangs Several targets at once, comma-separated (`Spanish,Urdu`; the field may also repeat): one job per target from this one upload, as a batch. The document is read once (converted once, its words counted and its language detected once), and the quota is checked for every target before any job starts: the words are charged per target, and when they do not all fit the answer is 402 and no job is made. At most 12 targets; target_lang is then ignored. The answer is 202 with `{batch_id, poll_url, jobs: [the acceptance body of each job]}`; GET /batches/{batch_id} shows the jobs together, and each job sends its own job.completed or job.failed. A .zip of documents (what the CLI and the dashboard send for several files) is a batch too: every .docx, .doc, .odt and .rtf in it (at most 50, 200 MB unpacked together, each under 50 MB) to every target; other entries are listed in `skipped`. (comma-separated)
+	TargetLangs *string `json:"target_langs,omitempty"`
+
 	// TranslationMode `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
 	TranslationMode *TranslateMultipartBodyTranslationMode `json:"translation_mode,omitempty"`
 }
 
 // TranslateMultipartBodyTranslationMode defines parameters for Translate.
 type TranslateMultipartBodyTranslationMode string
+
+// Translate202JSONResponseBody defines parameters for Translate.
+type Translate202JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// TranslateUrl202JSONResponseBody defines parameters for TranslateUrl.
+type TranslateUrl202JSONResponseBody struct {
+	union json.RawMessage
+}
 
 // WebhookDeliveriesParams defines parameters for WebhookDeliveries.
 type WebhookDeliveriesParams struct {
@@ -1507,6 +1772,12 @@ type ImportJobXliffMultipartRequestBody ImportJobXliffMultipartBody
 // ImportMemoryTmxMultipartRequestBody defines body for ImportMemoryTmx for multipart/form-data ContentType.
 type ImportMemoryTmxMultipartRequestBody ImportMemoryTmxMultipartBody
 
+// QuoteJSONRequestBody defines body for Quote for application/json ContentType.
+type QuoteJSONRequestBody = TranslateURLInputBody
+
+// QuoteMultipartRequestBody defines body for Quote for multipart/form-data ContentType.
+type QuoteMultipartRequestBody QuoteMultipartBody
+
 // TranslateMultipartRequestBody defines body for Translate for multipart/form-data ContentType.
 type TranslateMultipartRequestBody TranslateMultipartBody
 
@@ -1527,6 +1798,130 @@ type JobFailedDeliveryJSONRequestBody = JobEvent
 
 // TestDeliveryJSONRequestBody defines body for TestDelivery for application/json ContentType.
 type TestDeliveryJSONRequestBody = TestEvent
+
+// AsJobAccepted returns the union data inside the Translate202JSONResponseBody as a JobAccepted
+func (t Translate202JSONResponseBody) AsJobAccepted() (JobAccepted, error) {
+	var body JobAccepted
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromJobAccepted overwrites any union data inside the Translate202JSONResponseBody as the provided JobAccepted
+func (t *Translate202JSONResponseBody) FromJobAccepted(v JobAccepted) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeJobAccepted performs a merge with any union data inside the Translate202JSONResponseBody, using the provided JobAccepted
+func (t *Translate202JSONResponseBody) MergeJobAccepted(v JobAccepted) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBatchAccepted returns the union data inside the Translate202JSONResponseBody as a BatchAccepted
+func (t Translate202JSONResponseBody) AsBatchAccepted() (BatchAccepted, error) {
+	var body BatchAccepted
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBatchAccepted overwrites any union data inside the Translate202JSONResponseBody as the provided BatchAccepted
+func (t *Translate202JSONResponseBody) FromBatchAccepted(v BatchAccepted) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBatchAccepted performs a merge with any union data inside the Translate202JSONResponseBody, using the provided BatchAccepted
+func (t *Translate202JSONResponseBody) MergeBatchAccepted(v BatchAccepted) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Translate202JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Translate202JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsJobAcceptedURL returns the union data inside the TranslateUrl202JSONResponseBody as a JobAcceptedURL
+func (t TranslateUrl202JSONResponseBody) AsJobAcceptedURL() (JobAcceptedURL, error) {
+	var body JobAcceptedURL
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromJobAcceptedURL overwrites any union data inside the TranslateUrl202JSONResponseBody as the provided JobAcceptedURL
+func (t *TranslateUrl202JSONResponseBody) FromJobAcceptedURL(v JobAcceptedURL) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeJobAcceptedURL performs a merge with any union data inside the TranslateUrl202JSONResponseBody, using the provided JobAcceptedURL
+func (t *TranslateUrl202JSONResponseBody) MergeJobAcceptedURL(v JobAcceptedURL) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBatchAccepted returns the union data inside the TranslateUrl202JSONResponseBody as a BatchAccepted
+func (t TranslateUrl202JSONResponseBody) AsBatchAccepted() (BatchAccepted, error) {
+	var body BatchAccepted
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBatchAccepted overwrites any union data inside the TranslateUrl202JSONResponseBody as the provided BatchAccepted
+func (t *TranslateUrl202JSONResponseBody) FromBatchAccepted(v BatchAccepted) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBatchAccepted performs a merge with any union data inside the TranslateUrl202JSONResponseBody, using the provided BatchAccepted
+func (t *TranslateUrl202JSONResponseBody) MergeBatchAccepted(v BatchAccepted) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t TranslateUrl202JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *TranslateUrl202JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -1698,6 +2093,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
 	TestWebhookApi(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetBatch Batch status
+	//
+	// The jobs of a submission with several targets (target_langs) or documents (a .zip), together. Poll every 2 to 5 seconds until the status is completed, failed or partial. Batches live as long as their jobs (24 hours, configurable), then 404.
+	//
+	// Corresponds with GET /batches/{batch_id} (the `GetBatch` operationId).
+	GetBatch(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListGlossaries List glossaries
 	//
 	// The caller's glossaries, oldest first, without their entries.
@@ -1764,6 +2166,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /jobs/{job_id} (the `GetJob` operationId).
 	GetJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConfirmJob Start a held job
+	//
+	// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+	//
+	// Corresponds with POST /jobs/{job_id}/confirm (the `ConfirmJob` operationId).
+	ConfirmJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DownloadJob Download the translated document
 	//
@@ -1845,10 +2254,28 @@ type ClientInterface interface {
 
 	// ProblemType Describe a problem type
 	//
-	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `conflict` (409), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 	//
 	// Corresponds with GET /problems/{code} (the `ProblemType` operationId).
 	ProblemType(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// QuoteWithBody Quote a submission before spending
+	//
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	QuoteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Quote Quote a submission before spending
+	//
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	Quote(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Ready Readiness check
 	//
@@ -1859,7 +2286,7 @@ type ClientInterface interface {
 
 	// TranslateWithBody Translate an uploaded document
 	//
-	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll; with `target_langs` (several targets) or a .zip of documents, 202 with a batch (see target_langs). With `hold`, the job waits for POST /jobs/{job_id}/confirm (see hold and POST /quote).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1868,7 +2295,7 @@ type ClientInterface interface {
 
 	// TranslateUrlWithBody Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1877,7 +2304,7 @@ type ClientInterface interface {
 
 	// TranslateUrl Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2179,6 +2606,23 @@ func (c *Client) TestWebhookApi(ctx context.Context, webhookId string, reqEditor
 	return c.Client.Do(req)
 }
 
+// GetBatch Batch status
+//
+// The jobs of a submission with several targets (target_langs) or documents (a .zip), together. Poll every 2 to 5 seconds until the status is completed, failed or partial. Batches live as long as their jobs (24 hours, configurable), then 404.
+//
+// Corresponds with GET /batches/{batch_id} (the `GetBatch` operationId).
+func (c *Client) GetBatch(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBatchRequest(c.Server, batchId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListGlossaries List glossaries
 //
 // The caller's glossaries, oldest first, without their entries.
@@ -2326,6 +2770,23 @@ func (c *Client) CancelJob(ctx context.Context, jobId openapi_types.UUID, reqEdi
 // Corresponds with GET /jobs/{job_id} (the `GetJob` operationId).
 func (c *Client) GetJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetJobRequest(c.Server, jobId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConfirmJob Start a held job
+//
+// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+//
+// Corresponds with POST /jobs/{job_id}/confirm (the `ConfirmJob` operationId).
+func (c *Client) ConfirmJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmJobRequest(c.Server, jobId)
 	if err != nil {
 		return nil, err
 	}
@@ -2516,11 +2977,49 @@ func (c *Client) ImportMemoryTmxWithBody(ctx context.Context, contentType string
 
 // ProblemType Describe a problem type
 //
-// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `conflict` (409), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 //
 // Corresponds with GET /problems/{code} (the `ProblemType` operationId).
 func (c *Client) ProblemType(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewProblemTypeRequest(c.Server, code)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// QuoteWithBody Quote a submission before spending
+//
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *Client) QuoteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewQuoteRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Quote Quote a submission before spending
+//
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *Client) Quote(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewQuoteRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2550,7 +3049,7 @@ func (c *Client) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 
 // TranslateWithBody Translate an uploaded document
 //
-// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll; with `target_langs` (several targets) or a .zip of documents, 202 with a batch (see target_langs). With `hold`, the job waits for POST /jobs/{job_id}/confirm (see hold and POST /quote).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2569,7 +3068,7 @@ func (c *Client) TranslateWithBody(ctx context.Context, contentType string, body
 
 // TranslateUrlWithBody Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2588,7 +3087,7 @@ func (c *Client) TranslateUrlWithBody(ctx context.Context, contentType string, b
 
 // TranslateUrl Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3127,6 +3626,40 @@ func NewTestWebhookApiRequest(server string, webhookId string) (*http.Request, e
 	return req, nil
 }
 
+// NewGetBatchRequest constructs an http.Request for the GetBatch method
+func NewGetBatchRequest(server string, batchId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "batch_id", batchId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/batches/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListGlossariesRequest constructs an http.Request for the ListGlossaries method
 func NewListGlossariesRequest(server string) (*http.Request, error) {
 	var err error
@@ -3428,6 +3961,40 @@ func NewGetJobRequest(server string, jobId openapi_types.UUID) (*http.Request, e
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewConfirmJobRequest constructs an http.Request for the ConfirmJob method
+func NewConfirmJobRequest(server string, jobId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "job_id", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/jobs/%s/confirm", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -3965,6 +4532,46 @@ func NewProblemTypeRequest(server string, code string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewQuoteRequest calls the generic Quote builder with application/json body
+func NewQuoteRequest(server string, body QuoteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewQuoteRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewQuoteRequestWithBody constructs an http.Request for the Quote method, with any body, and a specified content type
+func NewQuoteRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/quote")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -4521,6 +5128,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/webhooks/{webhook_id}/test (the `TestWebhookApi` operationId).
 	TestWebhookApiWithResponse(ctx context.Context, webhookId string, reqEditors ...RequestEditorFn) (*TestWebhookApiResponse, error)
 
+	// GetBatchWithResponse Batch status
+	//
+	// The jobs of a submission with several targets (target_langs) or documents (a .zip), together. Poll every 2 to 5 seconds until the status is completed, failed or partial. Batches live as long as their jobs (24 hours, configurable), then 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /batches/{batch_id} (the `GetBatch` operationId).
+	GetBatchWithResponse(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetBatchResponse, error)
+
 	// ListGlossariesWithResponse List glossaries
 	//
 	// The caller's glossaries, oldest first, without their entries.
@@ -4601,6 +5217,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /jobs/{job_id} (the `GetJob` operationId).
 	GetJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetJobResponse, error)
+
+	// ConfirmJobWithResponse Start a held job
+	//
+	// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /jobs/{job_id}/confirm (the `ConfirmJob` operationId).
+	ConfirmJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*ConfirmJobResponse, error)
 
 	// DownloadJobWithResponse Download the translated document
 	//
@@ -4694,12 +5319,30 @@ type ClientWithResponsesInterface interface {
 
 	// ProblemTypeWithResponse Describe a problem type
 	//
-	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+	// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `conflict` (409), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /problems/{code} (the `ProblemType` operationId).
 	ProblemTypeWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*ProblemTypeResponse, error)
+
+	// QuoteWithBodyWithResponse Quote a submission before spending
+	//
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	QuoteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*QuoteResponse, error)
+
+	// QuoteWithResponse Quote a submission before spending
+	//
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	QuoteWithResponse(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*QuoteResponse, error)
 
 	// ReadyWithResponse Readiness check
 	//
@@ -4712,7 +5355,7 @@ type ClientWithResponsesInterface interface {
 
 	// TranslateWithBodyWithResponse Translate an uploaded document
 	//
-	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+	// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll; with `target_langs` (several targets) or a .zip of documents, 202 with a batch (see target_langs). With `hold`, the job waits for POST /jobs/{job_id}/confirm (see hold and POST /quote).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4721,7 +5364,7 @@ type ClientWithResponsesInterface interface {
 
 	// TranslateUrlWithBodyWithResponse Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4730,7 +5373,7 @@ type ClientWithResponsesInterface interface {
 
 	// TranslateUrlWithResponse Translate a document fetched from an HTTPS URL
 	//
-	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+	// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5764,6 +6407,110 @@ func (r TestWebhookApiResponse) ContentType() string {
 	return ""
 }
 
+// GetBatchResponse429Headers the declared response headers of an HTTP 429 response for GetBatch
+type GetBatchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetBatchResponse503Headers the declared response headers of an HTTP 503 response for GetBatch
+type GetBatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BatchStatus
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetBatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBatchResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBatchResponse) GetJSON200() *BatchStatus {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBatchResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBatchResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBatchResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBatchResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetBatchResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBatchResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBatchResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListGlossariesResponse429Headers the declared response headers of an HTTP 429 response for ListGlossaries
 type ListGlossariesResponse429Headers struct {
 	RetryAfter *int
@@ -6527,6 +7274,117 @@ func (r GetJobResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetJobResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ConfirmJobResponse429Headers the declared response headers of an HTTP 429 response for ConfirmJob
+type ConfirmJobResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ConfirmJobResponse503Headers the declared response headers of an HTTP 503 response for ConfirmJob
+type ConfirmJobResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ConfirmJobResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *JobStatus
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ConfirmJobResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ConfirmJobResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ConfirmJobResponse) GetJSON200() *JobStatus {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ConfirmJobResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ConfirmJobResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ConfirmJobResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ConfirmJobResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7594,6 +8452,131 @@ func (r ProblemTypeResponse) ContentType() string {
 	return ""
 }
 
+// QuoteResponse429Headers the declared response headers of an HTTP 429 response for Quote
+type QuoteResponse429Headers struct {
+	RetryAfter *int
+}
+
+// QuoteResponse503Headers the declared response headers of an HTTP 503 response for Quote
+type QuoteResponse503Headers struct {
+	RetryAfter *int
+}
+
+type QuoteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *QuoteOut
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *QuoteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *QuoteResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r QuoteResponse) GetJSON200() *QuoteOut {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON415() *Problem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r QuoteResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r QuoteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r QuoteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r QuoteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r QuoteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ReadyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7668,7 +8651,7 @@ type TranslateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON202 the response for an HTTP 202 `application/json` response
-	JSON202 *JobAccepted
+	JSON202 *Translate202JSONResponseBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
 	// ApplicationproblemJSON402 the response for an HTTP 402 `application/problem+json` response
@@ -7696,7 +8679,7 @@ type TranslateResponse struct {
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
-func (r TranslateResponse) GetJSON202() *JobAccepted {
+func (r TranslateResponse) GetJSON202() *Translate202JSONResponseBody {
 	return r.JSON202
 }
 
@@ -7793,7 +8776,7 @@ type TranslateUrlResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON202 the response for an HTTP 202 `application/json` response
-	JSON202 *JobAcceptedURL
+	JSON202 *TranslateUrl202JSONResponseBody
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *Problem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
@@ -7823,7 +8806,7 @@ type TranslateUrlResponse struct {
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
-func (r TranslateUrlResponse) GetJSON202() *JobAcceptedURL {
+func (r TranslateUrlResponse) GetJSON202() *TranslateUrl202JSONResponseBody {
 	return r.JSON202
 }
 
@@ -8918,6 +9901,21 @@ func (c *ClientWithResponses) TestWebhookApiWithResponse(ctx context.Context, we
 	return ParseTestWebhookApiResponse(rsp)
 }
 
+// GetBatchWithResponse Batch status
+//
+// The jobs of a submission with several targets (target_langs) or documents (a .zip), together. Poll every 2 to 5 seconds until the status is completed, failed or partial. Batches live as long as their jobs (24 hours, configurable), then 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /batches/{batch_id} (the `GetBatch` operationId).
+func (c *ClientWithResponses) GetBatchWithResponse(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetBatchResponse, error) {
+	rsp, err := c.GetBatch(ctx, batchId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBatchResponse(rsp)
+}
+
 // ListGlossariesWithResponse List glossaries
 //
 // The caller's glossaries, oldest first, without their entries.
@@ -9051,6 +10049,21 @@ func (c *ClientWithResponses) GetJobWithResponse(ctx context.Context, jobId open
 		return nil, err
 	}
 	return ParseGetJobResponse(rsp)
+}
+
+// ConfirmJobWithResponse Start a held job
+//
+// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /jobs/{job_id}/confirm (the `ConfirmJob` operationId).
+func (c *ClientWithResponses) ConfirmJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*ConfirmJobResponse, error) {
+	rsp, err := c.ConfirmJob(ctx, jobId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfirmJobResponse(rsp)
 }
 
 // DownloadJobWithResponse Download the translated document
@@ -9205,7 +10218,7 @@ func (c *ClientWithResponses) ImportMemoryTmxWithBodyWithResponse(ctx context.Co
 
 // ProblemTypeWithResponse Describe a problem type
 //
-// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
+// Every error body is an RFC 9457 problem whose `type` is `/v1/problems/{code}` (a reference relative to the server's address); this answers what that type means. No authentication. Codes: `bad_request` (400), `conflict` (409), `forbidden` (403), `gone` (410), `internal` (500), `method_not_allowed` (405), `not_found` (404), `provider_error` (502), `quota_exhausted` (402), `rate_limited` (429), `request_timeout` (408), `stale_revision` (412), `too_large` (413), `unauthenticated` (401), `unavailable` (503), `unprocessable` (422), `unsupported_media_type` (415).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -9216,6 +10229,36 @@ func (c *ClientWithResponses) ProblemTypeWithResponse(ctx context.Context, code 
 		return nil, err
 	}
 	return ParseProblemTypeResponse(rsp)
+}
+
+// QuoteWithBodyWithResponse Quote a submission before spending
+//
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *ClientWithResponses) QuoteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*QuoteResponse, error) {
+	rsp, err := c.QuoteWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseQuoteResponse(rsp)
+}
+
+// QuoteWithResponse Quote a submission before spending
+//
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *ClientWithResponses) QuoteWithResponse(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*QuoteResponse, error) {
+	rsp, err := c.Quote(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseQuoteResponse(rsp)
 }
 
 // ReadyWithResponse Readiness check
@@ -9235,7 +10278,7 @@ func (c *ClientWithResponses) ReadyWithResponse(ctx context.Context, reqEditors 
 
 // TranslateWithBodyWithResponse Translate an uploaded document
 //
-// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll.
+// Multipart upload of one document (`file`, max 50 MB; the type is decided by content: DOCX or ODT zip packages, OLE2 .doc, RTF) with optional `target_lang` (default Arabic), `source_lang` (default auto), `translation_mode` (default professional) and `pdf` (default false). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download. The answer is 202 with a job id to poll; with `target_langs` (several targets) or a .zip of documents, 202 with a batch (see target_langs). With `hold`, the job waits for POST /jobs/{job_id}/confirm (see hold and POST /quote).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9250,7 +10293,7 @@ func (c *ClientWithResponses) TranslateWithBodyWithResponse(ctx context.Context,
 
 // TranslateUrlWithBodyWithResponse Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9265,7 +10308,7 @@ func (c *ClientWithResponses) TranslateUrlWithBodyWithResponse(ctx context.Conte
 
 // TranslateUrlWithResponse Translate a document fetched from an HTTPS URL
 //
-// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings.
+// The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). `professional` (default) keeps technical terms (URLs, e-mail addresses, paths, code identifiers, versions, numbers with units, the account's do-not-translate list set with PUT /account/do-not-translate); `full` translates everything; `literal` asks the engine for word-for-word output where it can; `extreme` is full localisation (idioms, units, date and number formats) on engines that support it (LLM engines); engines that cannot honour a mode translate in `full` mode and say so in the job's warnings. With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10319,6 +11362,104 @@ func ParseTestWebhookApiResponse(rsp *http.Response) (*TestWebhookApiResponse, e
 	return response, nil
 }
 
+// ParseGetBatchResponse parses an HTTP response from a GetBatchWithResponse call
+func ParseGetBatchResponse(rsp *http.Response) (*GetBatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BatchStatus
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetBatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListGlossariesResponse parses an HTTP response from a ListGlossariesWithResponse call
 func ParseListGlossariesResponse(rsp *http.Response) (*ListGlossariesResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11027,6 +12168,111 @@ func ParseGetJobResponse(rsp *http.Response) (*GetJobResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetJobResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseConfirmJobResponse parses an HTTP response from a ConfirmJobWithResponse call
+func ParseConfirmJobResponse(rsp *http.Response) (*ConfirmJobResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ConfirmJobResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest JobStatus
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ConfirmJobResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ConfirmJobResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12044,6 +13290,125 @@ func ParseProblemTypeResponse(rsp *http.Response) (*ProblemTypeResponse, error) 
 	return response, nil
 }
 
+// ParseQuoteResponse parses an HTTP response from a QuoteWithResponse call
+func ParseQuoteResponse(rsp *http.Response) (*QuoteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &QuoteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest QuoteOut
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers QuoteResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers QuoteResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseReadyResponse parses an HTTP response from a ReadyWithResponse call
 func ParseReadyResponse(rsp *http.Response) (*ReadyResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -12099,7 +13464,7 @@ func ParseTranslateResponse(rsp *http.Response) (*TranslateResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
-		var dest JobAccepted
+		var dest Translate202JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -12221,7 +13586,7 @@ func ParseTranslateUrlResponse(rsp *http.Response) (*TranslateUrlResponse, error
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
-		var dest JobAcceptedURL
+		var dest TranslateUrl202JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,191 @@
+package bilingual
+
+import (
+	"context"
+	"io"
+
+	"github.com/dragoman-translate/dragoman/adapters/ooxml"
+	"github.com/dragoman-translate/dragoman/core/ports"
+)
+
+// KeepSourceDirection writes the laid-out bilingual document with every
+// paragraph of its source column set, explicitly, to the direction it has
+// in the source. The layout gives each paragraph the direction its text
+// calls for in the target's direction; a source paragraph without letters
+// of either kind (a number, a list of symbols) would otherwise follow the
+// target's, and one of a right-to-left source could follow a left-to-right
+// target's styles.
+func (Composer) KeepSourceDirection(ctx context.Context, src, laidOut ports.Blob, out io.Writer) error {
+	sp, err := ooxml.Open(src, src.Size())
+	if err != nil {
+		return err
+	}
+	lp, err := ooxml.Open(laidOut, laidOut.Size())
+	if err != nil {
+		return err
+	}
+	sdoc, err := parsePart(sp, sp.Main())
+	if err != nil {
+		return err
+	}
+	ldoc, err := parsePart(lp, lp.Main())
+	if err != nil {
+		return err
+	}
+	dir, err := newDirections(sp)
+	if err != nil {
+		return err
+	}
+	var want []bool    // the source's paragraphs in order, as the source column holds them
+	var closing []bool // per row: the cell ends with a paragraph added to close it
+	for _, b := range elems(bodyOf(sdoc)) {
+		if !isBlock(b) || (b.IsW("p") && b.Child("pPr") != nil && b.Child("pPr").Child("sectPr") != nil) {
+			continue
+		}
+		blocks := unwrap(b)
+		for _, k := range blocks {
+			for _, p := range paragraphs(k) {
+				want = append(want, dir.rtl(p))
+			}
+		}
+		closing = append(closing, len(blocks) == 0 || blocks[len(blocks)-1].IsW("tbl"))
+	}
+	var got []*ooxml.Node
+	row := 0
+	for _, tbl := range bodyOf(ldoc).ChildrenW("tbl") {
+		for _, tr := range tbl.ChildrenW("tr") {
+			tc := tr.ChildrenW("tc")
+			if len(tc) != 2 || row >= len(closing) {
+				return ErrStructure
+			}
+			var ps []*ooxml.Node
+			for _, k := range elems(tc[0])[1:] { // after the cell's properties
+				ps = append(ps, paragraphs(k)...)
+			}
+			if closing[row] && len(ps) > 0 {
+				ps = ps[:len(ps)-1]
+			}
+			got = append(got, ps...)
+			row++
+		}
+	}
+	if len(got) != len(want) {
+		return ErrStructure
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, p := range got {
+		ppr := p.Child("pPr")
+		if ppr == nil {
+			ppr = w(p, "pPr")
+			p.InsertAt(0, ppr)
+			ppr.Parent = p
+		}
+		bidi := ppr.Child("bidi")
+		if bidi == nil {
+			bidi = w(p, "bidi")
+			ppr.InsertAt(bidiAt(ppr), bidi)
+			bidi.Parent = ppr
+		}
+		bidi.Attrs = nil
+		if !want[i] {
+			bidi.Attrs = wAttrs(p, "val", "0")
+		}
+	}
+	b, err := serialise(ldoc)
+	if err != nil {
+		return err
+	}
+	return lp.Write(out, map[string][]byte{lp.Main(): b})
+}
+
+// paragraphs are the paragraphs of a block in document order, nested ones
+// included.
+func paragraphs(b *ooxml.Node) []*ooxml.Node {
+	if b.IsW("p") {
+		return []*ooxml.Node{b}
+	}
+	return b.FindAllW("p")
+}
+
+// bidiAt is where w:bidi goes in a w:pPr: after the properties the schema
+// puts before it.
+func bidiAt(ppr *ooxml.Node) int {
+	before := map[string]bool{"pStyle": true, "keepNext": true, "keepLines": true, "pageBreakBefore": true, "framePr": true,
+		"widowControl": true, "numPr": true, "suppressLineNumbers": true, "pBdr": true, "shd": true, "tabs": true,
+		"suppressAutoHyphens": true, "kinsoku": true, "wordWrap": true, "overflowPunct": true, "topLinePunct": true,
+		"autoSpaceDE": true, "autoSpaceDN": true}
+	at := 0
+	for i, c := range ppr.Children {
+		if c.Kind == ooxml.ElemNode && before[c.Local] {
+			at = i + 1
+		}
+	}
+	return at
+}
+
+// directions resolves a paragraph's direction in its own document:
+// direct w:bidi, else its style chain, else the default paragraph style,
+// else the document defaults.
+type directions struct {
+	bidi     map[string]*bool
+	basedOn  map[string]string
+	defStyle string
+	defBidi  bool
+}
+
+func newDirections(p *ooxml.Package) (*directions, error) {
+	d := &directions{bidi: map[string]*bool{}, basedOn: map[string]string{}}
+	name := partNamed(p, "styles")
+	if name == "" {
+		return d, nil
+	}
+	doc, err := parsePart(p, name)
+	if err != nil {
+		return nil, err
+	}
+	root := doc.RootElem()
+	if dd := root.Child("docDefaults"); dd != nil && dd.Child("pPrDefault") != nil {
+		if b := flag(dd.Child("pPrDefault").Child("pPr")); b != nil {
+			d.defBidi = *b
+		}
+	}
+	for _, st := range root.ChildrenW("style") {
+		id := st.AttrOr("styleId", "")
+		d.bidi[id] = flag(st.Child("pPr"))
+		if b := st.Child("basedOn"); b != nil {
+			d.basedOn[id] = b.AttrOr("val", "")
+		}
+		if v := st.AttrOr("default", ""); st.AttrOr("type", "") == "paragraph" && (v == "1" || v == "true") {
+			d.defStyle = id
+		}
+	}
+	return d, nil
+}
+
+func flag(ppr *ooxml.Node) *bool {
+	if ppr == nil || ppr.Child("bidi") == nil {
+		return nil
+	}
+	on := ooxml.On(ppr.Child("bidi"))
+	return &on
+}
+
+func (d *directions) rtl(p *ooxml.Node) bool {
+	ppr := p.Child("pPr")
+	if b := flag(ppr); b != nil {
+		return *b
+	}
+	id := d.defStyle
+	if ppr != nil && ppr.Child("pStyle") != nil {
+		id = ppr.Child("pStyle").AttrOr("val", "")
+	}
+	for depth := 0; id != "" && depth < 20; depth++ {
+		if b := d.bidi[id]; b != nil {
+			return *b
+		}
+		id = d.basedOn[id]
+	}
+	return d.defBidi
+}

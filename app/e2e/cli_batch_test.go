@@ -1,0 +1,141 @@
+package e2e
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dragoman-translate/dragoman/openapi/client"
+)
+
+// The command line: --to Spanish,Urdu is one batch per file; a .zip is a
+// batch of its documents; quote prints the cost; --hold and jobs confirm.
+func TestCLIBatchQuoteHold(t *testing.T) {
+	s := startServer(t, nil, batchEngines)
+	_, key, _ := s.account("pro")
+	dir := t.TempDir()
+	doc, _ := os.ReadFile(englishDocx)
+	report := filepath.Join(dir, "report.docx")
+	os.WriteFile(report, doc, 0o644)
+
+	out, err := s.cliCmd(key, "translate", report, "--to", "Spanish,Urdu", "--from", "English", "--json").Output()
+	if err != nil {
+		t.Fatalf("translate --to Spanish,Urdu: %v\n%s", err, out)
+	}
+	var res struct {
+		Results []struct {
+			BatchID string `json:"batch_id"`
+			Output  string `json:"output"`
+			Error   string `json:"error"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Results) != 2 {
+		t.Fatalf("translate output: %v\n%s", err, out)
+	}
+	for i, want := range []string{"report.es.docx", "report.ur.docx"} {
+		r := res.Results[i]
+		if r.Error != "" || r.BatchID == "" || r.BatchID != res.Results[0].BatchID || filepath.Base(r.Output) != want {
+			t.Errorf("result %d: %+v, want %s in one batch", i, r, want)
+		}
+		if _, err := os.Stat(r.Output); err != nil {
+			t.Error(err)
+		}
+	}
+
+	// A .zip: every document, one batch.
+	zpath := filepath.Join(dir, "folder.zip")
+	zf, _ := os.Create(zpath)
+	zw := zip.NewWriter(zf)
+	for _, n := range []string{"a.docx", "sub/b.docx"} {
+		w, _ := zw.Create(n)
+		w.Write(doc)
+	}
+	zw.Close()
+	zf.Close()
+	outDir := filepath.Join(dir, "out")
+	text, err := s.cliCmd(key, "translate", zpath, "--to", "Spanish", "--from", "English", "--out", outDir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("translate folder.zip: %v\n%s", err, text)
+	}
+	for _, n := range []string{"a.es.docx", "b.es.docx"} {
+		if _, err := os.Stat(filepath.Join(outDir, n)); err != nil {
+			t.Errorf("%s not written: %v\n%s", n, err, text)
+		}
+	}
+
+	// quote: words and routes, no job.
+	text, err = s.cliCmd(key, "quote", report, "--to", "Spanish,Urdu", "--from", "English").CombinedOutput()
+	if err != nil || !strings.Contains(string(text), "route: English→Spanish apertium") || !strings.Contains(string(text), "Urdu:") || !strings.Contains(string(text), "unlimited") {
+		t.Fatalf("quote: %v\n%s", err, text)
+	}
+
+	// --hold: jobs wait, then jobs confirm starts them.
+	text, err = s.cliCmd(key, "translate", report, "--to", "Spanish", "--from", "English", "--hold", "--json").Output()
+	if err != nil {
+		t.Fatalf("translate --hold: %v\n%s", err, text)
+	}
+	var held struct {
+		Held []struct {
+			Jobs  []string      `json:"job_ids"`
+			Quote *client.Quote `json:"quote"`
+		} `json:"held"`
+	}
+	if err := json.Unmarshal(text, &held); err != nil || len(held.Held) != 1 || len(held.Held[0].Jobs) != 1 || held.Held[0].Quote == nil {
+		t.Fatalf("held: %v\n%s", err, text)
+	}
+	id := held.Held[0].Jobs[0]
+	if j := s.getPatiently("/v1/jobs/"+id, key).json(t); j["status"] != "pending" || j["held_until"] == nil {
+		t.Fatalf("held job %v", j)
+	}
+	if text, err := s.cliCmd(key, "jobs", "confirm", id).CombinedOutput(); err != nil || !strings.Contains(string(text), "confirmed") {
+		t.Fatalf("jobs confirm: %v\n%s", err, text)
+	}
+	if j := s.waitJob(key, id, 2*time.Minute); j["status"] != "completed" {
+		t.Errorf("confirmed job %v", j)
+	}
+}
+
+// The SDK's batch, quote and hold helpers against a real server.
+func TestSDKBatchQuoteConfirm(t *testing.T) {
+	s := startServer(t, nil, batchEngines)
+	_, key, _ := s.account("pro")
+	c, err := client.New("https://"+s.https, key, client.WithCACertFile(filepath.Join(s.dataDir, "tls", "cert.pem")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	opts := client.Options{Targets: []string{"Spanish", "Urdu"}, From: "English", OutDir: dir}
+	q, err := c.QuoteFile(ctx, englishDocx, opts)
+	if err != nil || q.Words == 0 || len(*q.Targets) != 2 || q.ChargedWords != 2*q.Words {
+		t.Fatalf("quote %+v: %v", q, err)
+	}
+	res, err := c.TranslateBatch(ctx, englishDocx, opts)
+	if err != nil || res.Err() != nil || len(res.Results) != 2 {
+		t.Fatalf("batch %+v: %v", res, err)
+	}
+	b, err := c.Batch(ctx, res.BatchID)
+	if err != nil || b.Status != "completed" || b.Total != 2 {
+		t.Fatalf("batch status %+v: %v", b, err)
+	}
+	if filepath.Base(res.Results[1].Path) != "english.ur.docx" {
+		t.Errorf("second result %s", res.Results[1].Path)
+	}
+
+	acc, err := c.Submit(ctx, englishDocx, client.Options{To: "Spanish", From: "English", Hold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := c.Confirm(ctx, acc.JobId.String())
+	if err != nil || j.HeldUntil != nil {
+		t.Fatalf("confirm %+v: %v", j, err)
+	}
+	if _, err := c.Confirm(ctx, acc.JobId.String()); err == nil || !strings.Contains(err.Error(), "not waiting for confirmation") {
+		t.Errorf("second confirm: %v", err)
+	}
+}

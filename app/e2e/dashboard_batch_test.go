@@ -1,0 +1,172 @@
+package e2e
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/rand"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The dashboard in Chromium: several targets make one batch, shown as one
+// jobs row that expands into its jobs; a large document is quoted before
+// Translate (held, nothing charged), and Cancel or Translate decide; axe
+// finds no serious or critical issue on the pages as they change.
+func TestDashboardBatchAndQuote(t *testing.T) {
+	s := startServer(t, nil, batchEngines)
+	acct := s.admin("account", "create", "--plan", "starter", "--name", "Acme")["account_id"].(string)
+	dashUser(t, s, acct, "ana@example.com", "correct horse battery")
+	shots, _ := os.MkdirTemp("", "dragoman-dashboard-batch-")
+	t.Logf("screenshots in %s", shots)
+	u := &ui{t: t, ctx: browserCtx(t), s: s, shot: shots}
+	src := axeSource(t)
+	u.signIn("ana@example.com", "correct horse battery")
+
+	doc, _ := filepath.Abs(englishDocx)
+	u.open("/translate")
+	u.do("two targets",
+		chromedp.WaitReady(chromedp.CSS("#more-targets option")),
+		// The source first: a document chosen with source auto is detected,
+		// and the detection's answer picks the default target again.
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
+		})()`),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
+		chromedp.WaitVisible(chromedp.CSS("#chosen")),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			document.getElementById("target").value = "Spanish";
+			for (const o of document.getElementById("more-targets").options) o.selected = o.value === "Urdu";
+		})()`),
+	)
+	u.checkAxe(src, "/translate with two targets")
+	u.do("submit the batch", chromedp.Click(chromedp.CSS("#submit")), chromedp.WaitVisible(chromedp.CSS("tr.batch")))
+	if loc := u.location(); !strings.Contains(loc, "/jobs#batch-") {
+		t.Fatalf("after a batch: %s", loc)
+	}
+	// One row; its jobs are shown when it expands (opened from the link: the
+	// page came to #batch-…, so it starts open).
+	u.do("the batch completes", chromedp.WaitVisible(chromedp.CSS(`tr.batch[data-status="completed"]`)))
+	row := u.text("tr.batch")
+	if !strings.Contains(row, "Spanish, Urdu") || !strings.Contains(row, "2 of 2 finished") || !strings.Contains(row, "batch of 2 jobs") {
+		t.Errorf("batch row: %q", row)
+	}
+	u.open("/jobs")
+	state := func() (string, int) {
+		return uiRun(u, "expanded", chromedp.Evaluate[string](`document.querySelector("button.expand").getAttribute("aria-expanded")`)),
+			uiRun(u, "visible jobs", chromedp.Evaluate[int](`[...document.querySelectorAll("tr.in-batch")].filter(r => !r.hidden).length`))
+	}
+	if exp, n := state(); exp != "false" || n != 0 {
+		t.Fatalf("collapsed batch: expanded %s, %d job rows shown", exp, n)
+	}
+	u.do("expand", chromedp.Click(chromedp.CSS("button.expand")))
+	if exp, n := state(); exp != "true" || n != 2 {
+		t.Fatalf("expanded batch: expanded %s, %d job rows shown", exp, n)
+	}
+	time.Sleep(3500 * time.Millisecond) // a refresh of the rows keeps it open
+	if exp, n := state(); exp != "true" || n != 2 {
+		t.Errorf("after a refresh: expanded %s, %d job rows shown", exp, n)
+	}
+	if links := uiRun(u, "downloads", chromedp.Evaluate[int](`document.querySelectorAll("tr.in-batch a.download").length`)); links != 2 {
+		t.Errorf("%d download links in the batch", links)
+	}
+	u.screenshot("batch-expanded")
+	u.strict("jobs page with a batch")
+	u.checkAxe(src, "/jobs with a batch expanded")
+
+	// A document over 1 MB is quoted first: held until the person decides.
+	large := largeDocx(t, doc)
+	quote := func() string {
+		u.open("/translate")
+		u.do("quote a large document",
+			chromedp.WaitReady(chromedp.CSS("#target option")),
+			chromedp.Evaluate[chromedp.Void](`(() => {
+				const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
+			})()`),
+			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{large}),
+			chromedp.WaitVisible(chromedp.CSS("#chosen")),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById("target").value = "Spanish"`),
+			chromedp.Click(chromedp.CSS("#submit")),
+			chromedp.WaitVisible(chromedp.CSS("#quote")),
+		)
+		return u.text("#quote-body")
+	}
+	text := quote()
+	if !strings.Contains(text, "words") || !strings.Contains(text, "English → Spanish by apertium") || !strings.Contains(text, "words will be left this month") {
+		t.Errorf("quote: %q", text)
+	}
+	u.screenshot("quote")
+	u.strict("translate page with a quote")
+	u.checkAxe(src, "/translate with a quote")
+	used := func() float64 { return s.getPatiently("/v1/usage", s.keyFor(t, acct)).json(t)["used_words"].(float64) }
+	before := used()
+	u.do("cancel", chromedp.Click(chromedp.CSS("#quote-cancel")), chromedp.WaitVisible(chromedp.CSS("#result.ok")))
+	if msg := u.text("#result"); !strings.Contains(msg, "nothing was charged") {
+		t.Errorf("after cancel: %q", msg)
+	}
+	quote()
+	u.do("translate after the quote", chromedp.Click(chromedp.CSS("#quote-go")), chromedp.WaitVisible(chromedp.CSS("#job-rows")))
+	u.do("the quoted job completes", chromedp.WaitVisible(chromedp.CSS(`tr[data-status="completed"] a.download`)))
+	if after := used(); after <= before {
+		t.Errorf("the confirmed job charged nothing: %v → %v", before, after)
+	}
+	jobs := s.getPatiently("/v1/jobs", s.keyFor(t, acct)).json(t)["jobs"].([]any)
+	var cancelled int
+	for _, j := range jobs {
+		if j.(map[string]any)["error"] == "cancelled" {
+			cancelled++
+		}
+	}
+	if cancelled != 1 {
+		t.Errorf("%d cancelled jobs, want the one quoted and cancelled", cancelled)
+	}
+}
+
+// largeDocx is doc with an unreferenced 1.5 MB part of random bytes: over
+// the dashboard's quote threshold, with the same words.
+func largeDocx(t *testing.T, doc string) string {
+	t.Helper()
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate})
+		rc, _ := f.Open()
+		io.Copy(w, rc)
+		rc.Close()
+	}
+	w, _ := zw.CreateHeader(&zip.FileHeader{Name: "word/media/padding.bin", Method: zip.Store})
+	io.CopyN(w, rand.Reader, 1536<<10)
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "large.docx")
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// keyFor makes (once per account) an API key to read what the dashboard did.
+func (s *server) keyFor(t *testing.T, acct string) string {
+	t.Helper()
+	if s.keys == nil {
+		s.keys = map[string]string{}
+	}
+	if k, ok := s.keys[acct]; ok {
+		return k
+	}
+	k := s.admin("key", "create", "--account", acct)["api_key"].(string)
+	s.keys[acct] = k
+	return k
+}
