@@ -103,4 +103,5 @@ func TestCorpusApertium(t *testing.T) {
 		}
 	}
 	checkPDFs(t, ok)
+	reviewOnCorpus(t, s, key, jobs)
 }

@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -77,6 +79,70 @@ func (r *receiver) wait(t *testing.T, n int, timeout time.Duration) []delivery {
 	}
 }
 
+// specFields are the data fields of job.completed and job.failed in the
+// specification, all always present.
+var specFields = []string{"job_id", "user_id", "status", "original_name", "docx_url", "pdf_url", "total_words", "target_language", "error"}
+
+// extensionFields are the data fields the README's Webhooks section adds,
+// each allowed only where it says: on job.completed, revision (an edited
+// output, 1 or more), bilingual_url (a bilingual document made) and review
+// (what to check: summary, segments, to_check, by_kind).
+var extensionFields = map[string]func(v any) bool{
+	"revision": func(v any) bool { n, ok := v.(float64); return ok && n >= 1 && n == float64(int(n)) },
+	"bilingual_url": func(v any) bool {
+		u, ok := v.(string)
+		return ok && strings.HasPrefix(u, "http") && strings.HasSuffix(u, "/download?format=bilingual")
+	},
+	"review": func(v any) bool {
+		r, ok := v.(map[string]any)
+		if !ok || len(r) != 4 {
+			return false
+		}
+		sum, _ := r["summary"].(string)
+		_, segs := r["segments"].(float64)
+		_, check := r["to_check"].(float64)
+		byKind, kinds := r["by_kind"].(map[string]any)
+		for _, n := range byKind {
+			if _, ok := n.(float64); !ok {
+				return false
+			}
+		}
+		return sum != "" && segs && check && kinds
+	},
+}
+
+// payloadProblems lists what in a job.completed or job.failed payload
+// departs from the specification and the documented extension fields:
+// a field missing or undocumented, an extension field where it is not
+// allowed or of the wrong shape.
+func payloadProblems(payload map[string]any, event string) []string {
+	var out []string
+	if len(payload) != 4 {
+		out = append(out, fmt.Sprintf("the payload has %d top-level fields, want id, event, timestamp and data", len(payload)))
+	}
+	data, _ := payload["data"].(map[string]any)
+	for _, k := range specFields {
+		if _, ok := data[k]; !ok {
+			out = append(out, fmt.Sprintf("payload data lacks %q", k))
+		}
+	}
+	for k, v := range data {
+		if slices.Contains(specFields, k) {
+			continue
+		}
+		valid, documented := extensionFields[k]
+		switch {
+		case !documented:
+			out = append(out, fmt.Sprintf("payload data has the undocumented field %q", k))
+		case event != "job.completed":
+			out = append(out, fmt.Sprintf("payload data has %q on %s (only job.completed carries it)", k, event))
+		case !valid(v):
+			out = append(out, fmt.Sprintf("payload data's %q is not as documented: %v", k, v))
+		}
+	}
+	return out
+}
+
 var isoMillis = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
 
 func checkPayload(t *testing.T, d delivery, secret, event, jobID, account string) map[string]any {
@@ -90,15 +156,9 @@ func checkPayload(t *testing.T, d delivery, secret, event, jobID, account string
 	if !isoMillis.MatchString(d.payload["timestamp"].(string)) {
 		t.Errorf("timestamp %v is not ISO 8601 with milliseconds in UTC", d.payload["timestamp"])
 	}
-	data := d.payload["data"].(map[string]any)
-	want := []string{"job_id", "user_id", "status", "original_name", "docx_url", "pdf_url", "total_words", "target_language", "error"}
-	for _, k := range want {
-		if _, ok := data[k]; !ok {
-			t.Errorf("payload data lacks %q", k)
-		}
-	}
-	if len(data) != len(want) || len(d.payload) != 4 {
-		t.Errorf("payload has fields beyond the specification: %s", d.body)
+	data, _ := d.payload["data"].(map[string]any)
+	for _, p := range payloadProblems(d.payload, event) {
+		t.Errorf("%s: %s", p, d.body)
 	}
 	if data["job_id"] != jobID || data["user_id"] != account || data["pdf_url"] != nil {
 		t.Errorf("payload data: %v", data)
@@ -133,6 +193,9 @@ func TestWebhooksDeliverCompletionAndFailureThroughARestart(t *testing.T) {
 		t.Errorf("second attempt %s after the first, want at least 2 s", gap)
 	}
 	data := checkPayload(t, got[1], secret, "job.completed", id, acct)
+	if rv, _ := data["review"].(map[string]any); rv == nil || rv["segments"] != 6.0 {
+		t.Errorf("job.completed lacks the review among its extension fields: %v", data["review"])
+	}
 	if data["status"] != "completed" || data["docx_url"] != "https://dragoman.example.com/v1/jobs/"+id+"/download" ||
 		data["original_name"] != "english.docx" || data["target_language"] != "German" || data["error"] != nil {
 		t.Errorf("completed payload: %s", got[1].body)
@@ -188,4 +251,40 @@ func TestWebhooksDeliverCompletionAndFailureThroughARestart(t *testing.T) {
 // j2f is the completed job's word count.
 func j2f(t *testing.T, s *server, key, id string) float64 {
 	return s.do("GET", "/v1/jobs/"+id, key, nil, "").json(t)["total_words"].(float64)
+}
+
+// The payload check itself: a field the specification and the README do
+// not name fails it, and so does an extension field where the README does
+// not allow it; the documented ones pass.
+func TestPayloadCheckRefusesUndocumentedFields(t *testing.T) {
+	base := func(extra map[string]any) map[string]any {
+		data := map[string]any{}
+		for _, k := range specFields {
+			data[k] = nil
+		}
+		for k, v := range extra {
+			data[k] = v
+		}
+		return map[string]any{"id": "e", "event": "job.completed", "timestamp": "t", "data": data}
+	}
+	review := map[string]any{"summary": "1 of 2 sentences to check", "segments": 2.0, "to_check": 1.0, "by_kind": map[string]any{"links": 1.0}}
+	documented := base(map[string]any{"revision": 2.0, "bilingual_url": "https://h/v1/jobs/j/download?format=bilingual", "review": review})
+	if p := payloadProblems(documented, "job.completed"); len(p) != 0 {
+		t.Errorf("the documented extension fields were refused: %v", p)
+	}
+	for name, c := range map[string]struct {
+		payload map[string]any
+		event   string
+	}{
+		"an undocumented field":          {base(map[string]any{"score": 0.4}), "job.completed"},
+		"a null extension field":         {base(map[string]any{"bilingual_url": nil}), "job.completed"},
+		"the review on job.failed":       {base(map[string]any{"review": review}), "job.failed"},
+		"a review with an unnamed field": {base(map[string]any{"review": map[string]any{"summary": "s", "segments": 1.0, "to_check": 0.0, "by_kind": map[string]any{}, "x": 1.0}}), "job.completed"},
+		"revision 0":                     {base(map[string]any{"revision": 0.0}), "job.completed"},
+		"a spec field missing":           {map[string]any{"id": "e", "event": "job.completed", "timestamp": "t", "data": map[string]any{"job_id": "j"}}, "job.completed"},
+	} {
+		if p := payloadProblems(c.payload, c.event); len(p) == 0 {
+			t.Errorf("%s passed the check", name)
+		}
+	}
 }

@@ -99,33 +99,89 @@ func UntranslatedFlag(src, tgt string) *Flag {
 func folded(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 func sentenceLike(s string) bool {
-	words, common := 0, false
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) }) {
-		letters := []rune(w)
-		if len(letters) < 2 {
+	words, other, common := 0, 0, false
+	for _, tok := range strings.Fields(s) {
+		w := strings.TrimFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) })
+		if len([]rune(w)) < 2 {
+			continue
+		}
+		if nameLike(w) && !capitalised(w) {
+			other++ // code: org.docx4j.wml, setValue(simpleText)
 			continue
 		}
 		words++
-		if first := letters[0]; !unicode.IsUpper(first) && !unicode.IsTitle(first) {
+		if first := []rune(w)[0]; !unicode.IsUpper(first) && !unicode.IsTitle(first) {
 			common = true // a common word, or a script without case
 		}
 	}
-	return words >= 2 && common
+	return words >= 2 && words > other && common
+}
+
+// nameLike: a word that reads as a name, an acronym or code rather than a
+// word of the language: capitalised or in capitals (Aspose, DOCX), with
+// digits (docx4j, v11), with capitals inside (getTarget, OpenXML), or with
+// other characters than letters inside (org.docx4j, slf4j-api).
+func nameLike(w string) bool {
+	rs := []rune(w)
+	for i, r := range rs {
+		switch {
+		case unicode.IsDigit(r):
+			return true
+		case !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' && r != '’':
+			return true
+		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]):
+			return true
+		}
+	}
+	return len(rs) > 0 && (unicode.IsUpper(rs[0]) || unicode.IsTitle(rs[0]))
+}
+
+// capitalised: a word of letters with only its first in capitals (which
+// may be a common word starting a sentence).
+func capitalised(w string) bool {
+	rs := []rune(w)
+	if len(rs) == 0 || !unicode.IsUpper(rs[0]) {
+		return false
+	}
+	for _, r := range rs[1:] {
+		if !unicode.IsLower(r) && !unicode.IsMark(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // UnknownWordsFlag names the words the engine marked as unknown to it
-// (Apertium leaves them as they were).
+// (Apertium leaves them as they were). Names, acronyms and code it did
+// not know are usually right left as they are: when those are all there
+// is, the flag is low (worth a glance); a common word left untranslated
+// makes it medium.
 func UnknownWordsFlag(words []string) *Flag {
 	if len(words) == 0 {
 		return nil
 	}
-	words = dedupe(words)
+	var common, names []string
+	for _, w := range dedupe(words) {
+		if nameLike(w) {
+			names = append(names, w)
+		} else {
+			common = append(common, w)
+		}
+	}
+	if len(common) == 0 {
+		what := "this name or term"
+		if len(names) > 1 {
+			what = "these names or terms"
+		}
+		return &Flag{Kind: UnknownWords, Severity: Low,
+			Message: fmt.Sprintf("The engine did not know %s and left it as written: %s.", what, quoted(names))}
+	}
 	what := "this word and left it as it was"
-	if len(words) > 1 {
+	if len(common)+len(names) > 1 {
 		what = "these words and left them as they were"
 	}
 	return &Flag{Kind: UnknownWords, Severity: Medium,
-		Message: fmt.Sprintf("The engine did not know %s: %s.", what, quoted(words))}
+		Message: fmt.Sprintf("The engine did not know %s: %s.", what, quoted(append(common, names...)))}
 }
 
 func dedupe(s []string) []string {

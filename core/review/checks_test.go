@@ -87,8 +87,45 @@ func TestAddressesAndPlaceholders(t *testing.T) {
 func TestUnknownWords(t *testing.T) {
 	f := enEs.Check(Segment{Source: "The frobnicator zorbles.", Target: "El frobnicator zorbles.", Unknown: []string{"frobnicator", "zorbles", "zorbles"}})
 	only(t, f, UnknownWords)
-	if !strings.Contains(f[0].Message, "“frobnicator” and “zorbles”") {
-		t.Errorf("message %q", f[0].Message)
+	if !strings.Contains(f[0].Message, "“frobnicator” and “zorbles”") || f[0].Severity != Medium {
+		t.Errorf("%s: %q", f[0].Severity, f[0].Message)
+	}
+	// Names, acronyms and code the engine did not know: a glance, not a
+	// sentence to check; a common word among them makes it one.
+	for _, c := range []struct {
+		words []string
+		want  Severity
+	}{
+		{[]string{"Aspose", "DOCX", "docx4j", "getTarget", "org.docx4j", "slf4j-api"}, Low},
+		{[]string{"Aspose", "grout"}, Medium},
+		{[]string{"debris"}, Medium},
+	} {
+		f := UnknownWordsFlag(c.words)
+		if f.Severity != c.want || ToCheck([]Flag{*f}) != (c.want != Low) {
+			t.Errorf("%v: %s (%q), want %s", c.words, f.Severity, f.Message, c.want)
+		}
+	}
+	if f := UnknownWordsFlag([]string{"Aspose", "grout"}); !strings.Contains(f.Message, "“grout” and “Aspose”") {
+		t.Errorf("the common word first: %q", f.Message)
+	}
+}
+
+// Code and identifiers left as they were are not an untranslated
+// sentence; a sentence starting with a capital still is.
+func TestUntranslatedIsNotCode(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"t.setValue(simpleText);", false},
+		{"org.docx4j.wml.P", false},
+		{"PresentationMLPackage presentationMLPackage = ", false},
+		{"Please keep this document confidential.", true},
+		{"Install docx4j on the server.", true},
+	} {
+		if got := UntranslatedFlag(c.text, c.text) != nil; got != c.want {
+			t.Errorf("%q: untranslated %v, want %v", c.text, got, c.want)
+		}
 	}
 }
 
