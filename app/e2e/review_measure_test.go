@@ -114,6 +114,11 @@ func TestPlantedDefects(t *testing.T) {
 		if j["status"] != "completed" {
 			t.Fatalf("%s: %v", d.name, j)
 		}
+		for _, w := range asList(j["warnings"]) {
+			if m, _ := w.(string); internalMessage.MatchString(m) {
+				t.Errorf("%s: an internal message among the warnings: %q", d.name, m)
+			}
+		}
 		return id, j
 	}
 

@@ -274,7 +274,7 @@ func (r *run) result() translate.Result {
 		}
 		res.Metrics.CacheHits += r.tr.remembered
 		res.Metrics.Segments += r.tr.remembered
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d segments were taken from the account's translation memory (human translations), not from an engine", r.tr.remembered, r.tr.segments))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d sentences were taken from the account's translation memory (human translations), not from an engine", r.tr.remembered, r.tr.segments))
 	}
 	return res
 }
