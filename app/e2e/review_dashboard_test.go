@@ -90,10 +90,10 @@ func TestReviewPageInChromium(t *testing.T) {
 		const t = document.querySelector("#seg-1 .tgt"), r = document.createRange();
 		r.selectNodeContents(t); r.collapse(false);
 		const s = getSelection(); s.removeAllRanges(); s.addRange(r);
-	})()`), typeText(" بہت عمدہ"), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+	})()`), typeText(" بہت عمدہ، Word 2026 میں۔"), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 		chromedp.WaitVisible(chromedp.CSS("#seg-1.edited")))
-	if got := uiRun(u, "the target as saved", chromedp.Evaluate[string](`document.querySelector("#seg-1 .tgt").textContent`)); got != typed+" بہت عمدہ" {
-		t.Errorf("the saved sentence reads %q, want %q and the words typed (the key that opened the editor types nothing)", got, typed+" بہت عمدہ")
+	if got := uiRun(u, "the target as saved", chromedp.Evaluate[string](`document.querySelector("#seg-1 .tgt").textContent`)); got != typed+" بہت عمدہ، Word 2026 میں۔" {
+		t.Errorf("the saved sentence reads %q, want %q and the words typed, Latin and digits among the Urdu (the key that opened the editor types nothing)", got, typed+" بہت عمدہ، Word 2026 میں۔")
 	}
 	if rev := u.text("#revision"); rev != "revision 1" {
 		t.Errorf("the page's revision after saving: %q", rev)
@@ -127,7 +127,7 @@ func TestReviewPageInChromium(t *testing.T) {
 		chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.WaitVisible(chromedp.CSS("#seg-2.edited")))
 
 	for _, c := range []struct{ id, want, bold string }{
-		{urdu, "بہت عمدہ", "اچھی"},
+		{urdu, "بہت عمدہ، Word 2026 میں۔", "اچھی"},
 		{english, "garage. today", "red car"},
 	} {
 		r := s.do("GET", "/v1/jobs/"+c.id+"/download", key, nil, "")
