@@ -192,7 +192,6 @@ func decode(body []byte, src []string) (out, warnings []string, err error) {
 	}
 	out = make([]string, len(src))
 	seen := make([]bool, len(src))
-	broken := 0
 	for _, t := range answer.Translations {
 		i := t.ID - 1
 		if i < 0 || i >= len(src) || seen[i] {
@@ -202,25 +201,11 @@ func decode(body []byte, src []string) (out, warnings []string, err error) {
 			return nil, nil, fmt.Errorf("the model left segment %d empty", t.ID)
 		}
 		seen[i] = true
+		// Codes the model changed are repaired by the host, which flags
+		// each sentence it repaired for review (links, formatting).
 		out[i] = t.Text
-		if codes(t.Text) != codes(src[i]) {
-			broken++
-		}
-	}
-	if broken > 0 {
-		warnings = append(warnings, fmt.Sprintf("openai: the model changed the formatting codes of %d segment(s); they were repaired", broken))
 	}
 	return out, warnings, nil
-}
-
-func codes(s string) string {
-	var b strings.Builder
-	for _, t := range tagged.Tokenize(s) {
-		if t.Kind != tagged.Text {
-			fmt.Fprintf(&b, "%d:%d ", t.Kind, t.ID)
-		}
-	}
-	return b.String()
 }
 
 // classify reads OpenAI's {"error":{"message","type","code"}} bodies: a
