@@ -102,7 +102,7 @@ func TestHumanTranslationsBeforeTheEngine(t *testing.T) {
 		}
 	}
 	j := mustJob(t, js)
-	if j.Metrics.CacheHits != 2 || j.Metrics.Segments != 5 || !strings.Contains(strings.Join(j.Warnings, " "), "2 of 5 segments") {
+	if j.Metrics.CacheHits != 2 || j.Metrics.Segments != 5 || !strings.Contains(strings.Join(j.Warnings, " "), "2 of 5 sentences") {
 		t.Errorf("job metrics %+v, warnings %q", j.Metrics, j.Warnings)
 	}
 	// Another account gets nothing from this memory.

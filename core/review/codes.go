@@ -125,7 +125,7 @@ func (c *Checker) termFlags(src, tgt string, lost []string) []Flag {
 			parts = append(parts, "the glossary's "+strings.Join(dedupe(notApplied), ", ")+" is not used")
 		}
 		if len(misplaced) > 0 {
-			parts = append(parts, "the engine dropped "+quoted(dedupe(misplaced))+", which was put back where it most likely belongs")
+			parts = append(parts, "the engine dropped "+quoted(dedupe(misplaced))+", which was put back in the sentence: check that it stands where it belongs")
 		}
 		out = append(out, Flag{Kind: Glossary, Severity: Medium, Message: sentence(strings.Join(parts, "; "))})
 	}
@@ -141,7 +141,7 @@ func (c *Checker) termFlags(src, tgt string, lost []string) []Flag {
 			parts = append(parts, quoted(dedupe(changed))+" should stay as written but the translation changed it")
 		}
 		if len(dntLost) > 0 {
-			parts = append(parts, "the engine dropped "+quoted(dedupe(dntLost))+", which was put back where it most likely belongs")
+			parts = append(parts, "the engine dropped "+quoted(dedupe(dntLost))+", which was put back in the sentence: check that it stands where it belongs")
 		}
 		out = append(out, Flag{Kind: DoNotTranslate, Severity: Medium, Message: sentence(strings.Join(parts, "; "))})
 	}

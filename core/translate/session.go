@@ -237,7 +237,11 @@ func (s *Session) Result() Result {
 	r := s.res
 	r.Warnings = append(append([]string(nil), r.Warnings...), s.terms.warnings()...)
 	if s.lost > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the engine dropped %d protected term(s); they were appended to the end of their sentences", s.lost))
+		what := "1 protected term or address; it was put back at the end of its sentence"
+		if s.lost > 1 {
+			what = fmt.Sprintf("%d protected terms or addresses; they were put back at the end of their sentences", s.lost)
+		}
+		r.Warnings = append(r.Warnings, "the engine dropped "+what)
 	}
 	return r
 }
