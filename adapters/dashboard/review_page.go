@@ -150,7 +150,9 @@ var codeNames = map[string]string{"fmt": "formatting", "link": "link", "fn": "fo
 
 // chips renders tagged text for the page: the text escaped, each inline
 // code a chip that cannot be edited into (contenteditable="false"), which
-// carries its tag for the editor to write back.
+// carries its tag for the editor to write back. A chip takes its side's
+// direction, so its angle (mirrored in right-to-left text) points at the
+// words it opens or closes.
 func chips(s string, codes []segment.Code) template.HTML {
 	types := map[int]string{}
 	for _, c := range codes {
@@ -165,7 +167,7 @@ func chips(s string, codes []segment.Code) template.HTML {
 	var b strings.Builder
 	var open []int
 	chip := func(tag, label, text, class string) {
-		fmt.Fprintf(&b, `<span class="chip %s" contenteditable="false" role="img" dir="ltr" data-tag="%s" aria-label="%s" title="%s">%s</span>`,
+		fmt.Fprintf(&b, `<span class="chip %s" contenteditable="false" role="img" data-tag="%s" aria-label="%s" title="%s">%s</span>`,
 			class, template.HTMLEscapeString(tag), label, label, text)
 	}
 	for _, t := range tagged.Tokenize(s) {
