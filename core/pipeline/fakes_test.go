@@ -91,6 +91,8 @@ func tenWordUnit(i int) segment.Unit {
 }
 
 // shout upper-cases the text of every segment (codes kept) and records what it was sent.
+// shout translates into capitals and notes "zork" as a word it does not
+// know.
 type shout struct {
 	mu    sync.Mutex
 	sent  []string
@@ -105,6 +107,7 @@ func (s *shout) Translate(_ context.Context, r ports.TranslateRequest) (ports.Tr
 	defer s.mu.Unlock()
 	s.calls++
 	out := make([]string, len(r.Segments))
+	var notes []tagged.Note
 	for i, x := range r.Segments {
 		s.sent = append(s.sent, x)
 		toks := tagged.Tokenize(x)
@@ -112,8 +115,11 @@ func (s *shout) Translate(_ context.Context, r ports.TranslateRequest) (ports.Tr
 			toks[k].Text = strings.ToUpper(toks[k].Text)
 		}
 		out[i] = tagged.Render(toks)
+		if strings.Contains(x, "zork") { // a word it does not know, as Apertium notes it
+			notes = append(notes, tagged.Note{Segment: i, Unknown: []string{"zork"}})
+		}
 	}
-	return ports.TranslateResult{Segments: out}, nil
+	return ports.TranslateResult{Segments: out, Notes: notes}, nil
 }
 
 func (s *shout) seen() int {

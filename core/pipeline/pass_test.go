@@ -10,6 +10,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/core/review"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
 
@@ -87,12 +88,13 @@ func TestHumanTranslationsBeforeTheEngine(t *testing.T) {
 	units := []segment.Unit{
 		{ID: "u1", Segments: []segment.Segment{{ID: "u1:0", Source: "First one."}, {ID: "u1:1", Source: "Second one."}, {ID: "u1:2", Source: "Third one."}}},
 		{ID: "u2", Codes: []segment.Code{{ID: 1, Kind: segment.Paired}}, Segments: []segment.Segment{{ID: "u2:0", Source: `<g id="1">Bold</g> start.`}, {ID: "u2:1", Source: `Then <g id="1">more</g>.`}}},
+		{ID: "u3", Segments: []segment.Segment{{ID: "u3:0", Source: "A zork here."}}},
 	}
 	p, js, _, mb := passPipeline(t, sliceDocs{units: units}, eng, nil)
 	p.Memory = humanMemory{"Second one.": "Segunda (humana).", `<g id="1">Bold</g> start.`: `Inicio <g id="1">negrita</g>.`}
 	runPass(t, p)
 	got := strings.Split(strings.TrimSpace(string(mb.m[job.OutputKey("j1")])), "\n")
-	want := []string{"FIRST ONE.", "Segunda (humana).", "THIRD ONE.", `Inicio <g id="1">negrita</g>.`, `THEN <g id="1">MORE</g>.`}
+	want := []string{"FIRST ONE.", "Segunda (humana).", "THIRD ONE.", `Inicio <g id="1">negrita</g>.`, `THEN <g id="1">MORE</g>.`, "A ZORK HERE."}
 	if !slices.Equal(got, want) {
 		t.Errorf("targets %q\nwant %q", got, want)
 	}
@@ -102,8 +104,13 @@ func TestHumanTranslationsBeforeTheEngine(t *testing.T) {
 		}
 	}
 	j := mustJob(t, js)
-	if j.Metrics.CacheHits != 2 || j.Metrics.Segments != 5 || !strings.Contains(strings.Join(j.Warnings, " "), "2 of 5 sentences") {
+	if j.Metrics.CacheHits != 2 || j.Metrics.Segments != 6 || !strings.Contains(strings.Join(j.Warnings, " "), "2 of 6 sentences") {
 		t.Errorf("job metrics %+v, warnings %q", j.Metrics, j.Warnings)
+	}
+	// What the engine noted about the segments it translated stays with
+	// them beside the remembered ones: the review flags the unknown word.
+	if j.Review == nil || j.Review.ByKind[review.UnknownWords] != 1 {
+		t.Errorf("review %+v, want the unknown word of the engine's segment flagged", j.Review)
 	}
 	// Another account gets nothing from this memory.
 	eng.sent = nil
