@@ -181,7 +181,7 @@ func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.
 	}
 	dl, err := get(r.Context(), s.Caller, r.PathValue("id"))
 	if err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Download", Nav: "jobs", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Download", Nav: "jobs", Error: d.message(err)})
 		return
 	}
 	defer dl.Blob.Close()

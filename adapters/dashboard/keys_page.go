@@ -40,7 +40,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service
 	p := page{Title: "API keys", Nav: "keys"}
 	if err != nil {
 		p.Error = d.message(err)
-		d.renderKeys(w, r, s, statusOf(err), p, keysData{})
+		d.renderKeys(w, r, s, d.status(w, err), p, keysData{})
 		return
 	}
 	d.renderKeys(w, r, s, http.StatusOK, p, keysData{NewKey: plain, NewName: k.Name})
@@ -48,7 +48,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service
 
 func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if err := d.svc.Accounts.RevokeAccountKey(r.Context(), s.Caller, r.PathValue("id")); err != nil {
-		d.renderKeys(w, r, s, statusOf(err), page{Title: "API keys", Nav: "keys", Error: d.message(err)}, keysData{})
+		d.renderKeys(w, r, s, d.status(w, err), page{Title: "API keys", Nav: "keys", Error: d.message(err)}, keysData{})
 		return
 	}
 	http.Redirect(w, r, "/keys?revoked=1", http.StatusSeeOther)

@@ -120,10 +120,9 @@ func (d *Dashboard) fragment(w http.ResponseWriter, name, tmpl string, data any)
 // writeJSONError answers a script's request with the API's error body:
 // an RFC 9457 problem (message and retry_after as extension members).
 func (d *Dashboard) writeJSONError(w http.ResponseWriter, err error) {
-	p := problem.New(statusOf(err), peoplesWords(d.message(err)))
-	if ra := retryAfter(err); ra > 0 {
-		p.WithRetryAfter(time.Duration(ra) * time.Second)
-	}
+	p := problem.Of(err)
+	msg := peoplesWords(d.message(err))
+	p.Detail, p.Message = msg, msg
 	problem.Write(w, nil, p)
 }
 

@@ -223,7 +223,7 @@ func (d *Dashboard) jobAnswer(w http.ResponseWriter, r *http.Request, s *service
 		return
 	}
 	if err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Jobs", Nav: "jobs", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Jobs", Nav: "jobs", Error: d.message(err)})
 		return
 	}
 	http.Redirect(w, r, "/jobs#job-"+j.ID, http.StatusSeeOther)

@@ -138,6 +138,10 @@ func (a *API) problem(err error) *Problem {
 		a.log.Error("request failed", "err", err)
 	case http.StatusServiceUnavailable:
 		a.log.Warn("request refused: a dependency is unavailable", "err", err)
+	default:
+		if p.Detail != err.Error() { // the client reads it in other words (package failure)
+			a.log.Info("request refused", "status", p.Status, "err", err)
+		}
 	}
 	return p
 }
