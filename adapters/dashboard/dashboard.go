@@ -23,6 +23,7 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
 	"github.com/dragoman-translate/dragoman/adapters/problem"
+	"github.com/dragoman-translate/dragoman/core/failure"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -234,12 +235,12 @@ func (d *Dashboard) message(err error) string {
 	p := problem.Of(err)
 	switch {
 	case p.Status == http.StatusServiceUnavailable:
-		d.log.Warn("dashboard request refused: a dependency is unavailable", "err", err)
+		d.log.Warn("dashboard request refused: a dependency is unavailable", "err", failure.Raw(err))
 	case p.Status != http.StatusInternalServerError:
 	case errors.Is(err, context.Canceled):
 		return "the request was cancelled"
 	default:
-		d.log.Error("dashboard request failed", "err", err)
+		d.log.Error("dashboard request failed", "err", failure.Raw(err))
 		return "Something went wrong on our side. Try again in a moment."
 	}
 	return p.Detail

@@ -26,6 +26,10 @@ const JobFailed = "the translation could not be finished because of a problem on
 // translation engine, a converter) stopped answering.
 const Lost = "a translation engine or document converter of the server is not answering; try again in a moment"
 
+// EnginesDown is said of a request refused because no translation engine
+// answers (none could be started, or every one is failing).
+const EnginesDown = "no translation engine is answering right now; try again in a moment"
+
 var (
 	// gRPC's wrapping of a plugin's error: "rpc error: code = Unknown desc = ".
 	rpcPrefix = regexp.MustCompile(`(?:rpc error: code = \w+ desc = )+`)
@@ -33,7 +37,7 @@ var (
 	// its process died or its connection broke.
 	lostCode = regexp.MustCompile(`rpc error: code = (?:Unavailable|Canceled|Internal|DataLoss) desc = `)
 	// What is left of a broken connection to a plugin: nothing a person can act on.
-	transport = regexp.MustCompile(`(?i)\b(?:desc = |code = |transport: |connection (?:error|refused|reset)|broken pipe|plugin (?:exited|crashed)|unexpected EOF|panic:|goroutine \d+)`)
+	transport = regexp.MustCompile(`(?i)\b(?:desc = |code = |transport: |connection (?:error|refused|reset)|broken pipe|plugin (?:exited|crashed)|unexpected EOF|panic:|goroutine \d+|unrecognized remote plugin message|plugin's stdout|exit status \d+)`)
 	// A path on the server: temporary folders and any absolute path three levels deep.
 	serverPath = regexp.MustCompile(`(?:/tmp|/var/tmp|/dev/shm|/run)(?:/[^\s:;,'"()]+)+|(?:/[\w.+\-]+){3,}`)
 )
@@ -89,4 +93,21 @@ func isWordByte(s string, i int) bool {
 	}
 	c := s[i]
 	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// Raw is the whole text of err for a log: its message and, where the
+// message does not already say it, its cause's (a refusal worded for the
+// client keeps what the plugin or the library said behind it).
+func Raw(err error) string {
+	if err == nil {
+		return ""
+	}
+	msg, u := err.Error(), errors.Unwrap(err)
+	switch {
+	case u == nil:
+		return msg
+	case strings.Contains(msg, u.Error()):
+		return strings.Replace(msg, u.Error(), Raw(u), 1)
+	}
+	return msg + ": " + Raw(u)
 }

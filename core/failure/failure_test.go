@@ -50,3 +50,23 @@ func TestOf(t *testing.T) {
 		t.Errorf("a lost plugin: %q", got)
 	}
 }
+
+// A refusal worded for the client keeps its cause for the log.
+func TestRaw(t *testing.T) {
+	cause := errors.New("provider plugin \"x\" (/opt/plugins/x) did not start: exit status 3")
+	err := fmt.Errorf("submit: %w", &wrapped{msg: EnginesDown, err: cause})
+	if got := Raw(err); got != "submit: "+EnginesDown+": "+cause.Error() {
+		t.Errorf("Raw: %q", got)
+	}
+	if got := Raw(fmt.Errorf("reading: %w", cause)); got != "reading: "+cause.Error() {
+		t.Errorf("Raw of a chain that says its cause: %q", got)
+	}
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
