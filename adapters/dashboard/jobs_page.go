@@ -151,7 +151,7 @@ func (d *Dashboard) jobsPage(w http.ResponseWriter, r *http.Request, s *service.
 	views, err := d.jobViews(r, s)
 	p := page{Title: "Jobs", Nav: "jobs", Data: entries(views)}
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 	}
 	d.render(w, r, http.StatusOK, "jobs", s, p)
 }

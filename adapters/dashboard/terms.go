@@ -40,7 +40,7 @@ func (d *Dashboard) termsPage(w http.ResponseWriter, r *http.Request, s *service
 	p := page{Title: "Terminology", Nav: "terms"}
 	terms, err := d.svc.Glossaries.DoNotTranslate(r.Context(), s.Caller)
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 	}
 	switch q := r.URL.Query(); {
 	case q.Get("saved") != "":

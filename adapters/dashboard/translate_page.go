@@ -57,7 +57,7 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	p := page{Title: "Translate", Nav: "translate"}
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 		pairs = map[string][]string{}
 	}
 	var sources []langOption

@@ -27,8 +27,8 @@ func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, s *serv
 
 func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, wd webhooksData) {
 	hooks, err := d.svc.Webhooks.ListWebhooks(r.Context(), s.Caller)
-	if err != nil && p.Error == "" {
-		p.Error = d.message(err)
+	if err != nil {
+		d.pageError(w, &p, err)
 	}
 	wd.Hooks = hooks
 	wd.Events = []string{webhook.EventJobCompleted, webhook.EventJobFailed}
@@ -64,7 +64,7 @@ func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *servi
 	attempts, err := d.svc.Webhooks.WebhookDeliveries(r.Context(), s.Caller, id, 50)
 	p := page{Title: "Webhook", Nav: "webhooks", Data: webhookData{Hook: hook, Attempts: attempts}}
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 	}
 	switch {
 	case r.URL.Query().Get("pinged") != "":

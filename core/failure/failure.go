@@ -37,7 +37,7 @@ var (
 	// its process died or its connection broke.
 	lostCode = regexp.MustCompile(`rpc error: code = (?:Unavailable|Canceled|Internal|DataLoss) desc = `)
 	// What is left of a broken connection to a plugin: nothing a person can act on.
-	transport = regexp.MustCompile(`(?i)\b(?:desc = |code = |transport: |connection (?:error|refused|reset)|broken pipe|plugin (?:exited|crashed)|unexpected EOF|panic:|goroutine \d+|unrecognized remote plugin message|plugin's stdout|exit status \d+)`)
+	transport = regexp.MustCompile(`(?i)\b(?:desc = |code = |transport: |connection (?:error|refused|reset)|broken pipe|plugin (?:exited|crashed)|unexpected EOF|panic:|goroutine \d+|unrecognized remote plugin message|plugin's stdout|exit status \d+|did not start)`)
 	// A path on the server: temporary folders and any absolute path three levels deep.
 	serverPath = regexp.MustCompile(`(?:/tmp|/var/tmp|/dev/shm|/run)(?:/[^\s:;,'"()]+)+|(?:/[\w.+\-]+){3,}`)
 )

@@ -17,6 +17,7 @@ func TestWords(t *testing.T) {
 			"soffice could not convert the document: general input/output error"},
 		{`rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /tmp/plugin1234: connect: connection refused"`, JobFailed},
 		{"the converter plugin exited unexpectedly", JobFailed},
+		{`translation engine "x" failed: provider plugin "x" (/opt/dragoman/plugins/dragoman-provider-x) did not start: cannot open /var/lib/x/model.bin`, JobFailed},
 		{"plugin crashed: unexpected EOF", JobFailed},
 		{"name.docx: the document could not be read: open /srv/dragoman/data/documents/jobs/j1/input.docx: permission denied",
 			"name.docx: the document could not be read: open the document: permission denied"},
