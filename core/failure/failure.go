@@ -72,12 +72,12 @@ func Of(err error) string {
 }
 
 // withoutServerPaths says "the document" for each path on the server; a
-// URL's path (after "//host") is not one.
+// URL's path (after "//host") and the API's own (/v1/…) are not one.
 func withoutServerPaths(msg string) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range serverPath.FindAllStringIndex(msg, -1) {
-		if m[0] > 0 && strings.ContainsRune(":/.", rune(msg[m[0]-1])) || isWordByte(msg, m[0]-1) {
+		if m[0] > 0 && strings.ContainsRune(":/.", rune(msg[m[0]-1])) || isWordByte(msg, m[0]-1) || strings.HasPrefix(msg[m[0]:], "/v1/") {
 			continue
 		}
 		b.WriteString(msg[last:m[0]])

@@ -24,6 +24,7 @@ func TestWords(t *testing.T) {
 		{"the webhook at https://hooks.example.org/a/b/c answered 500", "the webhook at https://hooks.example.org/a/b/c answered 500"},
 		{"word/charts/chart1/part.xml: too deeply nested", "word/charts/chart1/part.xml: too deeply nested"},
 		{"cancelled", "cancelled"},
+		{"job j1 is not held: see GET /v1/jobs/j1/confirm", "job j1 is not held: see GET /v1/jobs/j1/confirm"},
 		{"", ""},
 	} {
 		got := Words(c.in)
