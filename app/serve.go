@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -141,23 +142,25 @@ func runServers(lc fx.Lifecycle, c *Config, api *httpapi.API, dash *dashboard.Da
 	}
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
+			// Both addresses are bound before either serves: a client that
+			// got an answer on HTTPS finds the redirecting listener there too.
 			ln, err := c.listen(c.HTTPSAddr)
 			if err != nil {
 				return portTaken(err, "HTTPS", "https-addr", c.HTTPSAddr)
 			}
-			go func() { _ = https.ServeTLS(ln, "", "") }()
-			// The start-up banner names the bound addresses, so that port
-			// 0 (any free port) serves scripts and tests that start a server.
-			c.HTTPSAddr = ln.Addr().String()
+			var pl net.Listener
 			if plain != nil {
-				pl, err := c.listen(c.HTTPAddr)
-				if err != nil {
+				if pl, err = c.listen(c.HTTPAddr); err != nil {
 					ln.Close()
 					return portTaken(err, "HTTP", "http-addr", c.HTTPAddr)
 				}
-				go func() { _ = plain.Serve(pl) }()
+				// The start-up banner names the bound addresses, so that port
+				// 0 (any free port) serves scripts and tests that start a server.
 				c.HTTPAddr = pl.Addr().String()
+				go func() { _ = plain.Serve(pl) }()
 			}
+			c.HTTPSAddr = ln.Addr().String()
+			go func() { _ = https.ServeTLS(ln, "", "") }()
 			return nil
 		},
 		OnStop: func(ctx context.Context) error {

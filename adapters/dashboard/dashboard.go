@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/dragoman-translate/dragoman/adapters/httpapi"
+	"github.com/dragoman-translate/dragoman/adapters/problem"
+	"github.com/dragoman-translate/dragoman/core/failure"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -218,54 +220,32 @@ func remoteAddr(r *http.Request) string {
 	return h
 }
 
-// statusOf maps a core error to its HTTP status, as the API does.
-func statusOf(err error) int {
-	switch kindOf(err) {
-	case service.KindUnauthenticated:
-		return 401
-	case service.KindForbidden:
-		return 403
-	case service.KindNotFound:
-		return 404
-	case service.KindGone:
-		return 410
-	case service.KindTooLarge:
-		return 413
-	case service.KindUnprocessable:
-		return 422
-	case service.KindBadURL:
-		return 400
-	case service.KindQuota:
-		return 402
-	case service.KindRateLimited:
-		return 429
-	case service.KindUnavailable:
-		return 503
-	case service.KindStale:
-		return 412
+// status is the HTTP status of err, as the API answers it (problem.Of),
+// with its Retry-After header set on w: a page refused while the database
+// or the document store is down says when to come back, as the API does.
+func (d *Dashboard) status(w http.ResponseWriter, err error) int {
+	p := problem.Of(err)
+	if p.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(p.RetryAfter))
 	}
-	return 500
+	return p.Status
 }
 
-// message is what a person reads for err; internal errors are logged.
+// message is what a person reads for err: the API's detail (problem.Of)
+// in a page's words. What the person is not told is logged.
 func (d *Dashboard) message(err error) string {
-	var se *service.Error
-	if errors.As(err, &se) {
-		return se.Message
-	}
-	if errors.Is(err, context.Canceled) {
+	p := problem.Of(err)
+	switch {
+	case p.Status == http.StatusServiceUnavailable:
+		d.log.Warn("dashboard request refused: a dependency is unavailable", "err", failure.Raw(err))
+	case p.Status != http.StatusInternalServerError:
+	case errors.Is(err, context.Canceled):
 		return "the request was cancelled"
+	default:
+		d.log.Error("dashboard request failed", "err", failure.Raw(err))
+		return "Something went wrong on our side. Try again in a moment."
 	}
-	d.log.Error("dashboard request failed", "err", err)
-	return "Something went wrong on our side. Try again in a moment."
-}
-
-func retryAfter(err error) int {
-	var se *service.Error
-	if errors.As(err, &se) && se.Kind == service.KindRateLimited {
-		return max(int(se.RetryAfter.Seconds()), 1)
-	}
-	return 0
+	return p.Detail
 }
 
 func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, err error) {
@@ -273,7 +253,7 @@ func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, err error) {
 		d.writeJSONError(w, err)
 		return
 	}
-	d.render(w, r, statusOf(err), "error", nil, page{Title: "Error", Error: d.message(err)})
+	d.render(w, r, d.status(w, err), "error", nil, page{Title: "Error", Error: d.message(err)})
 }
 
 // Why a session ended, as a fixed code in the sign-in URL: the page shows

@@ -151,7 +151,7 @@ func (d *Dashboard) jobsPage(w http.ResponseWriter, r *http.Request, s *service.
 	views, err := d.jobViews(r, s)
 	p := page{Title: "Jobs", Nav: "jobs", Data: entries(views)}
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 	}
 	d.render(w, r, http.StatusOK, "jobs", s, p)
 }
@@ -181,7 +181,7 @@ func (d *Dashboard) download(w http.ResponseWriter, r *http.Request, s *service.
 	}
 	dl, err := get(r.Context(), s.Caller, r.PathValue("id"))
 	if err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Download", Nav: "jobs", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Download", Nav: "jobs", Error: d.message(err)})
 		return
 	}
 	defer dl.Blob.Close()

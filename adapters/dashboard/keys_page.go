@@ -23,8 +23,8 @@ func (d *Dashboard) keysPage(w http.ResponseWriter, r *http.Request, s *service.
 
 func (d *Dashboard) renderKeys(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, kd keysData) {
 	keys, err := d.svc.Accounts.AccountKeys(r.Context(), s.Caller)
-	if err != nil && p.Error == "" {
-		p.Error = d.message(err)
+	if err != nil {
+		d.pageError(w, &p, err)
 	}
 	// Newest first reads better in a list people add to.
 	for i, j := 0, len(keys)-1; i < j; i, j = i+1, j-1 {
@@ -39,8 +39,8 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service
 	plain, k, err := d.svc.Accounts.CreateNamedKey(r.Context(), s.Caller, r.PostFormValue("name"))
 	p := page{Title: "API keys", Nav: "keys"}
 	if err != nil {
-		p.Error = d.message(err)
-		d.renderKeys(w, r, s, statusOf(err), p, keysData{})
+		d.pageError(w, &p, err)
+		d.renderKeys(w, r, s, p.status, p, keysData{})
 		return
 	}
 	d.renderKeys(w, r, s, http.StatusOK, p, keysData{NewKey: plain, NewName: k.Name})
@@ -48,7 +48,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, s *service
 
 func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if err := d.svc.Accounts.RevokeAccountKey(r.Context(), s.Caller, r.PathValue("id")); err != nil {
-		d.renderKeys(w, r, s, statusOf(err), page{Title: "API keys", Nav: "keys", Error: d.message(err)}, keysData{})
+		d.renderKeys(w, r, s, d.status(w, err), page{Title: "API keys", Nav: "keys", Error: d.message(err)}, keysData{})
 		return
 	}
 	http.Redirect(w, r, "/keys?revoked=1", http.StatusSeeOther)

@@ -27,6 +27,8 @@ type page struct {
 	Notice  string
 	Data    any
 	Script  string // a script of the page's own, beside dashboard.js
+
+	status int // of the failure in Error, when the page could not show all it should (pageError)
 }
 
 var pageNames = []string{"signin", "error", "translate", "jobs", "keys", "webhooks", "webhook", "usage", "preview", "terms", "account", "review"}
@@ -95,6 +97,9 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 		p.Email, p.CSRF = s.User.Email, s.Session.CSRF
 		p.Account, p.Plan = s.Account.Name, s.Account.Limits().Name
 	}
+	if status < 400 && p.status >= 400 {
+		status = p.status
+	}
 	p.Error = sentence(peoplesWords(p.Error))
 	var buf bytes.Buffer
 	if err := d.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
@@ -105,6 +110,17 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// pageError notes on p the first failure of what it shows: its message,
+// and its status (with Retry-After) for the page, so a page the database
+// or the document store could not fill answers 503 as the API would, not
+// 200 with a notice.
+func (d *Dashboard) pageError(w http.ResponseWriter, p *page, err error) {
+	if p.Error != "" {
+		return
+	}
+	p.Error, p.status = d.message(err), d.status(w, err)
 }
 
 // fragment writes one named template of a page (live updates).
@@ -122,10 +138,9 @@ func (d *Dashboard) fragment(w http.ResponseWriter, name, tmpl string, data any)
 // writeJSONError answers a script's request with the API's error body:
 // an RFC 9457 problem (message and retry_after as extension members).
 func (d *Dashboard) writeJSONError(w http.ResponseWriter, err error) {
-	p := problem.New(statusOf(err), peoplesWords(d.message(err)))
-	if ra := retryAfter(err); ra > 0 {
-		p.WithRetryAfter(time.Duration(ra) * time.Second)
-	}
+	p := problem.Of(err)
+	msg := peoplesWords(d.message(err))
+	p.Detail, p.Message = msg, msg
 	problem.Write(w, nil, p)
 }
 

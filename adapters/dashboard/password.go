@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/dragoman-translate/dragoman/core/service"
@@ -25,10 +24,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request, s *se
 		return
 	}
 	if err := d.svc.Sessions.ChangePassword(r.Context(), s, current, next); err != nil {
-		if ra := retryAfter(err); ra > 0 {
-			w.Header().Set("Retry-After", fmt.Sprint(ra))
-		}
-		d.render(w, r, statusOf(err), "account", s, page{Title: "Your account", Nav: "account", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "account", s, page{Title: "Your account", Nav: "account", Error: d.message(err)})
 		return
 	}
 	http.Redirect(w, r, "/account?changed=1", http.StatusSeeOther)

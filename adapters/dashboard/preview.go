@@ -14,7 +14,7 @@ import (
 func (d *Dashboard) previewPage(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	j, err := d.svc.Jobs.Job(r.Context(), s.Caller, r.PathValue("id"))
 	if err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Preview", Nav: "jobs", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Preview", Nav: "jobs", Error: d.message(err)})
 		return
 	}
 	d.render(w, r, http.StatusOK, "preview", s, page{Title: "Preview", Nav: "jobs", Data: jobView{Job: j, Target: language.NameOf(j.TargetLang), HasPDF: j.PDF == job.PDFReady}})
@@ -42,7 +42,7 @@ func (d *Dashboard) previewImage(w http.ResponseWriter, r *http.Request, s *serv
 	}
 	b, err := d.svc.Documents.PreviewPage(r.Context(), s.Caller, r.PathValue("id"), r.PathValue("side"), n)
 	if err != nil {
-		http.Error(w, d.message(err), statusOf(err))
+		http.Error(w, d.message(err), d.status(w, err))
 		return
 	}
 	w.Header().Set("Content-Type", "image/png")

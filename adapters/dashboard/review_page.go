@@ -83,7 +83,7 @@ func (d *Dashboard) reviewPage(w http.ResponseWriter, r *http.Request, s *servic
 	id := r.PathValue("id")
 	page, err := d.svc.Documents.Segments(r.Context(), s.Caller, id, f)
 	if err != nil {
-		d.render(w, r, statusOf(err), "error", s, pageOf("Review", err, d))
+		d.render(w, r, d.status(w, err), "error", s, pageOf("Review", err, d))
 		return
 	}
 	d.render(w, r, http.StatusOK, "review", s, pageWith("Review", d.reviewView(page, q.Get("kind"), f.ToCheck)))

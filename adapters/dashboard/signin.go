@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/dragoman-translate/dragoman/adapters/problem"
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
@@ -59,13 +60,12 @@ func (d *Dashboard) signin(w http.ResponseWriter, r *http.Request) {
 	in, err := d.svc.Sessions.SignIn(r.Context(), email, pw, remoteAddr(r))
 	if err != nil {
 		msg := d.message(err)
-		if ra := retryAfter(err); ra > 0 {
-			w.Header().Set("Retry-After", fmt.Sprint(ra))
+		if ra := problem.Of(err).RetryAfter; kindOf(err) == service.KindRateLimited {
 			msg = fmt.Sprintf("Too many sign-in attempts. Try again in %d seconds.", ra)
 		} else if kindOf(err) == service.KindUnauthenticated {
 			msg = "Wrong e-mail address or password."
 		}
-		d.renderSignin(w, r, statusOf(err), page{Title: "Sign in", Data: data, Error: msg})
+		d.renderSignin(w, r, d.status(w, err), page{Title: "Sign in", Data: data, Error: msg})
 		return
 	}
 	clearCookie(w, signinCookie)

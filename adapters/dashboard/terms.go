@@ -40,7 +40,7 @@ func (d *Dashboard) termsPage(w http.ResponseWriter, r *http.Request, s *service
 	p := page{Title: "Terminology", Nav: "terms"}
 	terms, err := d.svc.Glossaries.DoNotTranslate(r.Context(), s.Caller)
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 	}
 	switch q := r.URL.Query(); {
 	case q.Get("saved") != "":
@@ -96,7 +96,7 @@ func (d *Dashboard) saveTerms(w http.ResponseWriter, r *http.Request, s *service
 	}
 	if _, err := d.svc.Glossaries.SetDoNotTranslate(r.Context(), s.Caller, terms); err != nil {
 		msg := termIndex.ReplaceAllStringFunc(d.message(err), func(m string) string { return lineOf(m, lines) })
-		d.renderTerms(w, r, s, statusOf(err), page{Title: "Terminology", Nav: "terms", Error: msg},
+		d.renderTerms(w, r, s, d.status(w, err), page{Title: "Terminology", Nav: "terms", Error: msg},
 			termsData{Terms: text, Count: len(terms)})
 		return
 	}
@@ -148,7 +148,7 @@ func (d *Dashboard) createGlossary(w http.ResponseWriter, r *http.Request, s *se
 	})
 	if err != nil {
 		terms, _ := d.svc.Glossaries.DoNotTranslate(r.Context(), s.Caller)
-		d.renderTerms(w, r, s, statusOf(err), page{Title: "Terminology", Nav: "terms", Error: "Glossary: " + d.message(err)},
+		d.renderTerms(w, r, s, d.status(w, err), page{Title: "Terminology", Nav: "terms", Error: "Glossary: " + d.message(err)},
 			termsData{Terms: strings.Join(terms, "\n"), Count: len(terms), Form: f})
 		return
 	}
@@ -157,7 +157,7 @@ func (d *Dashboard) createGlossary(w http.ResponseWriter, r *http.Request, s *se
 
 func (d *Dashboard) deleteGlossary(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if err := d.svc.Glossaries.DeleteGlossary(r.Context(), s.Caller, r.PathValue("id")); err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Terminology", Nav: "terms", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Terminology", Nav: "terms", Error: d.message(err)})
 		return
 	}
 	http.Redirect(w, r, "/terms?deleted=1", http.StatusSeeOther)

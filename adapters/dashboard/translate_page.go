@@ -57,7 +57,7 @@ func (d *Dashboard) translatePage(w http.ResponseWriter, r *http.Request, s *ser
 	pairs, err := d.svc.Languages.TargetsBySource(r.Context())
 	p := page{Title: "Translate", Nav: "translate"}
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 		pairs = map[string][]string{}
 	}
 	var sources []langOption
@@ -223,7 +223,7 @@ func (d *Dashboard) jobAnswer(w http.ResponseWriter, r *http.Request, s *service
 		return
 	}
 	if err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Jobs", Nav: "jobs", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Jobs", Nav: "jobs", Error: d.message(err)})
 		return
 	}
 	http.Redirect(w, r, "/jobs#job-"+j.ID, http.StatusSeeOther)

@@ -66,7 +66,7 @@ func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service
 	u, err := d.svc.Accounts.Usage(r.Context(), s.Caller)
 	p := page{Title: "Usage", Nav: "usage"}
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 	}
 	now := d.svc.Jobs.Clock.Now().UTC()
 	ud := usageData{Used: u.UsedWords, Limit: u.LimitWords, Plan: u.PlanName, RPM: s.Account.Limits().RequestsPerMinute,
@@ -88,8 +88,8 @@ func (d *Dashboard) usagePage(w http.ResponseWriter, r *http.Request, s *service
 		}
 	}
 	days, err := d.svc.Accounts.UsageByDay(r.Context(), s.Caller)
-	if err != nil && p.Error == "" {
-		p.Error = d.message(err)
+	if err != nil {
+		d.pageError(w, &p, err)
 	}
 	ud.Chart = newChart(days)
 	p.Data = ud

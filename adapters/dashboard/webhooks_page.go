@@ -27,8 +27,8 @@ func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, s *serv
 
 func (d *Dashboard) renderWebhooks(w http.ResponseWriter, r *http.Request, s *service.SessionCaller, status int, p page, wd webhooksData) {
 	hooks, err := d.svc.Webhooks.ListWebhooks(r.Context(), s.Caller)
-	if err != nil && p.Error == "" {
-		p.Error = d.message(err)
+	if err != nil {
+		d.pageError(w, &p, err)
 	}
 	wd.Hooks = hooks
 	wd.Events = []string{webhook.EventJobCompleted, webhook.EventJobFailed}
@@ -43,7 +43,7 @@ func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *ser
 	if err != nil {
 		// The API names the field; on the form it is plain which one.
 		p.Error = strings.TrimPrefix(d.message(err), "url: ")
-		d.renderWebhooks(w, r, s, statusOf(err), p, webhooksData{FormURL: u, FormEvent: events})
+		d.renderWebhooks(w, r, s, d.status(w, err), p, webhooksData{FormURL: u, FormEvent: events})
 		return
 	}
 	d.renderWebhooks(w, r, s, http.StatusOK, p, webhooksData{New: hook, FormEvent: []string{webhook.EventJobCompleted, webhook.EventJobFailed}})
@@ -58,13 +58,13 @@ func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *servi
 	id := r.PathValue("id")
 	hook, err := d.svc.Webhooks.GetWebhook(r.Context(), s.Caller, id)
 	if err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
 	attempts, err := d.svc.Webhooks.WebhookDeliveries(r.Context(), s.Caller, id, 50)
 	p := page{Title: "Webhook", Nav: "webhooks", Data: webhookData{Hook: hook, Attempts: attempts}}
 	if err != nil {
-		p.Error = d.message(err)
+		d.pageError(w, &p, err)
 	}
 	switch {
 	case r.URL.Query().Get("pinged") != "":
@@ -78,7 +78,7 @@ func (d *Dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *servi
 func (d *Dashboard) testWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	id := r.PathValue("id")
 	if _, err := d.svc.Webhooks.TestWebhook(r.Context(), s.Caller, id); err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
 	http.Redirect(w, r, "/webhooks/"+url.PathEscape(id)+"?pinged=1", http.StatusSeeOther)
@@ -88,7 +88,7 @@ func (d *Dashboard) setWebhookActive(w http.ResponseWriter, r *http.Request, s *
 	id := r.PathValue("id")
 	active := r.PostFormValue("active") == "true"
 	if _, err := d.svc.Webhooks.UpdateWebhook(r.Context(), s.Caller, id, service.WebhookUpdate{Active: &active}); err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
 	http.Redirect(w, r, "/webhooks/"+url.PathEscape(id)+"?saved=1", http.StatusSeeOther)
@@ -96,7 +96,7 @@ func (d *Dashboard) setWebhookActive(w http.ResponseWriter, r *http.Request, s *
 
 func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, s *service.SessionCaller) {
 	if err := d.svc.Webhooks.DeleteWebhook(r.Context(), s.Caller, r.PathValue("id")); err != nil {
-		d.render(w, r, statusOf(err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
+		d.render(w, r, d.status(w, err), "error", s, page{Title: "Webhook", Nav: "webhooks", Error: d.message(err)})
 		return
 	}
 	http.Redirect(w, r, "/webhooks?deleted=1", http.StatusSeeOther)

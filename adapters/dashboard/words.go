@@ -5,13 +5,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/dragoman-translate/dragoman/core/failure"
 )
 
 // The core writes its messages for API clients: they name the request's
 // fields (source_lang), point at endpoints (GET /v1/languages) and pass on
-// what a plugin said, gRPC status text and temporary paths included. A page
-// says the same in a person's words: the field's name as the form shows it,
-// no endpoint, no transport text, no path of the server's.
+// what a plugin said. Package failure takes out what no client should read
+// (gRPC status text, temporary paths); a page then says the rest in a
+// person's words: the field's name as the form shows it, no endpoint.
 
 // fieldLabels are the request fields a message may start with, as the
 // dashboard's forms name them.
@@ -26,12 +28,6 @@ var (
 	leadingField = regexp.MustCompile(`^([a-z]+(?:_[a-z]+)*)(?:\[(\d+)\])?: `)
 	// An item named later in the message: "(already terms[1])".
 	itemRef = regexp.MustCompile(`\bterms\[(\d+)\]`)
-	// gRPC's wrapping of a plugin's error: "rpc error: code = Unknown desc = ".
-	rpcPrefix = regexp.MustCompile(`(?:rpc error: code = \w+ desc = )+`)
-	// What is left of a broken connection to a plugin: nothing a person can act on.
-	transport = regexp.MustCompile(`(?i)\b(?:desc = |code = |transport: |connection (?:error|refused|reset)|broken pipe|plugin (?:exited|crashed)|unexpected EOF|panic:|goroutine \d+)`)
-	// A path on the server: temporary folders and any absolute path three levels deep.
-	serverPath = regexp.MustCompile(`(?:/tmp|/var/tmp|/dev/shm|/run)(?:/[^\s:;,'"()]+)+|(?:/[\w.+\-]+){3,}`)
 	// The API's pointers to its language list.
 	languagesHint = strings.NewReplacer(
 		"; GET /v1/languages lists the languages available", "; the target list shows the languages available",
@@ -43,16 +39,10 @@ var (
 		"glossary_id", "the glossary", "do_not_translate", "the do-not-translate list")
 )
 
-// genericFailure is what a page says for a failure it cannot explain.
-const genericFailure = "the translation could not be finished because of a problem on our side; try again, and if it fails again the document may be damaged"
-
-// peoplesWords is msg, a core message, as a page shows it.
+// peoplesWords is msg, a core message, as a page shows it: in the words
+// every answer uses (package failure), then with the form's names.
 func peoplesWords(msg string) string {
-	msg = strings.TrimSpace(rpcPrefix.ReplaceAllString(msg, ""))
-	if transport.MatchString(msg) {
-		return genericFailure
-	}
-	msg = withoutServerPaths(msg)
+	msg = failure.Words(msg)
 	msg = languagesHint.Replace(msg)
 	if i := strings.Index(msg, " or choose a target language from the list ("); i >= 0 {
 		// "…(en for the targets available" → "…": the code was only for the endpoint.
@@ -69,30 +59,6 @@ func peoplesWords(msg string) string {
 	}
 	msg = itemRef.ReplaceAllStringFunc(msg, func(s string) string { return "line " + oneBased(itemRef.FindStringSubmatch(s)[1]) })
 	return fieldWords.Replace(msg)
-}
-
-// withoutServerPaths says "the document" for each path on the server; a
-// URL's path (after "//host") is not one.
-func withoutServerPaths(msg string) string {
-	var b strings.Builder
-	last := 0
-	for _, m := range serverPath.FindAllStringIndex(msg, -1) {
-		if m[0] > 0 && strings.ContainsRune(":/.", rune(msg[m[0]-1])) || isWordByte(msg, m[0]-1) {
-			continue
-		}
-		b.WriteString(msg[last:m[0]])
-		b.WriteString("the document")
-		last = m[1]
-	}
-	return b.String() + msg[last:]
-}
-
-func isWordByte(s string, i int) bool {
-	if i < 0 {
-		return false
-	}
-	c := s[i]
-	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // oneBased turns an index of the API's arrays into a line number.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/dragoman-translate/dragoman/core/failure"
 )
 
 // Core messages as the core formats them (core/service, the plugin host),
@@ -21,9 +23,9 @@ func TestPeoplesWords(t *testing.T) {
 		{"url: only https URLs are fetched", "address: only https URLs are fetched"},
 		{"rpc error: code = Unknown desc = soffice could not convert /tmp/dragoman-lo-2835606033/instance-1404268613/in/report.doc: general input/output error",
 			"soffice could not convert the document: general input/output error"},
-		{`rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /tmp/plugin1234: connect: connection refused"`, genericFailure},
-		{"the converter plugin exited unexpectedly", genericFailure},
-		{"plugin crashed: unexpected EOF", genericFailure},
+		{`rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /tmp/plugin1234: connect: connection refused"`, failure.JobFailed},
+		{"the converter plugin exited unexpectedly", failure.JobFailed},
+		{"plugin crashed: unexpected EOF", failure.JobFailed},
 		{"the webhook at https://hooks.example.org/a/b/c answered 500", "the webhook at https://hooks.example.org/a/b/c answered 500"},
 		{"the document is larger than 50 MB", "the document is larger than 50 MB"},
 	} {

@@ -13,6 +13,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/dragoman-translate/dragoman/adapters/problem"
+	"github.com/dragoman-translate/dragoman/core/failure"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -138,9 +139,13 @@ func (a *API) problem(err error) *Problem {
 	p := problemOf(err)
 	switch p.Status {
 	case http.StatusInternalServerError:
-		a.log.Error("request failed", "err", err)
+		a.log.Error("request failed", "err", failure.Raw(err))
 	case http.StatusServiceUnavailable:
-		a.log.Warn("request refused: a dependency is unavailable", "err", err)
+		a.log.Warn("request refused: a dependency is unavailable", "err", failure.Raw(err))
+	default:
+		if raw := failure.Raw(err); p.Detail != raw { // the client reads it in other words (package failure)
+			a.log.Info("request refused", "status", p.Status, "err", raw)
+		}
 	}
 	return p
 }

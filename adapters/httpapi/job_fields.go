@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/dragoman-translate/dragoman/core/failure"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/service"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
@@ -187,7 +188,7 @@ func statusOf(j *job.Job) JobStatus {
 	created := j.CreatedAt
 	out := JobStatus{
 		JobID: j.ID, Status: string(j.Status), SourceLang: strp(src), TargetLang: strp(language.NameOf(j.TargetLang)),
-		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(j.Error), RtlFidelity: rtlReportOut(j.RTL),
+		CreatedAt: &created, CompletedAt: j.CompletedAt, Error: strp(failure.Words(j.Error)), RtlFidelity: rtlReportOut(j.RTL),
 		OriginalName: j.OriginalName, Stage: string(j.Stage), TranslationMode: string(j.Mode), TotalWords: j.Words,
 		Engine: strp(j.Engine), Warnings: j.ShownWarnings(), Metrics: Metrics(j.Metrics), Structure: strp(j.Structure),
 		Revision: j.Revision, Review: reviewOut(j), BatchID: strp(j.BatchID),

@@ -41,6 +41,7 @@ func runSuite(t *testing.T, b backend) {
 		{"Keys", testKeys},
 		{"Usage", testUsage},
 		{"ReserveConcurrent", testReserveConcurrent},
+		{"ReserveAfterCancel", testReserveAfterCancel},
 		{"Webhooks", testWebhooks},
 		{"RateLimit", testRateLimit},
 		{"RateLimitConcurrent", testRateLimitConcurrent},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/quota"
 )
 
@@ -13,12 +14,24 @@ import (
 // limit (nil: unlimited), else quota.ErrExceeded. The check and the
 // add are one conditional UPDATE, so concurrent reservations from any
 // number of processes never push used_words past the limit. Reserving a
-// job twice is a no-op.
+// job twice is a no-op. A job that has ended (cancelled, failed, completed)
+// gets nothing, quota.ErrJobEnded: its row is read locked in the same
+// transaction (SQLite's single writer; FOR UPDATE on PostgreSQL), so a
+// cancellation either ended it before, and is seen, or waits for this
+// reservation and releases it. A job the store does not hold is not
+// checked.
 func (s *Store) Reserve(ctx context.Context, accountID, period, jobID string, words int64, limit *int64) error {
 	if words < 0 {
 		return fmt.Errorf("sqlstore: reserve %d words: negative", words)
 	}
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var status []string
+		if err := tx.SelectContext(ctx, &status, tx.Rebind("SELECT status FROM jobs WHERE id = ?"+s.forUpdate()), jobID); err != nil {
+			return err
+		}
+		if len(status) == 1 && job.Status(status[0]).Terminal() {
+			return quota.ErrJobEnded
+		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO usage_reservations (job_id, account_id, period, words, reserved_on) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (job_id) DO NOTHING`), jobID, accountID, period, words, s.clock().UTC().Format("2006-01-02"))
 		if err != nil {

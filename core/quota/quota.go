@@ -56,11 +56,20 @@ func Period(t time.Time) string { return t.UTC().Format("2006-01") }
 // ErrExceeded is returned by Store.Reserve when the words do not fit.
 var ErrExceeded = errors.New("monthly word quota exhausted")
 
+// ErrJobEnded is returned by Store.Reserve for a job that has already
+// ended (cancelled, failed or completed): what it reserved was given back
+// when it ended, and a reservation after that would never be.
+var ErrJobEnded = errors.New("the job has ended: nothing to reserve")
+
 // Store keeps word usage per account and billing period.
 type Store interface {
 	// Reserve adds words for jobID to the period if used+words <= limit
 	// (limit nil: unlimited); ErrExceeded otherwise. Reserving the same
-	// job twice is a no-op.
+	// job twice is a no-op. A job the store holds as ended gets nothing
+	// (ErrJobEnded): the check and the reservation are one transaction
+	// with the job's row locked, so a cancellation that releases the
+	// job's words either comes first and is seen, or comes after and
+	// releases this reservation too.
 	Reserve(ctx context.Context, accountID, period, jobID string, words int64, limit *int64) error
 	// Release gives a job's reserved words back; a no-op if none.
 	Release(ctx context.Context, jobID string) error
@@ -99,10 +108,16 @@ func (e *Short) Error() string {
 
 // Reserve charges a job's words to the period the job was created in:
 // a *Short error when they do not fit. Reserving a job again is a no-op;
-// Store.Release gives the words back when the job fails.
+// Store.Release gives the words back when the job fails. A job that ended
+// while its words were counted (its owner cancelled it) is charged
+// nothing and this is not an error: the stage that asked finds the job
+// ended when it records its work.
 func Reserve(ctx context.Context, s Store, accountID, jobID string, created time.Time, words int64, limit *int64) error {
 	period := Period(created)
 	err := s.Reserve(ctx, accountID, period, jobID, words, limit)
+	if errors.Is(err, ErrJobEnded) {
+		return nil
+	}
 	if !errors.Is(err, ErrExceeded) {
 		return err
 	}

@@ -3,6 +3,8 @@ package service
 import (
 	"fmt"
 	"time"
+
+	"github.com/dragoman-translate/dragoman/core/failure"
 )
 
 // Kind classifies a client-facing error.
@@ -37,6 +39,13 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func fail(k Kind, format string, args ...any) *Error {
 	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
+}
+
+// enginesUnavailable refuses a request while no engine answers. What the
+// engines said (a plugin that does not start, its stderr and path) is the
+// cause, for the log; the client is told what it can do.
+func enginesUnavailable(err error) *Error {
+	return &Error{Kind: KindUnavailable, Message: failure.EnginesDown, Err: err}
 }
 
 func unprocessable(err error) *Error {

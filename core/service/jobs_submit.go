@@ -216,7 +216,7 @@ func (s *Jobs) checkDetected(ctx context.Context, blob ports.Blob, o Options) er
 	}
 	engines, err := s.Engines.Engines(ctx)
 	if err != nil {
-		return &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
+		return enginesUnavailable(err)
 	}
 	if !translate.Servable(engines, src.Code, o.Target.Code) {
 		return fail(KindUnprocessable, "the document's language was detected as %s (give source_lang if that is wrong), and %s", src.Name, translate.Unserved(engines, src.Code, o.Target))

@@ -171,7 +171,7 @@ func (s *Jobs) checkReadPairs(ctx context.Context, rd *reading, targets []Option
 	}
 	engines, err := s.Engines.Engines(ctx)
 	if err != nil {
-		return &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
+		return enginesUnavailable(err)
 	}
 	for _, o := range targets {
 		if rd.source.Code != o.Target.Code && !translate.Servable(engines, rd.source.Code, o.Target.Code) {

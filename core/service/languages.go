@@ -16,7 +16,7 @@ type Languages struct {
 func (s *Languages) engines(ctx context.Context) ([]ports.Engine, error) {
 	engines, err := s.Engines.Engines(ctx)
 	if err != nil {
-		return nil, &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
+		return nil, enginesUnavailable(err)
 	}
 	return engines, nil
 }

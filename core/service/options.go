@@ -73,7 +73,7 @@ func (s *Jobs) checkPair(ctx context.Context, o Options) error {
 	}
 	engines, err := s.Engines.Engines(ctx)
 	if err != nil {
-		return &Error{Kind: KindUnavailable, Message: "translation engines are unavailable: " + err.Error(), Err: err}
+		return enginesUnavailable(err)
 	}
 	if o.Source == nil {
 		if !producible(engines, o.Target) {

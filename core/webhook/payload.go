@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/dragoman-translate/dragoman/core/eventid"
+	"github.com/dragoman-translate/dragoman/core/failure"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
@@ -128,7 +129,7 @@ func JobPayload(j *job.Job, event, publicURL string) ([]byte, error) {
 		}
 	}
 	if event == EventJobFailed {
-		msg := j.Error
+		msg := failure.Words(j.Error)
 		if msg == "" {
 			msg = "translation failed"
 		}
