@@ -62,7 +62,7 @@ func (t *Translator) Estimate(ctx context.Context, doc *segment.Document, src, t
 		// Another account's entries (a shared memory) are counted as the
 		// engine characters they stand for, as a job's metrics count them:
 		// no quote reveals what another account translated.
-		hits, foreign := t.recall(ctx, memoryKey(o.Account, l, terms.glossary()), string(mode), texts)
+		hits, foreign, _ := t.recall(ctx, memoryKey(o.Account, l, terms.glossary()), string(mode), texts)
 		for i := range foreign {
 			delete(hits, i)
 		}

@@ -57,3 +57,20 @@ func TestEstimateAgreesWithTheTranslation(t *testing.T) {
 		t.Errorf("unserved pair: %v", err)
 	}
 }
+
+// An output stored with its engine's notes is the next leg's input as
+// text alone: translated once, a two-leg route is all in the memory.
+func TestEstimateReadsNotedOutputsAsText(t *testing.T) {
+	caps := ports.Capabilities{Pairs: []language.Pair{{Source: "es", Target: "en"}, {Source: "en", Target: "fr"}}}
+	tr := &Translator{Engines: registry{engine("noting", &noting{}, caps)}, TM: newMemoryTM()}
+	if _, err := tr.Translate(ctx, docOf("Un zork aquí."), "es", "fr", translation.Full); err != nil {
+		t.Fatal(err)
+	}
+	est, err := tr.Estimate(ctx, docOf("Un zork aquí."), "es", "fr", translation.Full, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est.InMemory != 1 || est.Legs[0].Chars != 0 || est.Legs[1].Chars != 0 {
+		t.Errorf("estimate %+v, want both legs from the memory", est)
+	}
+}

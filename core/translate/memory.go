@@ -56,7 +56,26 @@ func memoryKey(account string, l Leg, g *ports.Glossary) tmLeg {
 // been asked (issue 26: a job's cache_hits told an account that another
 // had translated a guessed sentence). The memory is a saving, not a
 // source of truth: an error means no hits.
-func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) (hits map[int]string, foreign map[int]bool) {
+//
+// The hits are the stored outputs' text; what their engine noted about
+// them (memnotes.go) is in notes, by index.
+func (t *Translator) recall(ctx context.Context, leg tmLeg, mode string, texts []string) (hits map[int]string, foreign map[int]bool, notes map[int]tagged.Note) {
+	hits, foreign = t.recallStored(ctx, leg, mode, texts)
+	for i, v := range hits {
+		text, n, noted := splitNotes(v)
+		hits[i] = text
+		if noted {
+			if notes == nil {
+				notes = map[int]tagged.Note{}
+			}
+			notes[i] = n
+		}
+	}
+	return hits, foreign, notes
+}
+
+// recallStored is recall's lookup: the values as stored.
+func (t *Translator) recallStored(ctx context.Context, leg tmLeg, mode string, texts []string) (hits map[int]string, foreign map[int]bool) {
 	if t.TM == nil || len(texts) == 0 {
 		return nil, nil
 	}

@@ -158,21 +158,15 @@ func distinct(doc *segment.Document, prot *protect.Protector, terms *terms) (pla
 // translateLeg translates texts with one engine: memory hits first, the
 // rest in batches, fresh output stored back under key. g is the glossary
 // the engine applies itself, or nil. notes are what the engine noted about
-// some texts, by index (a text from the memory has none).
+// some texts, by index (a text from the memory has what its engine noted
+// when it first translated it).
 func (t *Translator) translateLeg(ctx context.Context, key tmLeg, l Leg, mode translation.Mode, g *ports.Glossary, texts []string, res *Result) (out []string, notes map[int]tagged.Note, err error) {
 	out = make([]string, len(texts))
-	hits, foreign := t.recall(ctx, key, string(mode), texts)
+	hits, foreign, notes := t.recall(ctx, key, string(mode), texts)
 	var todo []int // indexes into texts the engine must translate
 	for i := range texts {
 		if h, ok := hits[i]; ok {
-			text, n, noted := splitNotes(h)
-			out[i] = text
-			if noted {
-				if notes == nil {
-					notes = map[int]tagged.Note{}
-				}
-				notes[i] = n
-			}
+			out[i] = h
 			if !foreign[i] {
 				res.Metrics.CacheHits++
 			}
