@@ -36,8 +36,10 @@ var (
 	// gRPC's codes for a call that never reached the plugin's own code:
 	// its process died or its connection broke.
 	lostCode = regexp.MustCompile(`rpc error: code = (?:Unavailable|Canceled|Internal|DataLoss) desc = `)
-	// What is left of a broken connection to a plugin: nothing a person can act on.
-	transport = regexp.MustCompile(`(?i)\b(?:desc = |code = |transport: |connection (?:error|refused|reset)|broken pipe|plugin (?:exited|crashed)|unexpected EOF|panic:|goroutine \d+|unrecognized remote plugin message|plugin's stdout|exit status \d+|did not start)`)
+	// What is left of a broken connection to a plugin: nothing a person can
+	// act on. ("unexpected EOF" alone is not one: XML and zip readers say
+	// it of a truncated document, which the person can mend.)
+	transport = regexp.MustCompile(`(?i)\b(?:desc = |code = |transport: |connection (?:error|refused|reset)|broken pipe|plugin (?:exited|crashed)|panic:|goroutine \d+|unrecognized remote plugin message|plugin's stdout|exit status \d+|did not start)`)
 	// A path on the server: temporary folders and any absolute path three levels deep.
 	serverPath = regexp.MustCompile(`(?:/tmp|/var/tmp|/dev/shm|/run)(?:/[^\s:;,'"()]+)+|(?:/[\w.+\-]+){3,}`)
 )
@@ -72,12 +74,15 @@ func Of(err error) string {
 }
 
 // withoutServerPaths says "the document" for each path on the server; a
-// URL's path (after "//host") and the API's own (/v1/…) are not one.
+// URL's path (after "//host"), the API's own (/v1/…) and a quoted one (a
+// name the message quotes from the person's own document, such as a zip
+// entry's) are not one.
 func withoutServerPaths(msg string) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range serverPath.FindAllStringIndex(msg, -1) {
-		if m[0] > 0 && strings.ContainsRune(":/.", rune(msg[m[0]-1])) || isWordByte(msg, m[0]-1) || strings.HasPrefix(msg[m[0]:], "/v1/") {
+		quoted := m[0] > 0 && msg[m[0]-1] == '"' && m[1] < len(msg) && msg[m[1]] == '"'
+		if quoted || m[0] > 0 && strings.ContainsRune(":/.", rune(msg[m[0]-1])) || isWordByte(msg, m[0]-1) || strings.HasPrefix(msg[m[0]:], "/v1/") {
 			continue
 		}
 		b.WriteString(msg[last:m[0]])

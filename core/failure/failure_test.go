@@ -24,6 +24,9 @@ func TestWords(t *testing.T) {
 		{"the webhook at https://hooks.example.org/a/b/c answered 500", "the webhook at https://hooks.example.org/a/b/c answered 500"},
 		{"word/charts/chart1/part.xml: too deeply nested", "word/charts/chart1/part.xml: too deeply nested"},
 		{"cancelled", "cancelled"},
+		{"TMX is not well-formed: XML syntax error on line 3: unexpected EOF", "TMX is not well-formed: XML syntax error on line 3: unexpected EOF"},
+		{`document is corrupt: zip entry name "/tmp/evil.xml" is not a relative path inside the package`,
+			`document is corrupt: zip entry name "/tmp/evil.xml" is not a relative path inside the package`},
 		{"job j1 is not held: see GET /v1/jobs/j1/confirm", "job j1 is not held: see GET /v1/jobs/j1/confirm"},
 		{"", ""},
 	} {
@@ -32,7 +35,7 @@ func TestWords(t *testing.T) {
 			t.Errorf("%q\n got %q\nwant %q", c.in, got, c.want)
 		}
 		for _, bad := range []string{"rpc error", "desc =", "/tmp/", "/srv/"} {
-			if strings.Contains(got, bad) {
+			if strings.Contains(got, bad) && !strings.Contains(c.want, bad) {
 				t.Errorf("%q still says %q", got, bad)
 			}
 		}
