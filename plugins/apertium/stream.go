@@ -333,6 +333,10 @@ func (d *decoder) unmark(s string, escaped bool) string {
 		case !escaped && !d.marked && (r == '*' || r == '@' || r == '#') && !wordRune(d.prev):
 			d.held, d.prev = r, r
 			continue
+		case d.marked && d.prev == '-' && (r == '*' || r == '@' || r == '#'):
+			// Apertium marks each part of a hyphenated word it does not
+			// know ("*2024-*03-*15"): the parts' marks go too.
+			continue
 		case d.marked && markedRune(r):
 			d.word = append(d.word, r)
 		case d.marked:
@@ -359,7 +363,8 @@ func (d *decoder) endWord() {
 		return
 	}
 	d.marked = false
-	if w := strings.TrimRight(string(d.word), "-'’"); w != "" && !slices.Contains(d.unknown, w) {
+	// A number, a date or a code is nobody's unknown word: no note.
+	if w := strings.TrimRight(string(d.word), "-'’"); strings.IndexFunc(w, unicode.IsLetter) >= 0 && !slices.Contains(d.unknown, w) {
 		d.unknown = append(d.unknown, w)
 	}
 }

@@ -125,6 +125,21 @@ func TestDecodeStreamNotesUnknownWords(t *testing.T) {
 	}
 }
 
+// Apertium marks each part of a hyphenated word it does not know; a date
+// or a telephone number comes back as written, and is no unknown word.
+func TestDecodeStreamUnmarksHyphenatedParts(t *testing.T) {
+	out := decodeStream("تاریخ *2024-*03-*15 اور فون *011-*2345-*6789 *foo-*bar.[][<s>]\n", func(int) bool { return true })
+	if len(out) != 1 {
+		t.Fatalf("%d segments", len(out))
+	}
+	if got, want := tagged.Render(out[0].toks), "تاریخ 2024-03-15 اور فون 011-2345-6789 foo-bar"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if !slices.Equal(out[0].unknown, []string{"foo-bar"}) {
+		t.Errorf("unknown words %q, want only foo-bar", out[0].unknown)
+	}
+}
+
 // Through real Apertium: the unknown words come back as notes, without
 // marks in the text, and the segment's repairs as notes too (never as
 // warnings naming a segment of the batch).
