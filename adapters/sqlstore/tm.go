@@ -19,10 +19,13 @@ const tmChunk = 200
 func (s *Store) GetTM(ctx context.Context, account, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
 	journaled, hashes := s.journaled(account, false, engine, mode, src, tgt, hashes)
 	out, err := s.getTM(ctx, "account_id = ? AND ", []any{account}, engine, mode, src, tgt, hashes)
+	if err != nil { // out is nil: the journal's hits alone would read as a partial answer
+		return nil, err
+	}
 	for h, t := range journaled {
 		out[h] = t
 	}
-	return out, err
+	return out, nil
 }
 
 // journaled splits hashes into those the journal holds for account (any
@@ -50,10 +53,13 @@ func (s *Store) journaled(account string, shared bool, engine, mode, src, tgt st
 func (s *Store) GetSharedTM(ctx context.Context, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {
 	journaled, hashes := s.journaled("", true, engine, mode, src, tgt, hashes)
 	out, err := s.getTM(ctx, "", nil, engine, mode, src, tgt, hashes)
+	if err != nil { // out is nil: the journal's hits alone would read as a partial answer
+		return nil, err
+	}
 	for h, t := range journaled {
 		out[h] = t
 	}
-	return out, err
+	return out, nil
 }
 
 func (s *Store) getTM(ctx context.Context, scope string, scopeArgs []any, engine, mode, src, tgt string, hashes []string) (map[string]string, error) {

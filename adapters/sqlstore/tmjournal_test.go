@@ -64,3 +64,32 @@ func TestMemoryJournalIsMergedAfterTheWriterDied(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A lookup whose read fails while the journal holds some of its hashes is
+// an error, never a panic nor a partial answer passed off as whole.
+func TestMemoryLookupFailingWithJournalHits(t *testing.T) {
+	s, err := OpenSQLite(filepath.Join(t.TempDir(), "dragoman.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.journal.stop <- struct{}{} // no merge: the hit stays in the journal
+	ctx := context.Background()
+	if err := s.PutTM(ctx, "a1", "pseudo", "full", "en", "es", map[string]string{"h1": "t1"}); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	for name, get := range map[string]func() (map[string]string, error){
+		"account": func() (map[string]string, error) {
+			return s.GetTM(cancelled, "a1", "pseudo", "full", "en", "es", []string{"h1", "h2"})
+		},
+		"shared": func() (map[string]string, error) {
+			return s.GetSharedTM(cancelled, "pseudo", "full", "en", "es", []string{"h1", "h2"})
+		},
+	} {
+		if got, err := get(); err == nil || got != nil {
+			t.Errorf("%s lookup on a failed read: %v, %v; want the error alone", name, got, err)
+		}
+	}
+}
