@@ -54,7 +54,7 @@ func (s *source) Render(ctx context.Context, next func() (*segment.Unit, error),
 	if err != nil {
 		return nil, partError("the document", err)
 	}
-	rep := &ports.Rendered{Warnings: r.warns}
+	rep := &ports.Rendered{}
 	for _, c := range []struct {
 		n         int
 		one, many string
@@ -186,10 +186,7 @@ type render struct {
 	// repaired, units that did not match their paragraph, fields whose
 	// parts it put back in order.
 	untranslated, repaired, mismatched, reordered int
-	warns                                         []string
 }
-
-func (r *render) warn(w string) { r.warns = append(r.warns, w) }
 
 // pull is the next unit translated, nil after the last or on an error.
 func (r *render) pull() *segment.Unit {

@@ -14,8 +14,6 @@ import (
 	"errors"
 	"regexp"
 	"strings"
-
-	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 // JobFailed is said of a job's failure that nothing a person can read
@@ -61,16 +59,6 @@ func WordsOr(msg, lost string) string {
 		return lost
 	}
 	return withoutServerPaths(msg)
-}
-
-// Of is err's words: a dependency that is down, full or locked in its own
-// words (ports.Unavailable says which, never how), anything else as Words.
-func Of(err error) string {
-	var u *ports.Unavailable
-	if errors.As(err, &u) {
-		return u.Message()
-	}
-	return WordsOr(err.Error(), Lost)
 }
 
 // withoutServerPaths says "the document" for each path on the server; a

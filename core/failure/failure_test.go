@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 // What plugins and libraries say, and what a client reads of it.
@@ -42,17 +39,6 @@ func TestWords(t *testing.T) {
 	}
 	if got := WordsOr("translation engines are unavailable: rpc error: code = Unavailable desc = connection refused", Lost); got != Lost {
 		t.Errorf("a lost engine: %q", got)
-	}
-}
-
-func TestOf(t *testing.T) {
-	down := fmt.Errorf("reading job j1: %w", &ports.Unavailable{What: "the document store", Reason: "is not answering",
-		RetryAfter: time.Second, Err: errors.New("dial tcp 10.0.0.7:7070: connect: connection refused")})
-	if got := Of(down); got != "the document store is not answering" {
-		t.Errorf("an outage: %q", got)
-	}
-	if got := Of(errors.New("rpc error: code = Unavailable desc = error reading from server: EOF")); got != Lost {
-		t.Errorf("a lost plugin: %q", got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dragoman-translate/dragoman/core/failure"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/settle"
@@ -73,7 +74,11 @@ func (p *Pipeline) fail(ctx context.Context, j *job.Job, reason string) error {
 // failApply is fail that also records apply's changes on the failed job.
 // Only a failure that could not be recorded is returned (for the event
 // to come back).
-func (p *Pipeline) failApply(ctx context.Context, j *job.Job, reason string, apply func(*job.Job)) error {
+func (p *Pipeline) failApply(ctx context.Context, j *job.Job, raw string, apply func(*job.Job)) error {
+	// The job keeps the reason in people's words, which every reader of
+	// it (status, webhook, bus event, dashboard, local CLI) shows as is;
+	// what the plugin or the library said goes to the log.
+	reason := failure.Words(raw)
 	j, err := p.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
 		if j.Status.Terminal() {
 			return nil
@@ -89,7 +94,7 @@ func (p *Pipeline) failApply(ctx context.Context, j *job.Job, reason string, app
 	if j.Status != job.Failed {
 		return nil
 	}
-	p.log().Info("job failed", "job_id", j.ID, "reason", j.Error)
+	p.log().Info("job failed", "job_id", j.ID, "reason", raw)
 	return p.settle(ctx, j)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -264,4 +265,21 @@ func mustJob(t *testing.T, js *jobs) *job.Job {
 		t.Fatal(err)
 	}
 	return j
+}
+
+// A stage's failure is recorded in people's words: the job's error (which
+// the bus event, the webhook and the local CLI carry as is) holds neither
+// gRPC's wrapping nor a path of the server.
+func TestFailureIsRecordedInPeoplesWords(t *testing.T) {
+	p, js, _, _ := newPipeline(t)
+	h := p.stage(job.StageExtracted, ports.TopicExtracted, func(context.Context, *job.Job) (func(*job.Job), error) {
+		return nil, fmt.Errorf("%w: rpc error: code = Unknown desc = soffice could not convert /tmp/dragoman-lo-1/in/report.doc: general input/output error", ports.ErrBadDocument)
+	})
+	if err := h(context.Background(), event()); err != nil {
+		t.Fatal(err)
+	}
+	j := mustJob(t, js)
+	if j.Status != job.Failed || strings.Contains(j.Error, "rpc error") || strings.Contains(j.Error, "/tmp/") || !strings.Contains(j.Error, "soffice could not convert the document: general input/output error") {
+		t.Errorf("job %s with error %q", j.Status, j.Error)
+	}
 }
