@@ -150,6 +150,11 @@ func views(doc *segment.Document) []SegmentView {
 	return out
 }
 
+// MaxEditedTarget is the longest translation an edit may give one
+// segment, in bytes: far more than any sentence, far less than a body the
+// server would have to hold for nothing.
+const MaxEditedTarget = 100000
+
 // EditSegment sets the target of one segment of a completed job, written
 // by a person: the same inline codes as its source (segment.ValidTarget,
 // else KindUnprocessable naming the code), checked by the review, and a
@@ -157,6 +162,9 @@ func views(doc *segment.Document) []SegmentView {
 // revision the edit was made on (the segments' ETag): an older one is
 // refused with KindStale.
 func (s *Documents) EditSegment(ctx context.Context, c *Caller, id, segmentID, target string, ifMatch *int) (*job.Job, *SegmentView, error) {
+	if len(target) > MaxEditedTarget { // the API's schema says so too; the dashboard reaches here directly
+		return nil, nil, fail(KindUnprocessable, "the new translation is %d bytes long; at most %d", len(target), MaxEditedTarget)
+	}
 	n, err := strconv.Atoi(segmentID)
 	if err != nil || n < 1 {
 		return nil, nil, fail(KindNotFound, "job %s has no segment %q: segments are numbered from 1", id, segmentID)
