@@ -220,7 +220,7 @@ func writeFile(path string, r io.Reader) error {
 // localJob is a job as the API shows it (the fields the CLI prints).
 func localJob(j *job.Job) *client.Job {
 	uid, _ := uuid.Parse(j.ID)
-	warnings := append([]string{}, j.Warnings...)
+	warnings := append([]string{}, j.ShownWarnings()...) // the review's sentences too, as the API shows them
 	out := &client.Job{
 		JobId: uid, Status: gen.JobStatusStatus(j.Status), Stage: gen.JobStatusStage(j.Stage),
 		OriginalName: j.OriginalName, TranslationMode: string(j.Mode), TotalWords: int64(j.Words),
