@@ -151,7 +151,7 @@ func (l *local) TranslateFile(ctx context.Context, path string, opts client.Opti
 		}
 		select {
 		case <-ctx.Done():
-			_, _ = l.svc.Jobs.CancelJob(context.WithoutCancel(ctx), l.caller, id)
+			_, _ = l.svc.Jobs.CancelUnfinished(context.WithoutCancel(ctx), l.caller, id)
 			return nil, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}

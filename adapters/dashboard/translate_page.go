@@ -192,7 +192,7 @@ func (d *Dashboard) cancelAll(r *http.Request, s *service.SessionCaller, sub *se
 		jobs = sub.Batch.Jobs
 	}
 	for _, acc := range jobs {
-		_, _ = d.svc.Jobs.CancelJob(r.Context(), s.Caller, acc.Job.ID)
+		_, _ = d.svc.Jobs.CancelUnfinished(r.Context(), s.Caller, acc.Job.ID)
 	}
 }
 

@@ -44,7 +44,8 @@ func (a *API) registerJobCatalog() {
 		Description: "A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, " +
 			"the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; " +
 			"the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, " +
-			"and the job is 404 afterwards.",
+			"and the job is 404 afterwards; with `keep_finished=true` a finished job is left as it is and returned (200), " +
+			"so a client stopping the jobs it started never deletes a translation that completed meanwhile.",
 		Security: security, Errors: []int{401, 403, 404, 429},
 		Responses: map[string]*huma.Response{"204": {Description: "The finished job and its files were deleted"}},
 	}, a.cancelJob)
@@ -62,8 +63,19 @@ func (a *API) listJobs(ctx context.Context, in *listJobsInput) (*listJobsOutput,
 	return out, nil
 }
 
-func (a *API) cancelJob(ctx context.Context, in *jobInput) (*cancelJobOutput, error) {
-	c, err := a.svc.Jobs.CancelJob(ctx, caller(ctx), in.JobID)
+// cancelJobInput is a job and whether a finished one is kept.
+type cancelJobInput struct {
+	APIKey       string `header:"X-API-Key" required:"false" doc:"API key"`
+	JobID        string `path:"job_id" format:"uuid" doc:"Job identifier"`
+	KeepFinished bool   `query:"keep_finished" doc:"Only cancel: a job already completed or failed is left as it is and returned (200) instead of deleted"`
+}
+
+func (a *API) cancelJob(ctx context.Context, in *cancelJobInput) (*cancelJobOutput, error) {
+	cancel := a.svc.Jobs.CancelJob
+	if in.KeepFinished {
+		cancel = a.svc.Jobs.CancelUnfinished
+	}
+	c, err := cancel(ctx, caller(ctx), in.JobID)
 	if err != nil {
 		return nil, a.fail(err)
 	}

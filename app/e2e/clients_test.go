@@ -377,3 +377,29 @@ func TestCancelInFlightJobFiresJobFailedAndGivesWordsBack(t *testing.T) {
 		t.Errorf("the cancelled job became %v", st)
 	}
 }
+
+// DELETE ?keep_finished=true only cancels: a job that completed is left as
+// it is (200 with the job, still downloadable), which is what the CLI and
+// the SDK send when they stop the jobs they started; a plain DELETE still
+// deletes it (204).
+func TestCancelKeepFinishedLeavesACompletedJob(t *testing.T) {
+	s := startServer(t, nil, "DRAGOMAN_ENGINES=pseudo")
+	_, key, _ := s.account("pro")
+	id := s.uploadFile(key, "../../testdata/e2e/english.docx", map[string]string{"target_lang": "Arabic", "source_lang": "English"}).json(t)["job_id"].(string)
+	if j := s.waitJob(key, id, 2*time.Minute); j["status"] != "completed" {
+		t.Fatalf("job: %v", j)
+	}
+	r := s.do("DELETE", "/v1/jobs/"+id+"?keep_finished=true", key, nil, "")
+	if r.status != 200 || r.json(t)["status"] != "completed" {
+		t.Fatalf("keep_finished on a completed job: %d %s", r.status, r.body)
+	}
+	if d := s.do("GET", "/v1/jobs/"+id+"/download", key, nil, ""); d.status != 200 {
+		t.Fatalf("download after keep_finished: %d", d.status)
+	}
+	if r := s.do("DELETE", "/v1/jobs/"+id, key, nil, ""); r.status != 204 {
+		t.Fatalf("plain DELETE of a completed job: %d %s", r.status, r.body)
+	}
+	if g := s.do("GET", "/v1/jobs/"+id, key, nil, ""); g.status != 404 {
+		t.Errorf("deleted job: %d", g.status)
+	}
+}

@@ -66,7 +66,7 @@ func TestGeneratedClientReachesEveryOperation(t *testing.T) {
 		"usage":         func() (*http.Response, error) { return c.Usage(ctx) },
 		"listJobs":      func() (*http.Response, error) { return c.ListJobs(ctx, nil) },
 		"getJob":        func() (*http.Response, error) { return c.GetJob(ctx, id) },
-		"cancelJob":     func() (*http.Response, error) { return c.CancelJob(ctx, id) },
+		"cancelJob":     func() (*http.Response, error) { return c.CancelJob(ctx, id, nil) },
 		"downloadJob":   func() (*http.Response, error) { return c.DownloadJob(ctx, id, nil) },
 		"translate": func() (*http.Response, error) {
 			return c.TranslateWithBody(ctx, "multipart/form-data; boundary=x", strings.NewReader("--x--\r\n"))

@@ -25,6 +25,20 @@ type Cancellation struct {
 // failed when it ends and settles it again (every step is idempotent). A
 // finished job (completed or failed) is deleted instead, with its files.
 func (s *Jobs) CancelJob(ctx context.Context, c *Caller, id string) (*Cancellation, error) {
+	return s.cancel(ctx, c, id, false)
+}
+
+// CancelUnfinished is CancelJob for a client stopping the jobs it started
+// (Ctrl-C in the CLI, a dashboard submission abandoned): a job that
+// finished meanwhile is left as it is, and returned, instead of deleted,
+// so a translation completed just before the interrupt is kept. The
+// status check and the cancellation are one update: no window between
+// them.
+func (s *Jobs) CancelUnfinished(ctx context.Context, c *Caller, id string) (*Cancellation, error) {
+	return s.cancel(ctx, c, id, true)
+}
+
+func (s *Jobs) cancel(ctx context.Context, c *Caller, id string, keepFinished bool) (*Cancellation, error) {
 	if _, err := s.Job(ctx, c, id); err != nil {
 		return nil, err
 	}
@@ -41,6 +55,9 @@ func (s *Jobs) CancelJob(ctx context.Context, c *Caller, id string) (*Cancellati
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !cancelled && keepFinished {
+		return &Cancellation{Job: j}, nil
 	}
 	if !cancelled {
 		return s.deleteFinished(ctx, j)

@@ -187,15 +187,18 @@ func TestInterruptedSubmissionCancelsTheAcceptedJob(t *testing.T) {
 	}
 }
 
-// A job that completed just before the interrupt is not deleted: DELETE on
-// a finished job deletes its output, which the user has paid for.
+// A job that completed just before the interrupt is not deleted: a plain
+// DELETE on a finished job deletes its output, which the user has paid
+// for, so the interrupt sends DELETE ?keep_finished=true, which only
+// cancels (one request: no window between a status check and the cancel).
 func TestInterruptKeepsAFinishedJob(t *testing.T) {
 	const id = "6f1c0a0e-9d7b-4a5c-8f1c-0a0e9d7b6a5c"
-	var deletes atomic.Int32
+	var deletes, cancels atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch {
-		case r.Method == "GET" && r.URL.Path == "/v1/jobs/"+id:
+		case r.Method == "DELETE" && r.URL.Path == "/v1/jobs/"+id && r.URL.Query().Get("keep_finished") == "true":
+			cancels.Add(1)
 			w.Write([]byte(`{"job_id":"` + id + `","status":"completed","total_words":3}`))
 		case r.Method == "DELETE":
 			deletes.Add(1)
@@ -213,7 +216,7 @@ func TestInterruptKeepsAFinishedJob(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	c.cancelStarted(ctx, id, Options{})
-	if deletes.Load() != 0 {
-		t.Error("a completed job was deleted on interrupt")
+	if deletes.Load() != 0 || cancels.Load() != 1 {
+		t.Errorf("on interrupt: %d plain DELETEs, %d with keep_finished; want 0 and 1", deletes.Load(), cancels.Load())
 	}
 }

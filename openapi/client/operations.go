@@ -67,11 +67,27 @@ func (c *Client) Jobs(ctx context.Context, status, cursor string, limit int) (*J
 // Cancel cancels a pending or processing job and returns it (failed,
 // "cancelled"); a finished job is deleted and nil is returned.
 func (c *Client) Cancel(ctx context.Context, id string) (*Job, error) {
+	return c.cancel(ctx, id, nil)
+}
+
+// CancelUnfinished cancels a pending or processing job and returns it; a
+// job that finished meanwhile is left as it is and returned (never
+// deleted), so stopping the jobs one started keeps a translation that
+// completed just before.
+func (c *Client) CancelUnfinished(ctx context.Context, id string) (*Job, error) {
+	keep := true
+	return c.cancel(ctx, id, &gen.CancelJobParams{KeepFinished: &keep})
+}
+
+func (c *Client) cancel(ctx context.Context, id string, p *gen.CancelJobParams) (*Job, error) {
 	u, err := jobID(id)
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.API.CancelJobWithResponse(ctx, u)
+	if p == nil {
+		p = &gen.CancelJobParams{}
+	}
+	r, err := c.API.CancelJobWithResponse(ctx, u, p)
 	if err := result(r, err); err != nil {
 		return nil, err
 	}

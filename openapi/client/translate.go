@@ -106,12 +106,9 @@ func (c *Client) cancelStarted(ctx context.Context, id string, opts Options) {
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	// DELETE on a finished job deletes it and its output: a job that
-	// completed just before the interrupt keeps its paid-for translation.
-	if j, err := c.Job(cctx, id); err == nil && (j.Status == gen.JobStatusStatusCompleted || j.Status == gen.JobStatusStatusFailed) {
-		return
-	}
-	_, _ = c.Cancel(cctx, id)
+	// Only cancel: a job that completed just before the interrupt keeps
+	// its paid-for translation (a plain DELETE would delete it).
+	_, _ = c.CancelUnfinished(cctx, id)
 }
 
 // answerGrace is how long a request whose body was all sent may still take

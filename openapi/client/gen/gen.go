@@ -1540,6 +1540,12 @@ type ListJobsParams struct {
 // ListJobsParamsStatus defines parameters for ListJobs.
 type ListJobsParamsStatus string
 
+// CancelJobParams defines parameters for CancelJob.
+type CancelJobParams struct {
+	// KeepFinished Only cancel: a job already completed or failed is left as it is and returned (200) instead of deleted
+	KeepFinished *bool `form:"keep_finished,omitempty" json:"keep_finished,omitempty"`
+}
+
 // DownloadJobParams defines parameters for DownloadJob.
 type DownloadJobParams struct {
 	// Format docx: the translated document; pdf: its PDF rendition (rendered by the pipeline for a job submitted with pdf=true, otherwise on demand at the first PDF download, which takes a few seconds); bilingual: the bilingual .docx of a job submitted with bilingual=true (404 otherwise)
@@ -2155,10 +2161,10 @@ type ClientInterface interface {
 
 	// CancelJob Cancel or delete a job
 	//
-	// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards.
+	// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards; with `keep_finished=true` a finished job is left as it is and returned (200), so a client stopping the jobs it started never deletes a translation that completed meanwhile.
 	//
 	// Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-	CancelJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CancelJob(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetJob Job status
 	//
@@ -2748,11 +2754,11 @@ func (c *Client) ListJobs(ctx context.Context, params *ListJobsParams, reqEditor
 
 // CancelJob Cancel or delete a job
 //
-// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards.
+// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards; with `keep_finished=true` a finished job is left as it is and returned (200), so a client stopping the jobs it started never deletes a translation that completed meanwhile.
 //
 // Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-func (c *Client) CancelJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCancelJobRequest(c.Server, jobId)
+func (c *Client) CancelJob(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelJobRequest(c.Server, jobId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3901,7 +3907,7 @@ func NewListJobsRequest(server string, params *ListJobsParams) (*http.Request, e
 }
 
 // NewCancelJobRequest constructs an http.Request for the CancelJob method
-func NewCancelJobRequest(server string, jobId openapi_types.UUID) (*http.Request, error) {
+func NewCancelJobRequest(server string, jobId openapi_types.UUID, params *CancelJobParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -3924,6 +3930,33 @@ func NewCancelJobRequest(server string, jobId openapi_types.UUID) (*http.Request
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.KeepFinished != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "keep_finished", *params.KeepFinished, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
@@ -5202,12 +5235,12 @@ type ClientWithResponsesInterface interface {
 
 	// CancelJobWithResponse Cancel or delete a job
 	//
-	// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards.
+	// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards; with `keep_finished=true` a finished job is left as it is and returned (200), so a client stopping the jobs it started never deletes a translation that completed meanwhile.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-	CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*CancelJobResponse, error)
+	CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*CancelJobResponse, error)
 
 	// GetJobWithResponse Job status
 	//
@@ -10023,13 +10056,13 @@ func (c *ClientWithResponses) ListJobsWithResponse(ctx context.Context, params *
 
 // CancelJobWithResponse Cancel or delete a job
 //
-// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards.
+// A `pending` or `processing` job is cancelled: it ends `failed` with the error `cancelled`, the words reserved for it are given back, its files are deleted and `job.failed` is sent to webhooks; the answer is 200 with the job. A finished job (`completed` or `failed`) is deleted with its files: 204, and the job is 404 afterwards; with `keep_finished=true` a finished job is left as it is and returned (200), so a client stopping the jobs it started never deletes a translation that completed meanwhile.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /jobs/{job_id} (the `CancelJob` operationId).
-func (c *ClientWithResponses) CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*CancelJobResponse, error) {
-	rsp, err := c.CancelJob(ctx, jobId, reqEditors...)
+func (c *ClientWithResponses) CancelJobWithResponse(ctx context.Context, jobId openapi_types.UUID, params *CancelJobParams, reqEditors ...RequestEditorFn) (*CancelJobResponse, error) {
+	rsp, err := c.CancelJob(ctx, jobId, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
