@@ -142,24 +142,3 @@ func runBriefChecker(t *testing.T, py, pdfDir string, outs []*output) map[string
 	}
 	return res
 }
-
-// pythonWithLXML finds a python3 on PATH that imports lxml (the brief's
-// checker needs it): DRAGOMAN_PYTHON, else the first python3 of PATH's
-// folders that has it.
-func pythonWithLXML(t *testing.T) string {
-	t.Helper()
-	cands := []string{os.Getenv("DRAGOMAN_PYTHON")}
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		cands = append(cands, filepath.Join(d, "python3"))
-	}
-	for _, c := range cands {
-		if c == "" {
-			continue
-		}
-		if exec.Command(c, "-c", "import lxml.etree").Run() == nil {
-			return c
-		}
-	}
-	t.Fatal("no python3 with lxml on PATH (apt-get install python3-lxml, or set DRAGOMAN_PYTHON)")
-	return ""
-}

@@ -142,7 +142,7 @@ func newRun(t *testing.T, engines string) *run {
 			t.Fatalf("%s is required (make deps): %v", tool, err)
 		}
 	}
-	r.py = pythonWithLXML(t)
+	r.py = rtltest.PythonWithLXML(t)
 	r.bin = binDir(t)
 	r.work = t.TempDir()
 	if keep := os.Getenv("DRAGOMAN_CORPUS_RENDER_KEEP"); keep != "" {

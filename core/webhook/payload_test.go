@@ -40,16 +40,8 @@ func TestPayloadPDFURL(t *testing.T) {
 		{job.PDFFailed, EventJobCompleted, nil},
 		{job.PDFRequested, EventJobFailed, nil},
 	} {
-		j := &job.Job{ID: "j1", AccountID: "a", Status: job.Completed, CompletedAt: &now, PDF: tc.pdf}
-		raw, err := JobPayload(j, tc.event, "https://dragoman.example/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var p struct{ Data map[string]any }
-		if err := json.Unmarshal(raw, &p); err != nil {
-			t.Fatal(err)
-		}
-		got, present := p.Data["pdf_url"]
+		data, _ := payloadData(t, &job.Job{ID: "j1", AccountID: "a", Status: job.Completed, CompletedAt: &now, PDF: tc.pdf}, tc.event)
+		got, present := data["pdf_url"]
 		if !present || got != tc.want {
 			t.Errorf("pdf %q, %s: pdf_url %v (present %v), want %v", tc.pdf, tc.event, got, present, tc.want)
 		}
@@ -94,21 +86,27 @@ func TestPayloadBilingualURLOnlyWhenMade(t *testing.T) {
 		{job.PDFFailed, EventJobCompleted, nil},
 		{job.PDFRequested, EventJobFailed, nil},
 	} {
-		j := &job.Job{ID: "j1", AccountID: "a", Status: job.Completed, CompletedAt: &now, Bilingual: tc.bilingual}
-		raw, err := JobPayload(j, tc.event, "https://dragoman.example/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var p struct{ Data map[string]any }
-		if err := json.Unmarshal(raw, &p); err != nil {
-			t.Fatal(err)
-		}
-		got, present := p.Data["bilingual_url"]
+		data, raw := payloadData(t, &job.Job{ID: "j1", AccountID: "a", Status: job.Completed, CompletedAt: &now, Bilingual: tc.bilingual}, tc.event)
+		got, present := data["bilingual_url"]
 		if got != tc.want || present != (tc.want != nil) {
 			t.Errorf("bilingual %q, %s: bilingual_url %v (present %v), want %v", tc.bilingual, tc.event, got, present, tc.want)
 		}
-		if tc.want == nil && len(p.Data) != 9 {
-			t.Errorf("bilingual %q, %s: %d data fields, want the contract's 9: %s", tc.bilingual, tc.event, len(p.Data), raw)
+		if tc.want == nil && len(data) != 9 {
+			t.Errorf("bilingual %q, %s: %d data fields, want the contract's 9: %s", tc.bilingual, tc.event, len(data), raw)
 		}
 	}
+}
+
+// payloadData is the data object of j's payload for event, and the body.
+func payloadData(t *testing.T, j *job.Job, event string) (map[string]any, []byte) {
+	t.Helper()
+	raw, err := JobPayload(j, event, "https://dragoman.example/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct{ Data map[string]any }
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Data, raw
 }
