@@ -1,12 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 )
 
@@ -118,12 +121,28 @@ func TestDashboardPickersFollowTheSource(t *testing.T) {
 		t.Errorf("default target after choosing Spanish: %q", got)
 	}
 	u.strict("translate page")
+	// A detection answered after the person chose the source and target
+	// leaves their target alone (a late answer once sent a job to the
+	// last choice, Spanish, instead of French). The browser holds the
+	// detection until both are chosen.
+	u.holdDetection(func() {
+		u.do("choose a document, then English and French",
+			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{english}),
+		)
+	}, func() {
+		u.do("choose English and French",
+			chromedp.SetValue(chromedp.CSS("#source"), "English"),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById("source").dispatchEvent(new Event("change"))`),
+			chromedp.SetValue(chromedp.CSS("#target"), "French"),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById("target").dispatchEvent(new Event("change"))`),
+		)
+	})
+	u.do("the detection has ended", chromedp.Poll[chromedp.Void](`!document.getElementById("translate-form").dataset.detecting`, chromedp.WithPollingTimeout(30*time.Second)))
+	if got := uiRun(u, "target", chromedp.Evaluate[string](`document.getElementById("target").value`)); got != "French" || !u.hidden("#detected") {
+		t.Errorf("after a late detection the target is %q (want French), detected hidden %v", got, u.hidden("#detected"))
+	}
 	// A pair over a chain shows its route on the jobs page.
 	u.do("translate English to French",
-		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{english}),
-		chromedp.SetValue(chromedp.CSS("#source"), "English"),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById("source").dispatchEvent(new Event("change"))`),
-		chromedp.SetValue(chromedp.CSS("#target"), "French"),
 		chromedp.Click(chromedp.CSS("#submit")),
 		chromedp.WaitVisible(chromedp.CSS("#result.ok")),
 		chromedp.WaitVisible(chromedp.CSS(`#job-rows tr[data-status="completed"]:first-child .route`), chromedp.RetryInterval(500*time.Millisecond)),
@@ -143,6 +162,32 @@ func TestDashboardPickersFollowTheSource(t *testing.T) {
 	if got := selected(pu.options("#target")); got != "Arabic" {
 		t.Errorf("default target with the pseudo engine: %q, want Arabic", got)
 	}
+}
+
+// holdDetection pauses the page's /detect request sent during send, runs
+// meanwhile, then lets the request go on (the page may have aborted it).
+func (u *ui) holdDetection(send, meanwhile func()) {
+	u.t.Helper()
+	paused := chromedp.Events(u.ctx, fetch.RequestPaused)
+	u.do("hold /detect", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/detect"}}})
+		return err
+	}))
+	send()
+	var held fetch.RequestID
+	for ev, err := range paused {
+		if err != nil {
+			u.t.Fatalf("waiting for /detect: %v", err)
+		}
+		held = ev.RequestID
+		break
+	}
+	meanwhile()
+	u.do("let /detect go", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, _ = chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: held}) // fails when aborted
+		_, err := chromedp.Call(ctx, fetch.Disable, cdp.Empty{})
+		return err
+	}))
 }
 
 func (u *ui) hidden(sel string) bool {

@@ -177,8 +177,10 @@
   // The default target: Arabic (the API's default) when it is reachable,
   // else the person's last choice, else the first right-to-left target,
   // else what was chosen before, else the first.
+  var targetPicked = false; // the person chose a target: refilling keeps it
   function defaultTarget(names, before) {
     var has = function (n) { return n && names.indexOf(n) >= 0; };
+    if (targetPicked && has(before)) return before;
     if (has("Arabic")) return "Arabic";
     if (has(lastChoice())) return lastChoice();
     for (var i = 0; i < names.length; i++) if ((langs[names[i]] || {}).rtl) return names[i];
@@ -218,7 +220,17 @@
   }
   // A document chosen with source auto is detected at once (a .docx up to
   // the detection limit; the others are detected when submitted).
+  // An answer that comes after the person chose a source or another
+  // document is dropped (the request is aborted): it would refill the
+  // targets under them. data-detecting is set while one is out.
+  var detecting = null;
+  function stopDetecting() {
+    if (detecting) detecting.abort();
+    detecting = null;
+    delete form.dataset.detecting;
+  }
   function detect(f) {
+    stopDetecting();
     showDetected("");
     if (!f || source.value !== "auto" || f.size > detectMax || !/\.docx$/i.test(f.name)) return;
     var fd = new FormData();
@@ -228,12 +240,22 @@
     xhr.setRequestHeader("X-CSRF-Token", csrf);
     xhr.setRequestHeader("Accept", "application/json");
     xhr.addEventListener("load", function () {
-      if (xhr.status !== 200 || picked !== f) return;
+      if (detecting !== xhr) return;
+      detecting = null; // answered: aborting now would clear the answer
+      stopDetecting();
+      if (xhr.status !== 200 || picked !== f || source.value !== "auto") return;
       try { showDetected(JSON.parse(xhr.responseText).name); } catch (e) { /* no answer: all targets stay */ }
     });
+    xhr.addEventListener("error", function () { if (detecting === xhr) { detecting = null; stopDetecting(); } });
+    detecting = xhr;
+    form.dataset.detecting = "1";
     xhr.send(fd);
   }
-  source.addEventListener("change", function () { if (source.value === "auto") detect(picked); else showDetected(""); });
+  source.addEventListener("change", function () {
+    if (source.value === "auto") detect(picked);
+    else { stopDetecting(); showDetected(""); }
+  });
+  target.addEventListener("change", function () { targetPicked = true; });
   fillTargets();
   // Choosing a glossary chooses its pair; the server checks the pair sent.
   if (glossary) glossary.addEventListener("change", function () {
