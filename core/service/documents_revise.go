@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"strings"
 	"sync"
@@ -17,13 +18,17 @@ import (
 )
 
 // revising serialises the revisions of one job within a process: each
-// reads the latest segments and writes the next revision.
-var revising sync.Map // job id → *sync.Mutex
+// reads the latest segments and writes the next revision. A fixed set of
+// locks picked by the job id's hash (two jobs may share one; they only
+// wait for each other) keeps memory flat however many jobs are revised.
+var revising [64]sync.Mutex
 
 func lockRevisions(id string) func() {
-	mu, _ := revising.LoadOrStore(id, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	return mu.(*sync.Mutex).Unlock
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	mu := &revising[h.Sum32()%uint32(len(revising))]
+	mu.Lock()
+	return mu.Unlock
 }
 
 // stale refuses an edit made on a revision the job has left behind.
