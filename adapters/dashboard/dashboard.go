@@ -169,8 +169,12 @@ func (d *Dashboard) authed(h authedHandler) http.HandlerFunc {
 		httpapi.NoteAccount(r.Context(), s.Account.ID)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if !sameOrigin(r) || !validCSRF(r, s.Session.CSRF) {
-				d.render(w, r, http.StatusForbidden, "error", s, page{Title: "Form expired",
-					Error: "This form has expired or did not come from this dashboard. Reload the page and try again."})
+				const expired = "This form has expired or did not come from this dashboard. Reload the page and try again."
+				if wantsJSON(r) { // a script's request (review.js) shows the message
+					d.writeJSONError(w, &service.Error{Kind: service.KindForbidden, Message: expired})
+					return
+				}
+				d.render(w, r, http.StatusForbidden, "error", s, page{Title: "Form expired", Error: expired})
 				return
 			}
 		}

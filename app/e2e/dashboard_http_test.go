@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -155,6 +156,26 @@ func TestDashboardSignInRules(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != 413 || !strings.Contains(string(msg), "larger than 50 MB") {
 			t.Errorf("51 MB upload: %d %s", resp.StatusCode, msg)
+		}
+	}
+
+	// A script's request (Accept: application/json) with a stale token is
+	// refused in JSON its page can show; a form's gets the page.
+	for _, accept := range []string{"application/json", "text/html"} {
+		req, _ := http.NewRequest("POST", s.url("/webhooks"), strings.NewReader("url=https%3A%2F%2Fexample.com%2Fh"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", accept)
+		req.Header.Set("X-CSRF-Token", "stale")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct{ Message string }
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		isJSON := json.Unmarshal(b, &p) == nil
+		if resp.StatusCode != 403 || isJSON != (accept == "application/json") || !strings.Contains(string(b), "This form has expired") {
+			t.Errorf("stale token, Accept %s: %d %s", accept, resp.StatusCode, b)
 		}
 	}
 
