@@ -19,6 +19,11 @@ type testPorts struct {
 	fetcher    ports.URLFetcher
 	jobCatalog ports.JobCatalog
 	glossaries ports.GlossaryStore
+	// docs and detector read documents and detect their language at
+	// submission (batches); batches finds a batch's jobs.
+	docs     ports.DocumentEngine
+	detector ports.LanguageDetector
+	batches  ports.Batches
 }
 
 // useCases gives each handler the test's ports it uses.
@@ -28,7 +33,7 @@ func (p testPorts) useCases() service.UseCases {
 		Accounts: &service.Accounts{Accounts: st, Limiter: st, Quota: st, Clock: clock, NewID: id},
 		Sessions: &service.Sessions{Accounts: st, Limiter: st, Clock: clock},
 		Jobs: &service.Jobs{Config: p.config, Jobs: st, JobCatalog: p.jobCatalog, Quota: st, Blobs: p.blobs, Bus: p.bus,
-			Fetcher: p.fetcher, Glossaries: p.glossaries, Clock: clock, NewID: id},
+			Fetcher: p.fetcher, Glossaries: p.glossaries, Docs: p.docs, Detector: p.detector, Batches: p.batches, Clock: clock, NewID: id},
 		Documents:     &service.Documents{Config: p.config, Jobs: st, Blobs: p.blobs, Bus: p.bus, Clock: clock},
 		AccountMemory: &service.AccountMemory{},
 		Glossaries:    &service.Glossaries{Glossaries: p.glossaries, Accounts: st, Clock: clock, NewID: id},

@@ -60,7 +60,7 @@ func (p *Pipeline) translate(ctx context.Context, j *job.Job) (func(*job.Job), e
 	}()
 
 	r.renderSource(ctx)
-	given := j.SourceLang != "" && j.SourceLang != "auto"
+	given := knownSource(j) != "" // given, or detected at submission
 	if given {
 		l, _, err := p.sourceLanguage(j, "")
 		if err != nil {
@@ -177,7 +177,7 @@ func (r *run) extracted(units []segment.Unit) error {
 	if err := r.counter.add(units); err != nil {
 		return err
 	}
-	if r.j.SourceLang == "" || r.j.SourceLang == "auto" {
+	if knownSource(r.j) == "" {
 		d := segment.Document{Units: units}
 		r.text = append(r.text, d.PlainText()...)
 	}

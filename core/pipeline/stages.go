@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/quota"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/wordcount"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/tagged"
@@ -112,68 +112,30 @@ func detectedOrGiven(j *job.Job) string {
 	return "given"
 }
 
-// sourceLanguage is the given source, or the detected one.
+// sourceLanguage is the given source, the one detected for the job at
+// its submission (a batch's jobs share the batch's: DetectedLang), or the
+// one detected from text.
 func (p *Pipeline) sourceLanguage(j *job.Job, text string) (language.Language, string, error) {
-	if j.SourceLang != "" && j.SourceLang != "auto" {
-		l, ok := language.ByCode(j.SourceLang)
+	if code := knownSource(j); code != "" {
+		l, ok := language.ByCode(code)
 		if !ok {
-			return l, "", failf("unknown source language code %q", j.SourceLang)
+			return l, "", failf("unknown source language code %q", code)
 		}
 		return l, "", nil
 	}
-	if p.Detector == nil {
-		return language.Language{}, "", failf("source_lang is auto but no language detector is configured: give source_lang")
+	l, warn, err := translate.DetectSource(p.Detector, text)
+	if err != nil {
+		return l, "", failf("%s", err)
 	}
-	sample := text
-	mixer, weighs := p.Detector.(LanguageMix)
-	if len(sample) > 20_000 && !weighs {
-		sample = sample[:20_000]
-	}
-	code, conf := p.Detector.Detect(sample)
-	if code == "" {
-		if strings.TrimSpace(text) == "" {
-			l, _ := language.ByCode("en") // nothing to translate; any source will do
-			return l, "", nil
-		}
-		return language.Language{}, "", failf("the source language could not be detected: give source_lang")
-	}
-	l, ok := language.ByCode(code)
-	if !ok {
-		return l, "", failf("the detected source language %q is not supported", code)
-	}
-	var warn []string
-	if conf < 0.5 {
-		warn = append(warn, fmt.Sprintf("the source language was detected as %s with low confidence (%.0f%%); give source_lang if this is wrong", l.Name, conf*100))
-	}
-	if weighs {
-		if w := mixWarning(mixer, text, l); w != "" {
-			warn = append(warn, w)
-		}
-	}
-	return l, strings.Join(warn, "; "), nil
+	return l, warn, nil
 }
 
-// LanguageMix is implemented by detectors that weigh languages by script
-// over the whole text (adapters/langdetect): the languages of text by their
-// share of its letters, largest first.
-type LanguageMix interface {
-	Mix(text string) (codes []string, shares []float64)
-}
-
-// mixWarning names the other languages that hold at least a tenth of the
-// text's letters: they were translated as if they were the source.
-func mixWarning(m LanguageMix, text string, source language.Language) string {
-	codes, shares := m.Mix(text)
-	var parts []string
-	for i, c := range codes {
-		l, ok := language.ByCode(c)
-		if !ok || shares[i] < 0.1 {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s %.0f%%", l.Name, shares[i]*100))
+// knownSource is the code of a job's source language known before its
+// document is read: given, or detected at submission; "" when the pass
+// must detect it.
+func knownSource(j *job.Job) string {
+	if j.SourceLang != "" && j.SourceLang != "auto" {
+		return j.SourceLang
 	}
-	if len(parts) < 2 {
-		return ""
-	}
-	return fmt.Sprintf("the document mixes languages (%s by letters); it was translated as %s: give source_lang or split the document if this is wrong", strings.Join(parts, ", "), source.Name)
+	return j.DetectedLang
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/segment"
+	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/core/wordcount"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
@@ -23,9 +24,11 @@ type reading struct {
 	key   string // the .docx the jobs start from: the input, or its conversion
 	doc   *segment.Document
 	words int
-	// source is the given source language, or the detected one; nil
-	// when detection is unsure (each job then detects it again).
-	source *language.Language
+	// source is the given source language, or the detected one (as a
+	// job's pass detects it: translate.DetectSource); nil when it could
+	// not be detected (each job then tries again, and fails saying so).
+	source        *language.Language
+	detectWarning string // the detection was unsure, or the text mixes languages
 }
 
 // read verifies an upload, converts a .doc, .odt or .rtf once to .docx
@@ -67,9 +70,8 @@ func (s *Jobs) read(ctx context.Context, up *Upload, name string, opts Options) 
 	}
 	rd.words = countWords(rd.doc)
 	if rd.source == nil && s.Detector != nil {
-		code, _ := s.Detector.Detect(rd.doc.PlainText())
-		if l, ok := language.ByCode(code); ok {
-			rd.source = &l
+		if l, warn, err := translate.DetectSource(s.Detector, rd.doc.PlainText()); err == nil {
+			rd.source, rd.detectWarning = &l, warn
 		}
 	}
 	return rd, nil

@@ -80,7 +80,7 @@ func (s *Jobs) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReques
 		}
 	}
 
-	acc, err := s.create(ctx, c, up.ID, r.name(), format, blob, r, opts, "")
+	acc, err := s.create(ctx, c, up.ID, r.name(), format, blob, r, opts, nil)
 	if err == nil && !acc.Job.Held() {
 		s.announce(ctx, acc.Job)
 	}
@@ -115,8 +115,9 @@ func (s *Jobs) verify(ctx context.Context, blob ports.Blob, formatErr Kind, name
 }
 
 // create makes the pending job id of a verified stored input (blob, in
-// format), held when r asks to; the caller announces it.
-func (s *Jobs) create(ctx context.Context, c *Caller, id, name string, format docformat.Format, blob ports.Blob, r SubmitRequest, opts Options, batchID string) (*Accepted, error) {
+// format), held when r asks to, with what edit adds (a batch's id and
+// source language); the caller announces it.
+func (s *Jobs) create(ctx context.Context, c *Caller, id, name string, format docformat.Format, blob ports.Blob, r SubmitRequest, opts Options, edit func(*job.Job)) (*Accepted, error) {
 	now := s.Clock.Now()
 	j := job.New(id, c.Account.ID, now)
 	j.TargetLang = opts.Target.Code
@@ -128,7 +129,9 @@ func (s *Jobs) create(ctx context.Context, c *Caller, id, name string, format do
 	j.GlossaryID = opts.GlossaryID
 	j.Format = string(format)
 	j.OriginalName = cleanName(name, string(format))
-	j.BatchID = batchID
+	if edit != nil {
+		edit(j)
+	}
 	if r.PDF {
 		j.PDF = job.PDFRequested
 	}

@@ -221,7 +221,8 @@ func (s *Jobs) checkBatchQuota(ctx context.Context, c *Caller, words, docs, targ
 	return fail(KindQuota, "word quota: %s need %d words, but only %d of this month's %d remain; no job was started and nothing was charged", what, words, left, *limit)
 }
 
-// batchJob makes one job of a batch from its own copy of the read document.
+// batchJob makes one job of a batch from its own copy of the read document,
+// with the language the batch detected: its pass does not detect again.
 func (s *Jobs) batchJob(ctx context.Context, c *Caller, rd *reading, r SubmitRequest, o Options, batchID string) (*Accepted, error) {
 	id := s.NewID()
 	src, err := s.Blobs.Open(ctx, rd.key)
@@ -237,7 +238,15 @@ func (s *Jobs) batchJob(ctx context.Context, c *Caller, rd *reading, r SubmitReq
 		return nil, err
 	}
 	defer in.Close()
-	acc, err := s.create(ctx, c, id, rd.name, docformat.DOCX, in, r, o, batchID)
+	acc, err := s.create(ctx, c, id, rd.name, docformat.DOCX, in, r, o, func(j *job.Job) {
+		j.BatchID = batchID
+		if o.Source == nil && rd.source != nil {
+			j.DetectedLang = rd.source.Code
+			if rd.detectWarning != "" {
+				j.Warn(rd.detectWarning)
+			}
+		}
+	})
 	if err != nil {
 		_ = s.Blobs.DeletePrefix(context.WithoutCancel(ctx), job.Prefix(id))
 	}
