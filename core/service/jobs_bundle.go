@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"path"
 	"strings"
 
@@ -47,51 +49,155 @@ func isBundle(blob ports.Blob) (*zip.Reader, bool) {
 }
 
 // unbundle stores each document of a .zip as an upload of its own. skipped
-// names the entries left out. On error nothing stays stored.
+// names the entries left out. The .zip's limits and names are checked
+// before anything is stored; on error nothing stays stored.
 func (s *Jobs) unbundle(ctx context.Context, zr *zip.Reader) (docs []named, skipped []string, err error) {
+	entries, skipped, err := bundleEntries(zr, uint64(s.Config.MaxUpload))
+	if err != nil {
+		return nil, skipped, err
+	}
 	defer func() {
 		if err != nil {
 			s.discardAll(ctx, docs)
 			docs = nil
 		}
 	}()
+	for _, e := range entries {
+		up, err := s.receiveEntry(ctx, e)
+		if err != nil {
+			return docs, skipped, err
+		}
+		docs = append(docs, named{up: up, name: e.name})
+	}
+	return docs, skipped, nil
+}
+
+// bundleEntry is a document of a .zip and the name its jobs take.
+type bundleEntry struct {
+	f          *zip.File
+	path, name string
+}
+
+// bundleEntries picks the documents of a .zip by their names and checks,
+// from its directory alone, what the .zip may hold: names inside it, at
+// most MaxBundleFiles documents, MaxBundleUnpacked bytes unpacked together
+// and maxOne each. Documents named alike in different folders are named
+// by their folders too (a/report.docx → a_report.docx), so their
+// translations do not overwrite each other where they are saved.
+func bundleEntries(zr *zip.Reader, maxOne uint64) (docs []bundleEntry, skipped []string, err error) {
 	var total uint64
+	var zips []string
 	for _, f := range zr.File {
 		name := strings.ReplaceAll(f.Name, "\\", "/")
+		if !insideBundle(name) {
+			return nil, nil, fail(KindUnprocessable, "the .zip names an entry outside itself (%q): refused; make the .zip again from the folder", f.Name)
+		}
 		base := path.Base(name)
 		if f.FileInfo().IsDir() || strings.HasPrefix(name, "__MACOSX/") || strings.HasPrefix(base, ".") {
 			continue
 		}
-		if !bundleExts[strings.ToLower(path.Ext(base))] {
+		ext := strings.ToLower(path.Ext(base))
+		if !bundleExts[ext] {
 			skipped = append(skipped, name)
+			if ext == ".zip" {
+				zips = append(zips, name)
+			}
 			continue
 		}
 		if len(docs) == MaxBundleFiles {
-			return docs, skipped, fail(KindUnprocessable, "the .zip holds more than %d documents; split it", MaxBundleFiles)
+			return nil, skipped, fail(KindUnprocessable, "the .zip holds more than %d documents; split it", MaxBundleFiles)
 		}
 		total += f.UncompressedSize64
-		if total > MaxBundleUnpacked || f.UncompressedSize64 > uint64(s.Config.MaxUpload) {
-			return docs, skipped, fail(KindTooLarge, "the documents in the .zip unpack to more than %d MB together, or one to more than %d MB", MaxBundleUnpacked>>20, s.Config.MaxUpload>>20)
+		if total > MaxBundleUnpacked || f.UncompressedSize64 > maxOne {
+			return nil, skipped, fail(KindTooLarge, "the documents in the .zip unpack to more than %d MB together, or one to more than %d MB", MaxBundleUnpacked>>20, maxOne>>20)
 		}
-		rc, err := f.Open()
-		if err != nil {
-			return docs, skipped, fail(KindUnprocessable, "%s in the .zip cannot be read: %v", name, err)
-		}
-		up, err := s.Receive(ctx, rc, false)
-		rc.Close()
-		if err != nil {
-			var se *Error
-			if errors.As(err, &se) {
-				se.Message = name + " in the .zip: " + se.Message
-			}
-			return docs, skipped, err
-		}
-		docs = append(docs, named{up: up, name: base})
+		docs = append(docs, bundleEntry{f: f, path: name, name: base})
 	}
 	if len(docs) == 0 {
-		return nil, skipped, fail(KindUnprocessable, "the .zip holds no document (.docx, .doc, .odt or .rtf)")
+		msg := "the .zip holds no document (.docx, .doc, .odt or .rtf)"
+		if len(zips) > 0 {
+			msg += fmt.Sprintf("; a .zip inside it is not opened (%s): put its documents in the outer .zip", strings.Join(zips, ", "))
+		}
+		return nil, skipped, fail(KindUnprocessable, "%s", msg)
 	}
+	uniqueNames(docs)
 	return docs, skipped, nil
+}
+
+// insideBundle says whether a .zip entry's name (slashes only) stays
+// inside the .zip: not absolute, no drive letter, no "..", no control
+// characters. A folder's .zip never holds another; a crafted one does.
+func insideBundle(name string) bool {
+	if name == "" || strings.HasPrefix(name, "/") || (len(name) > 1 && name[1] == ':') ||
+		strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return false
+	}
+	for _, el := range strings.Split(name, "/") {
+		if el == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// uniqueNames gives documents whose names are taken already (compared
+// case-insensitively) their folders' names, then a number.
+func uniqueNames(docs []bundleEntry) {
+	taken := map[string]bool{}
+	for i := range docs {
+		d := &docs[i]
+		name := d.name
+		if taken[strings.ToLower(name)] {
+			name = strings.ReplaceAll(strings.TrimPrefix(path.Clean(d.path), "./"), "/", "_")
+		}
+		ext := path.Ext(name)
+		for n := 2; taken[strings.ToLower(name)]; n++ {
+			name = fmt.Sprintf("%s (%d)%s", strings.TrimSuffix(d.name, ext), n, ext)
+		}
+		taken[strings.ToLower(name)] = true
+		d.name = name
+	}
+}
+
+// receiveEntry stores a document of a .zip as an upload. An entry that
+// cannot be read whole (its data is not what the .zip's directory says:
+// a size it passes, a checksum that fails) is the .zip's fault: 422.
+func (s *Jobs) receiveEntry(ctx context.Context, e bundleEntry) (*Upload, error) {
+	rc, err := e.f.Open()
+	if err != nil {
+		return nil, fail(KindUnprocessable, "%s in the .zip cannot be read: %v", e.path, err)
+	}
+	defer rc.Close()
+	r := &entryReader{r: rc}
+	up, err := s.Receive(ctx, r, false)
+	if r.err != nil {
+		if up != nil {
+			s.Discard(ctx, up)
+		}
+		return nil, &Error{Kind: KindUnprocessable, Message: fmt.Sprintf("the .zip is damaged: %s in it cannot be read whole (%v)", e.path, r.err), Err: r.err}
+	}
+	if err != nil {
+		var se *Error
+		if errors.As(err, &se) {
+			se.Message = e.path + " in the .zip: " + se.Message
+		}
+		return nil, err
+	}
+	return up, nil
+}
+
+// entryReader keeps the error of a zip entry's reader, other than its end.
+type entryReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *entryReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }
 
 func (s *Jobs) discardAll(ctx context.Context, docs []named) {
