@@ -71,12 +71,13 @@ func nameTo(name, target string, targets []string) string {
 	return name + " (" + target + ")"
 }
 
-// run translates one item and returns an outcome per job.
-func (it item) run(ctx context.Context, tr Translator, c *client.Client, o client.Options) []outcome {
+// run translates one item and returns an outcome per job, and the entries
+// of a .zip left out.
+func (it item) run(ctx context.Context, tr Translator, c *client.Client, o client.Options) ([]outcome, []string) {
 	if it.batch {
 		res, err := c.TranslateBatch(ctx, it.input, o)
 		if res == nil {
-			return []outcome{failed(it.input, it.name, err)}
+			return []outcome{failed(it.input, it.name, err)}, nil
 		}
 		var out []outcome
 		for i, r := range res.Results {
@@ -92,7 +93,7 @@ func (it item) run(ctx context.Context, tr Translator, c *client.Client, o clien
 		if err != nil {
 			out = append(out, failed(it.input, it.name, err))
 		}
-		return out
+		return out, res.Skipped
 	}
 	var res *client.Result
 	var err error
@@ -108,7 +109,13 @@ func (it item) run(ctx context.Context, tr Translator, c *client.Client, o clien
 	if err != nil {
 		oc.Error = err.Error()
 	}
-	return []outcome{oc}
+	return []outcome{oc}, nil
+}
+
+// leftOut is what a .zip held besides documents, as --json prints it.
+type leftOut struct {
+	Input   string   `json:"input"`
+	Entries []string `json:"entries"`
 }
 
 func failed(input, name string, err error) outcome {

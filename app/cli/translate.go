@@ -198,6 +198,7 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, items
 		c.OnRateLimit = func(wait time.Duration) { d.note(fmt.Sprintf("rate limited: waiting %s as the server asks", wait)) }
 	}
 	results := make([][]outcome, len(items))
+	skipped := make([][]string, len(items))
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
 	for i, it := range items {
@@ -213,7 +214,7 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, items
 			if len(it.targets) > 1 || it.batch {
 				o.To, o.Targets = "", it.targets
 			}
-			results[i] = it.run(ctx, tr, c, o)
+			results[i], skipped[i] = it.run(ctx, tr, c, o)
 			var err error
 			for _, r := range results[i] {
 				if r.err != nil {
@@ -227,8 +228,15 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, items
 	d.wait()
 
 	var outcomes []outcome
+	var left []leftOut
 	failed := 0
-	for _, rs := range results {
+	for i, rs := range results {
+		if len(skipped[i]) > 0 {
+			left = append(left, leftOut{Input: items[i].input, Entries: skipped[i]})
+			if !asJSON {
+				fmt.Fprintf(stdout, "%s: left out, not documents (.docx, .doc, .odt, .rtf; a .zip inside is not opened): %s\n", items[i].name, strings.Join(skipped[i], ", "))
+			}
+		}
 		for _, o := range rs {
 			outcomes = append(outcomes, o)
 			if o.err != nil {
@@ -253,7 +261,11 @@ func runTranslations(ctx context.Context, tr Translator, c *client.Client, items
 		}
 	}
 	if asJSON {
-		_ = printJSON(stdout, map[string]any{"results": outcomes})
+		out := map[string]any{"results": outcomes}
+		if len(left) > 0 {
+			out["skipped"] = left
+		}
+		_ = printJSON(stdout, out)
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "dragoman translate: interrupted; the jobs started were cancelled")

@@ -47,7 +47,7 @@ func TestCLIBatchQuoteHold(t *testing.T) {
 		}
 	}
 
-	// A .zip: every document, one batch.
+	// A .zip: every document, one batch; what is not a document is named.
 	zpath := filepath.Join(dir, "folder.zip")
 	zf, _ := os.Create(zpath)
 	zw := zip.NewWriter(zf)
@@ -55,6 +55,8 @@ func TestCLIBatchQuoteHold(t *testing.T) {
 		w, _ := zw.Create(n)
 		w.Write(doc)
 	}
+	w, _ := zw.Create("sub/photo.jpg")
+	w.Write([]byte("jpeg"))
 	zw.Close()
 	zf.Close()
 	outDir := filepath.Join(dir, "out")
@@ -66,6 +68,9 @@ func TestCLIBatchQuoteHold(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(outDir, n)); err != nil {
 			t.Errorf("%s not written: %v\n%s", n, err, text)
 		}
+	}
+	if !strings.Contains(string(text), "folder.zip: left out, not documents") || !strings.Contains(string(text), "sub/photo.jpg") {
+		t.Errorf("the entry left out of folder.zip is not named:\n%s", text)
 	}
 
 	// quote: words and routes, no job.

@@ -26,6 +26,9 @@ type BatchResult struct {
 	BatchID string
 	Results []*Result
 	Errors  []error // nil where the job's Result is whole
+	// Skipped are the entries of a .zip that are not documents and made
+	// no job (a picture, a .zip inside it).
+	Skipped []string
 }
 
 // Err is the first error of the batch's jobs, or nil.
@@ -64,6 +67,9 @@ func (c *Client) TranslateBatch(ctx context.Context, path string, opts Options) 
 		return nil, err
 	}
 	res := &BatchResult{BatchID: acc.BatchId.String()}
+	if acc.Skipped != nil {
+		res.Skipped = *acc.Skipped
+	}
 	for _, j := range jobsOf(acc) {
 		r, err := c.finish(ctx, j.JobId.String(), filepath.Dir(path), opts)
 		if ctx.Err() != nil {
