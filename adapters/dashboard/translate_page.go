@@ -110,6 +110,7 @@ type submittedBody struct {
 	accepted
 	BatchID string            `json:"batch_id,omitempty"`
 	Jobs    []accepted        `json:"jobs"`
+	Skipped []string          `json:"skipped,omitempty"` // a .zip's entries that are not documents
 	Held    bool              `json:"held,omitempty"`
 	Quote   *httpapi.QuoteOut `json:"quote,omitempty"`
 }
@@ -172,7 +173,7 @@ func submittedOf(sub *service.Submission, q *service.Quote, plan string) submitt
 	jobs := []*service.Accepted{sub.Job}
 	var out submittedBody
 	if sub.Batch != nil {
-		jobs, out.BatchID = sub.Batch.Jobs, sub.Batch.ID
+		jobs, out.BatchID, out.Skipped = sub.Batch.Jobs, sub.Batch.ID, sub.Batch.Skipped
 	}
 	for _, acc := range jobs {
 		out.Jobs = append(out.Jobs, accepted{JobID: acc.Job.ID, Name: acc.Job.OriginalName, Status: string(acc.Job.Status)})

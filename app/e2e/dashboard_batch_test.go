@@ -4,9 +4,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +32,30 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 
 	doc, _ := filepath.Abs(englishDocx)
 	u.open("/translate")
+	u.do("the page's targets", chromedp.WaitReady(chromedp.CSS("#more-targets option")))
+	// "Also into" never offers the language in "To" (picking it would ask
+	// for one translation twice), and follows "To" as the person changes it.
+	type alsoInto struct{ To, Offered, Picked []string }
+	choose := func(to, pick string) alsoInto {
+		return uiRun(u, "To "+to, chromedp.Evaluate[alsoInto](fmt.Sprintf(`(() => {
+			const t = document.getElementById("target"), m = document.getElementById("more-targets");
+			if (%[2]q) for (const o of m.options) o.selected = o.value === %[2]q;
+			if (%[1]q) { t.value = %[1]q; t.dispatchEvent(new Event("change")); }
+			return {To: [t.value], Offered: [...m.options].filter(o => !o.hidden && !o.disabled).map(o => o.value),
+				Picked: [...m.selectedOptions].map(o => o.value)};
+		})()`, to, pick)))
+	}
+	for _, c := range []struct {
+		to, pick string
+		picked   []string
+	}{{"", "", nil}, {"Spanish", "Urdu", []string{"Urdu"}}, {"Urdu", "", nil}} {
+		got := choose(c.to, c.pick)
+		if slices.Contains(got.Offered, got.To[0]) || len(got.Offered) < 2 || !slices.Equal(got.Picked, c.picked) {
+			t.Errorf("To %s (Also into %q picked before): Also into offers %d languages, To's among them: %v; picked %q, want %q",
+				got.To[0], c.pick, len(got.Offered), slices.Contains(got.Offered, got.To[0]), got.Picked, c.picked)
+		}
+	}
 	u.do("two targets",
-		chromedp.WaitReady(chromedp.CSS("#more-targets option")),
 		// The source first: a document chosen with source auto is detected,
 		// and the detection's answer picks the default target again.
 		chromedp.Evaluate[chromedp.Void](`(() => {
@@ -40,7 +64,7 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
 		chromedp.WaitVisible(chromedp.CSS("#chosen")),
 		chromedp.Evaluate[chromedp.Void](`(() => {
-			document.getElementById("target").value = "Spanish";
+			const t = document.getElementById("target"); t.value = "Spanish"; t.dispatchEvent(new Event("change"));
 			for (const o of document.getElementById("more-targets").options) o.selected = o.value === "Urdu";
 		})()`),
 	)
@@ -125,6 +149,60 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 	if cancelled != 1 {
 		t.Errorf("%d cancelled jobs, want the one quoted and cancelled", cancelled)
 	}
+
+	// A .zip of documents is one batch: quoted first, naming what it
+	// leaves out, then one row of its documents' jobs.
+	folder := zipFile(t, doc, "report.docx", "notes/letter.docx", "notes/photo.jpg")
+	u.open("/translate")
+	u.do("quote a .zip",
+		chromedp.WaitReady(chromedp.CSS("#target option")),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
+			const t = document.getElementById("target"); t.value = "Spanish"; t.dispatchEvent(new Event("change"));
+		})()`),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{folder}),
+		chromedp.WaitVisible(chromedp.CSS("#chosen")),
+		chromedp.Click(chromedp.CSS("#submit")),
+		chromedp.WaitVisible(chromedp.CSS("#quote")),
+	)
+	if text := u.text("#quote-body"); !strings.Contains(text, "in 2 documents") || !strings.Contains(text, "Left out of the .zip, not documents: notes/photo.jpg.") {
+		t.Errorf("quote of a .zip: %q", text)
+	}
+	u.do("translate the .zip", chromedp.Click(chromedp.CSS("#quote-go")), chromedp.WaitVisible(chromedp.CSS("#job-rows")))
+	id := strings.TrimPrefix(u.location()[strings.Index(u.location(), "#"):], "#")
+	u.do("the .zip's batch completes", chromedp.WaitVisible(chromedp.CSS(`tr#`+id+`[data-status="completed"]`)))
+	if row := u.text("tr#" + id); !strings.Contains(row, "2 documents") || !strings.Contains(row, "batch of 2 jobs") {
+		t.Errorf(".zip batch row: %q", row)
+	}
+}
+
+// zipFile writes a .zip of doc under each .docx name (and a few bytes
+// under the others) and returns its path.
+func zipFile(t *testing.T, doc string, names ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "folder.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for _, n := range names {
+		w, _ := zw.Create(n)
+		if strings.HasSuffix(n, ".docx") {
+			w.Write(b)
+		} else {
+			w.Write([]byte("not a document"))
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
 }
 
 // largeDocx is doc with an unreferenced 1.5 MB part of random bytes: over

@@ -211,6 +211,17 @@
       o.value = ""; o.textContent = "No language reachable from " + from;
       target.appendChild(o);
     }
+    syncMore();
+  }
+  // "Also into" never offers the language chosen in "To": picking it there
+  // would ask for the same translation twice.
+  function syncMore() {
+    if (!more) return;
+    Array.prototype.forEach.call(more.options, function (o) {
+      var same = o.value === target.value;
+      o.hidden = o.disabled = same;
+      if (same) o.selected = false;
+    });
   }
   function showDetected(name) {
     detectedSource = name && pairs[name] ? name : "";
@@ -255,7 +266,7 @@
     if (source.value === "auto") detect(picked);
     else { stopDetecting(); showDetected(""); }
   });
-  target.addEventListener("change", function () { targetPicked = true; });
+  target.addEventListener("change", function () { targetPicked = true; syncMore(); });
   fillTargets();
   // Choosing a glossary chooses its pair; the server checks the pair sent.
   if (glossary) glossary.addEventListener("change", function () {
@@ -264,6 +275,7 @@
     source.value = o.dataset.source;
     fillTargets();
     if ((pairs[o.dataset.source] || []).indexOf(o.dataset.target) >= 0) target.value = o.dataset.target;
+    syncMore();
   });
 
   function show(kind, text) {
@@ -343,6 +355,7 @@
       ul.appendChild(li);
     });
     quoteBody.appendChild(ul);
+    if (body.skipped && body.skipped.length) line("Left out of the .zip, not documents: " + body.skipped.join(", ") + ".");
     if (q.quota.left_after === null) line("Your " + q.quota.plan_name + " plan has no monthly limit.");
     else if (q.quota.fits) line(q.quota.left_after.toLocaleString("en-US") + " words will be left this month.");
     else line("This is more than the " + (q.quota.left_after + q.charged_words).toLocaleString("en-US") + " words left this month: cancel, or upgrade your plan first.", "error-text");
@@ -413,7 +426,8 @@
       if (xhr.status === 202 && body) {
         progress.value = 100; progressText.textContent = "";
         var what = body.jobs && body.jobs.length > 1 ? body.jobs.length + " translations are" : "“" + body.name + "” is";
-        show("ok", what + " queued. Opening your jobs…");
+        var left = body.skipped && body.skipped.length ? " (left out of the .zip, not documents: " + body.skipped.join(", ") + ")" : "";
+        show("ok", what + " queued" + left + ". Opening your jobs…");
         setTimeout(function () { opened(body); }, 900);
         return;
       }
