@@ -105,10 +105,16 @@ func TestBatchSeveralTargets(t *testing.T) {
 }
 
 // A .zip of documents is one batch: every document to every target, other
-// entries listed as skipped; translate-url takes target_langs as an array.
+// entries listed as skipped; translate-url takes target_langs as an array
+// (the source left to detection: detected once for the batch); each job
+// sends its own job.completed.
 func TestBatchOfAZip(t *testing.T) {
+	rcv := newReceiver(t, 0)
 	s := startServer(t, []string{"--allow-private-urls"}, batchEngines)
 	_, key, _ := s.account("pro")
+	if reg := s.do("POST", "/v1/webhooks", key, strings.NewReader(`{"url":"`+rcv.srv.URL+`/hook","events":["job.completed","job.failed"]}`), "application/json"); reg.status != 201 {
+		t.Fatalf("register: %d %s", reg.status, reg.body)
+	}
 	doc, err := os.ReadFile(englishDocx)
 	if err != nil {
 		t.Fatal(err)
@@ -130,8 +136,10 @@ func TestBatchOfAZip(t *testing.T) {
 		t.Fatalf("zip batch: %s", r.body)
 	}
 	names := map[string]bool{}
+	var ids []string
 	for _, j := range jobs {
-		done := s.waitJob(key, j.(map[string]any)["job_id"].(string), 3*time.Minute)
+		ids = append(ids, j.(map[string]any)["job_id"].(string))
+		done := s.waitJob(key, ids[len(ids)-1], 3*time.Minute)
 		if done["status"] != "completed" {
 			t.Fatalf("job %v", done)
 		}
@@ -143,14 +151,29 @@ func TestBatchOfAZip(t *testing.T) {
 
 	// translate-url: target_langs is a JSON array.
 	docs := docServer(t)
-	body := `{"url":"` + docs.URL + `/files/report.docx","target_langs":["Spanish","Urdu"],"source_lang":"English"}`
+	body := `{"url":"` + docs.URL + `/files/report.docx","target_langs":["Spanish","Urdu"]}`
 	r = s.do("POST", "/v1/translate-url", key, strings.NewReader(body), "application/json")
 	if r.status != http.StatusAccepted || len(r.json(t)["jobs"].([]any)) != 2 {
 		t.Fatalf("translate-url batch: %d %s", r.status, r.body)
 	}
 	for _, j := range r.json(t)["jobs"].([]any) {
-		if done := s.waitJob(key, j.(map[string]any)["job_id"].(string), 3*time.Minute); done["status"] != "completed" || done["original_name"] != "report.docx" {
+		ids = append(ids, j.(map[string]any)["job_id"].(string))
+		done := s.waitJob(key, ids[len(ids)-1], 3*time.Minute)
+		if done["status"] != "completed" || done["original_name"] != "report.docx" || done["source_lang"] != "English" {
 			t.Errorf("translate-url batch job %v", done)
+		}
+	}
+	// One job.completed per job of the batches.
+	got := map[string]int{}
+	for _, d := range rcv.wait(t, len(ids), time.Minute) {
+		data, _ := d.payload["data"].(map[string]any)
+		if d.event == "job.completed" && data != nil {
+			got[fmt.Sprint(data["job_id"])]++
+		}
+	}
+	for _, id := range ids {
+		if got[id] != 1 {
+			t.Errorf("job %s: %d job.completed, want 1 (all: %v)", id, got[id], got)
 		}
 	}
 
