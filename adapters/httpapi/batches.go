@@ -44,7 +44,8 @@ const targetLangsDoc = "Several targets at once, comma-separated (`Spanish,Urdu`
 	"The document is read once (converted once, its words counted and its language detected once), and the quota is checked for every target before any job starts: " +
 	"the words are charged per target, and when they do not all fit the answer is 402 and no job is made. At most 12 targets; target_lang is then ignored. " +
 	"The answer is 202 with `{batch_id, poll_url, jobs: [the acceptance body of each job]}`; GET /batches/{batch_id} shows the jobs together, and each job sends its own job.completed or job.failed. " +
-	"A .zip of documents (what the CLI and the dashboard send for several files) is a batch too: every .docx, .doc, .odt and .rtf in it (at most 50, 200 MB unpacked together, each under 50 MB) to every target; other entries are listed in `skipped`."
+	"A .zip of documents (what the CLI and the dashboard send for several files) is a batch too: every .docx, .doc, .odt and .rtf in it (at most 50, 200 MB unpacked together, each under 50 MB: checked from its directory before anything is unpacked, 422 or 413) to every target; other entries (a .zip inside is not opened) are listed in `skipped`. " +
+	"A .zip that names an entry outside itself (`..`, absolute) or whose data is not what its directory says (size, checksum) is 422; documents named alike in different folders take their folders' names (`2023/report.docx` → `2023_report.docx`)."
 
 const holdDoc = "Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): " +
 	"submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged."
