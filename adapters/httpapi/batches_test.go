@@ -21,6 +21,7 @@ import (
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
 	"github.com/dragoman-translate/dragoman/adapters/langdetect"
+	"github.com/dragoman-translate/dragoman/adapters/urlfetch"
 	"github.com/dragoman-translate/dragoman/core/account"
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -52,7 +53,8 @@ func (c *countingDocs) Read(ctx context.Context, src ports.Blob, emit func([]seg
 }
 
 // batchEnv is the API over real SQLite, a local blob store, the real
-// .docx engine and language detector, served on loopback; the pipeline
+// .docx engine and language detector, URL fetches allowed on loopback,
+// served on loopback; the pipeline
 // does not run (the bus keeps the events).
 type batchEnv struct {
 	*webhookEnv
@@ -63,14 +65,16 @@ type batchEnv struct {
 }
 
 func newBatchEnv(t *testing.T) *batchEnv {
-	e := newWebhookEnv(t, false)
+	e := newWebhookEnv(t, true)
 	blobs, err := blobstore.NewLocal(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := &batchEnv{webhookEnv: e, blobs: blobs, det: &countingDetector{d: langdetect.New()}, docs: &countingDocs{e: docx.New(nil)}}
-	svc := testPorts{config: service.DefaultConfig, store: e.store, blobs: blobs, bus: quietBus{}, jobCatalog: e.store,
-		docs: b.docs, detector: b.det, batches: e.store}.useCases()
+	cfg := service.DefaultConfig
+	cfg.AllowPrivateURLs = true
+	svc := testPorts{config: cfg, store: e.store, blobs: blobs, bus: quietBus{}, jobCatalog: e.store,
+		fetcher: urlfetch.New(urlfetch.Config{AllowPrivate: true}), docs: b.docs, detector: b.det, batches: e.store}.useCases()
 	e.srv.Close()
 	e.srv = httptest.NewServer(New(svc, nil).Handler())
 	t.Cleanup(e.srv.Close)

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"testing"
 )
@@ -121,5 +123,28 @@ func TestBatchZipNamesAlikeStayApart(t *testing.T) {
 	}
 	if want := []string{"2024/photo.jpg", "old.zip"}; !slices.Equal(acc.Skipped, want) {
 		t.Errorf("skipped %q, want %q", acc.Skipped, want)
+	}
+}
+
+// A .zip of documents at a URL is a batch too, with one target as with
+// several, as an upload is (one target was 400, "not a Word document").
+func TestBatchZipAtAURL(t *testing.T) {
+	b := newBatchEnv(t)
+	z := zipOf(t, [2]string{"a.docx", string(b.docx)}, [2]string{"b/c.docx", string(b.docx)})
+	docs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(z) }))
+	defer docs.Close()
+	g := &glossaryEnv{webhookEnv: b.webhookEnv}
+	for _, c := range []struct {
+		body string
+		jobs int
+	}{
+		{`{"url":"` + docs.URL + `/folder.zip","target_lang":"Spanish"}`, 2},
+		{`{"url":"` + docs.URL + `/folder.zip","target_langs":["Spanish","Urdu"]}`, 4},
+	} {
+		var acc BatchAccepted
+		code, out := g.raw("alice", "POST", "/v1/translate-url", "application/json", []byte(c.body), &acc)
+		if code != 202 || acc.BatchID == "" || len(acc.Jobs) != c.jobs {
+			t.Errorf("%s: %d %s; want a batch of %d jobs", c.body, code, out, c.jobs)
+		}
 	}
 }

@@ -95,7 +95,7 @@ func (a *API) registerJobs() {
 	huma.Register(a.api, huma.Operation{
 		OperationID: "translateUrl", Method: http.MethodPost, Path: "/translate-url", Tags: []string{"Jobs"},
 		Summary:       "Translate a document fetched from an HTTPS URL",
-		Description:   "The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). " + modeDoc + " With `target_langs` (a JSON array) the answer is a batch, as for POST /translate; `hold` as there.",
+		Description:   "The service fetches the URL (HTTPS only; addresses inside private networks are refused after DNS resolution; at most 5 redirects, each checked; 50 MB cap). " + modeDoc + " With `target_langs` (a JSON array), or when the URL holds a .zip of documents, the answer is a batch, as for POST /translate; `hold` as there.",
 		DefaultStatus: http.StatusAccepted, Security: security, BodyReadTimeout: -1,
 		Errors: []int{400, 401, 402, 403, 413, 422, 429, 503},
 	}, a.translateURL)

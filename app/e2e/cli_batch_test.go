@@ -4,8 +4,11 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +110,7 @@ func TestCLIBatchQuoteHold(t *testing.T) {
 
 // The SDK's batch, quote and hold helpers against a real server.
 func TestSDKBatchQuoteConfirm(t *testing.T) {
-	s := startServer(t, nil, batchEngines)
+	s := startServer(t, []string{"--allow-private-urls"}, batchEngines)
 	_, key, _ := s.account("pro")
 	c, err := client.New("https://"+s.https, key, client.WithCACertFile(filepath.Join(s.dataDir, "tls", "cert.pem")))
 	if err != nil {
@@ -142,5 +145,23 @@ func TestSDKBatchQuoteConfirm(t *testing.T) {
 	}
 	if _, err := c.Confirm(ctx, acc.JobId.String()); err == nil || !strings.Contains(err.Error(), "not waiting for confirmation") {
 		t.Errorf("second confirm: %v", err)
+	}
+
+	// TranslateURL gives one job: a URL holding a .zip of documents (a
+	// batch on the server) is an error that says so, its jobs cancelled.
+	z := zipFile(t, englishDocx, "a.docx", "b.docx")
+	zb, _ := os.ReadFile(z)
+	zs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(zb) }))
+	defer zs.Close()
+	_, err = c.TranslateURL(ctx, zs.URL+"/folder.zip", client.Options{To: "Spanish", From: "English", OutDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "the URL holds a .zip of documents") {
+		t.Fatalf("TranslateURL of a .zip: %v", err)
+	}
+	batch := regexp.MustCompile(`batch ([0-9a-f-]{36})`).FindStringSubmatch(err.Error())
+	if batch == nil {
+		t.Fatalf("no batch id in %q", err)
+	}
+	if b, err := c.Batch(ctx, batch[1]); err != nil || b.Total != 2 || b.Counts.Failed != 2 {
+		t.Errorf("the .zip's batch after TranslateURL: %+v %v; want its 2 jobs cancelled", b, err)
 	}
 }

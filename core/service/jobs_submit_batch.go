@@ -31,16 +31,7 @@ type Submission struct {
 // several targets (TargetLangs) or the upload is a .zip of documents, into
 // a batch (see queueBatch). On any error the upload is deleted.
 func (s *Jobs) QueueUpload(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Submission, error) {
-	if len(r.TargetLangs) == 0 && up.Format == docformat.DOCX {
-		if blob, err := s.Blobs.Open(ctx, up.Key); err == nil {
-			_, bundle := isBundle(blob)
-			blob.Close()
-			if bundle {
-				return s.queueBatch(ctx, c, up, r)
-			}
-		}
-	}
-	if len(r.TargetLangs) > 0 {
+	if len(r.TargetLangs) > 0 || s.isBundleUpload(ctx, up) {
 		return s.queueBatch(ctx, c, up, r)
 	}
 	acc, err := s.Queue(ctx, c, up, r)
@@ -48,6 +39,20 @@ func (s *Jobs) QueueUpload(ctx context.Context, c *Caller, up *Upload, r SubmitR
 		return nil, err
 	}
 	return &Submission{Job: acc}, nil
+}
+
+// isBundleUpload says whether a stored upload is a .zip of documents.
+func (s *Jobs) isBundleUpload(ctx context.Context, up *Upload) bool {
+	if up.Format != docformat.DOCX { // what a zip sniffs as
+		return false
+	}
+	blob, err := s.Blobs.Open(ctx, up.Key)
+	if err != nil {
+		return false
+	}
+	defer blob.Close()
+	_, bundle := isBundle(blob)
+	return bundle
 }
 
 // queueBatch makes the jobs of a batch from one upload: the document is

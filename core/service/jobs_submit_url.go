@@ -11,21 +11,12 @@ import (
 // TooLarge is implemented by errors that mean the document exceeded the cap.
 type TooLarge interface{ TooLarge() bool }
 
-// SubmitURLRequest fetches a document through the SSRF-safe fetcher and
-// submits it with the options of r (target, source, mode, pdf, glossary);
-// r's name and body come from the fetch. The download streams straight
-// into the blob store.
-func (s *Jobs) SubmitURLRequest(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Accepted, error) {
-	r.TargetLangs = nil
-	sub, err := s.SubmitURL(ctx, c, rawURL, r)
-	if err != nil {
-		return nil, err
-	}
-	return sub.Job, nil
-}
-
-// SubmitURL is SubmitURLRequest, or a batch when r names several targets.
-// The options and the quota are checked once, before any network traffic.
+// SubmitURL fetches a document through the SSRF-safe fetcher and submits
+// it with the options of r (target, source, mode, pdf, glossary); r's name
+// and body come from the fetch, which streams straight into the blob
+// store. Several targets, or a .zip of documents, make a batch, as an
+// upload does. The options and the quota are checked once, before any
+// network traffic.
 func (s *Jobs) SubmitURL(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Submission, error) {
 	u, err := s.checkURL(rawURL)
 	if err != nil {
@@ -54,6 +45,9 @@ func (s *Jobs) SubmitURL(ctx context.Context, c *Caller, rawURL string, r Submit
 	up, err := s.receiveURL(ctx, u, &r)
 	if err != nil {
 		return nil, err
+	}
+	if s.isBundleUpload(ctx, up) {
+		return s.queueBatch(ctx, c, up, r)
 	}
 	acc, err := s.queue(ctx, c, up, r, opts)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/dragoman-translate/dragoman/openapi/client/gen"
 )
 
@@ -178,6 +180,9 @@ func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*R
 	acc, err := r.JSON202.AsJobAcceptedURL()
 	if err != nil {
 		return nil, fmt.Errorf("dragoman: reading the accepted job: %w", err)
+	}
+	if acc.JobId == uuid.Nil { // a batch: the URL holds a .zip of documents
+		return nil, c.refuseBatch(ctx, r.JSON202)
 	}
 	if ctx.Err() != nil {
 		c.cancelStarted(ctx, acc.JobId.String(), opts)
@@ -388,4 +393,19 @@ func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (
 		}
 		interval = min(interval+time.Second, 5*time.Second)
 	}
+}
+
+// refuseBatch cancels the jobs of a batch TranslateURL was answered with
+// (it gives one Result) and says what to do instead.
+func (c *Client) refuseBatch(ctx context.Context, body *gen.TranslateUrl202JSONResponseBody) error {
+	b, err := body.AsBatchAccepted()
+	if err != nil {
+		return fmt.Errorf("dragoman: reading the accepted batch: %w", err)
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	for _, j := range jobsOf(&b) {
+		_, _ = c.CancelUnfinished(cctx, j.JobId.String())
+	}
+	return fmt.Errorf("dragoman: the URL holds a .zip of documents, which the server made batch %s of; its jobs were cancelled: download the .zip and use TranslateBatch (dragoman translate FILE.zip)", b.BatchId)
 }
