@@ -1,6 +1,7 @@
 package client
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -244,6 +245,9 @@ func report(fn func(Progress), p Progress) {
 // or a .zip) is SubmitBatch's.
 func (c *Client) Submit(ctx context.Context, path string, opts Options) (*gen.JobAccepted, error) {
 	opts.Targets = nil
+	if zipOfDocuments(path) { // the server would make a batch: refused before it is sent and charged
+		return nil, fmt.Errorf("dragoman: %s is a .zip of documents, which makes a batch: use TranslateBatch or SubmitBatch", filepath.Base(path))
+	}
 	b, err := c.upload(ctx, path, opts)
 	if b == nil {
 		return nil, err
@@ -396,7 +400,8 @@ func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (
 }
 
 // refuseBatch cancels the jobs of a batch TranslateURL was answered with
-// (it gives one Result) and says what to do instead.
+// (it gives one Result; a small document may be translated, and charged,
+// before its cancel arrives) and says what to do instead.
 func (c *Client) refuseBatch(ctx context.Context, body *gen.TranslateUrl202JSONResponseBody) error {
 	b, err := body.AsBatchAccepted()
 	if err != nil {
@@ -408,4 +413,21 @@ func (c *Client) refuseBatch(ctx context.Context, body *gen.TranslateUrl202JSONR
 		_, _ = c.CancelUnfinished(cctx, j.JobId.String())
 	}
 	return fmt.Errorf("dragoman: the URL holds a .zip of documents, which the server made batch %s of; its jobs were cancelled: download the .zip and use TranslateBatch (dragoman translate FILE.zip)", b.BatchId)
+}
+
+// zipOfDocuments says whether the file at path is a .zip of documents, as
+// the server decides: a zip archive that names neither [Content_Types].xml
+// (a .docx) nor mimetype (an .odt).
+func zipOfDocuments(path string) bool {
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return false
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name == "[Content_Types].xml" || f.Name == "mimetype" {
+			return false
+		}
+	}
+	return true
 }
