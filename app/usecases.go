@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/dragoman-translate/dragoman/adapters/docx"
+	"github.com/dragoman-translate/dragoman/adapters/docx/bilingual"
 	"github.com/dragoman-translate/dragoman/adapters/eventbus"
 	"github.com/dragoman-translate/dragoman/adapters/ooxml"
 	"github.com/dragoman-translate/dragoman/adapters/pdftext"
@@ -45,6 +46,9 @@ func newUseCases(c *Config, st *sqlstore.Store, blobs ports.BlobStore, bus *even
 			Config: cfg, Jobs: st, Blobs: blobs, Bus: bus, Docs: docs,
 			XLIFF: xliff.Codec{}, AccountMemory: st, PDF: plugins.PDFRenderer(), Pages: previewRenderer(plugins), Clock: clock,
 			PDFText: pdftext.Reader{}, Accounts: st, Glossaries: st,
+			// A revision's bilingual document is composed in memory and the
+			// system's temporary folder: an API process may have no spool.
+			Bilingual: bilingual.Composer{Layout: layout},
 		},
 		AccountMemory: &service.AccountMemory{Store: st, TMX: tmx.Codec{}},
 		Glossaries:    &service.Glossaries{Glossaries: st, Accounts: st, Clock: clock, NewID: newID},

@@ -21,6 +21,7 @@ var jobColumns = []string{
 	"mode", "original_name", "format", "words", "engine", "warnings", "rtl", "metrics",
 	"fidelity_info", "error_message", "attempts", "created_at", "updated_at", "completed_at", "expired_at", "pdf",
 	"glossary_id", "revision", "route", "announce_due", "cleanup_due", "retrying_since", "batch_id", "held_until", "bilingual", "review",
+	"files",
 }
 
 var (
@@ -64,6 +65,7 @@ type jobRow struct {
 	HeldUntil    nullTimeCol    `db:"held_until"`
 	Bilingual    string         `db:"bilingual"`
 	Review       sql.NullString `db:"review"`
+	Files        string         `db:"files"`
 }
 
 func (r *jobRow) job() (*job.Job, error) {
@@ -74,7 +76,7 @@ func (r *jobRow) job() (*job.Job, error) {
 		Engine: r.Engine, Structure: r.FidelityInfo, Error: r.Error, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 		CompletedAt: r.CompletedAt.T, ExpiredAt: r.ExpiredAt.T, PDF: job.PDFState(r.PDF),
-		GlossaryID: r.GlossaryID, Revision: r.Revision,
+		GlossaryID: r.GlossaryID, Revision: r.Revision, Files: r.Files,
 		AnnounceDue: r.AnnounceDue, CleanupDue: r.CleanupDue, RetryingSince: r.RetryingFrom.T,
 		BatchID: r.BatchID, HeldUntil: r.HeldUntil.T, Bilingual: job.PDFState(r.Bilingual),
 	}
@@ -160,6 +162,7 @@ func jobArgs(j *job.Job) ([]any, error) {
 		string(j.Mode), j.OriginalName, j.Format, j.Words, j.Engine, string(w), rtl, string(m),
 		j.Structure, j.Error, j.Attempts, ts(j.CreatedAt), ts(j.UpdatedAt), tsPtr(j.CompletedAt), tsPtr(j.ExpiredAt), string(j.PDF),
 		j.GlossaryID, j.Revision, string(rt), j.AnnounceDue, j.CleanupDue, tsPtr(j.RetryingSince), j.BatchID, tsPtr(j.HeldUntil), string(j.Bilingual), rev,
+		j.Files,
 	}, nil
 }
 

@@ -56,10 +56,10 @@ func testAccountMemory(t *testing.T, b backend) {
 	if err := s.CreateJob(ctx, j); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.UpdateJob(ctx, "j1", func(j *job.Job) error { j.Revision = 2; return nil }); err != nil {
+	if _, err := s.UpdateJob(ctx, "j1", func(j *job.Job) error { j.Revision, j.Files = 2, "r2-ab/"; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if j, _ := s.GetJob(ctx, "j1"); j.Revision != 2 {
-		t.Fatalf("revision %d", j.Revision)
+	if j, _ := s.GetJob(ctx, "j1"); j.Revision != 2 || j.Files != "r2-ab/" {
+		t.Fatalf("revision %d, files %q", j.Revision, j.Files)
 	}
 }

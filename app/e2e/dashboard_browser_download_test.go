@@ -14,38 +14,43 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// download clicks link (a CSS selector) and returns the file the browser
+// saved in dir once the download completed.
+func (u *ui) download(link, dir string) string {
+	t := u.t
+	t.Helper()
+	progress := chromedp.Events(u.ctx, browser.DownloadProgress)
+	u.do("download "+link,
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+				Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: boolPtr(true),
+			})
+			return err
+		}),
+		chromedp.Click(chromedp.CSS(link)),
+	)
+	for ev, err := range progress {
+		if err != nil {
+			t.Fatalf("download %s: %v", link, err)
+		}
+		if ev.State == browser.DownloadProgressStateCanceled {
+			t.Fatalf("download %s cancelled", link)
+		}
+		if ev.State == browser.DownloadProgressStateCompleted {
+			return filepath.Join(dir, ev.GUID)
+		}
+	}
+	t.Fatalf("download %s: no more events", link)
+	return ""
+}
+
 // download downloads the Arabic translation and its PDF through the browser.
 func (tour *browserTour) download() {
 	t, u := tour.t, tour.u
 	doc, arabicRow := tour.doc, "#job-"+tour.arabicJob
 	// Download the Arabic translation through the browser and check it.
 	dlDir := t.TempDir()
-	download := func(link string) string {
-		t.Helper()
-		progress := chromedp.Events(u.ctx, browser.DownloadProgress)
-		u.do("download "+link,
-			chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-				_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-					Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dlDir, EventsEnabled: boolPtr(true),
-				})
-				return err
-			}),
-			chromedp.Click(chromedp.CSS(link)),
-		)
-		for ev, err := range progress {
-			if err != nil {
-				t.Fatalf("download %s: %v", link, err)
-			}
-			if ev.State == browser.DownloadProgressStateCanceled {
-				t.Fatalf("download %s cancelled", link)
-			}
-			if ev.State == browser.DownloadProgressStateCompleted {
-				return filepath.Join(dlDir, ev.GUID)
-			}
-		}
-		t.Fatalf("download %s: no more events", link)
-		return ""
-	}
+	download := func(link string) string { t.Helper(); return u.download(link, dlDir) }
 	got := download(arabicRow + " a.download")
 	check := exec.Command(filepath.Join(binaries(t), "dragoman"), "fidelity", doc, got)
 	if out, err := check.CombinedOutput(); err != nil {

@@ -136,6 +136,10 @@ type Job struct {
 	// revision completes the job again (CompletedAt moves, opening a fresh
 	// download window).
 	Revision int
+	// Files is the folder under the job's prefix holding the current
+	// revision's files (keys.go): "" for the machine translation's, a
+	// fresh one for each revision.
+	Files string
 	// Review is what the review of the translation found (package
 	// review): the sentences to check, by kind; nil before translation.
 	Review *review.Summary

@@ -6,6 +6,7 @@
 package output
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -17,6 +18,17 @@ import (
 // Rebuild renders src with doc's units (in the order the engine reads
 // them, as stored) laid out for req, and stores the result under key.
 func Rebuild(ctx context.Context, blobs ports.BlobStore, docs ports.DocumentEngine, src ports.Blob, doc *segment.Document, req ports.LayoutRequest, key string) (*ports.Rendered, error) {
+	var r *ports.Rendered
+	err := Write(ctx, blobs, key, func(w io.Writer) (err error) {
+		r, err = Render(ctx, docs, src, doc, req, w)
+		return err
+	})
+	return r, err
+}
+
+// Render writes src with doc's units laid out for req to w (an empty
+// req.TargetLang: without layout, as a bilingual document takes it).
+func Render(ctx context.Context, docs ports.DocumentEngine, src ports.Blob, doc *segment.Document, req ports.LayoutRequest, w io.Writer) (*ports.Rendered, error) {
 	source, err := docs.Read(ctx, src, func([]segment.Unit) error { return nil })
 	if err != nil {
 		return nil, err
@@ -29,13 +41,17 @@ func Rebuild(ctx context.Context, blobs ports.BlobStore, docs ports.DocumentEngi
 		i++
 		return &doc.Units[i-1], nil
 	}
-	var r *ports.Rendered
-	err = Write(ctx, blobs, key, func(w io.Writer) (err error) {
-		r, err = source.Render(ctx, next, req, w)
-		return err
-	})
-	return r, err
+	return source.Render(ctx, next, req, w)
 }
+
+// Bytes is a document held in memory, read as a stored one.
+type Bytes struct{ *bytes.Reader }
+
+// NewBytes reads b as a ports.Blob.
+func NewBytes(b []byte) Bytes { return Bytes{bytes.NewReader(b)} }
+
+// Close does nothing: there is nothing to release.
+func (Bytes) Close() error { return nil }
 
 // Write stores what produce writes under key k. produce runs concurrently
 // with the store and has returned when Write does.

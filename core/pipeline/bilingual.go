@@ -71,7 +71,7 @@ func (r *run) composeBilingual(ctx context.Context, src ports.Blob, doc ports.So
 		return err
 	}
 	translated := fileBlob{File: f, size: st.Size()}
-	return r.p.write(ctx, job.BilingualKey(r.j.ID), func(w io.Writer) error {
+	return r.p.write(ctx, job.BilingualKey(r.j), func(w io.Writer) error {
 		_, err := r.p.Bilingual.Bilingual(ctx, src, translated, layoutRequest(r.j, r.source.Code), w)
 		return err
 	})

@@ -275,7 +275,7 @@ func (r *run) failed() error {
 // export and revisions) as the translated units come; with kept, each
 // unit goes there too (closed once the render is done).
 func (r *run) render(ctx context.Context, doc ports.Source, kept *unitQueue) (*ports.Rendered, error) {
-	segs, closeSegs := r.p.store(ctx, job.SegmentsKey(r.j.ID))
+	segs, closeSegs := r.p.store(ctx, job.SegmentsKey(r.j))
 	enc := &docWriter{w: segs}
 	enc.begin("docx")
 	next := func() (*segment.Unit, error) {
@@ -295,7 +295,7 @@ func (r *run) render(ctx context.Context, doc ports.Source, kept *unitQueue) (*p
 		return &u, nil
 	}
 	var rendered *ports.Rendered
-	err := r.p.write(ctx, job.OutputKey(r.j.ID), func(w io.Writer) (err error) {
+	err := r.p.write(ctx, job.OutputKey(r.j), func(w io.Writer) (err error) {
 		rendered, err = doc.Render(ctx, next, layoutRequest(r.j, r.source.Code), w)
 		return err
 	})

@@ -38,11 +38,11 @@ func TestPassTranslatesWhileItReads(t *testing.T) {
 	if j.Status != job.Processing || j.Stage != job.StageLaidOut || j.Error != "" {
 		t.Fatalf("job %s at %s: %q", j.Status, j.Stage, j.Error)
 	}
-	out := strings.Split(strings.TrimSpace(string(mb.m[job.OutputKey("j1")])), "\n")
+	out := strings.Split(strings.TrimSpace(string(mb.m[job.OutputKey(&job.Job{ID: "j1"})])), "\n")
 	if len(out) != 250 || out[0] != "ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN0" || out[249] != "ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN249" {
 		t.Fatalf("output of %d lines: %q … %q", len(out), out[0], out[len(out)-1])
 	}
-	segs := string(mb.m[job.SegmentsKey("j1")])
+	segs := string(mb.m[job.SegmentsKey(&job.Job{ID: "j1"})])
 	if !strings.HasPrefix(segs, `{"format":"docx","units":[{"id":"0"`) || strings.Count(segs, `"target":"ONE TWO`) != 250 {
 		t.Errorf("stored segments: %.200s", segs)
 	}
@@ -93,7 +93,7 @@ func TestHumanTranslationsBeforeTheEngine(t *testing.T) {
 	p, js, _, mb := passPipeline(t, sliceDocs{units: units}, eng, nil)
 	p.Memory = humanMemory{"Second one.": "Segunda (humana).", `<g id="1">Bold</g> start.`: `Inicio <g id="1">negrita</g>.`}
 	runPass(t, p)
-	got := strings.Split(strings.TrimSpace(string(mb.m[job.OutputKey("j1")])), "\n")
+	got := strings.Split(strings.TrimSpace(string(mb.m[job.OutputKey(&job.Job{ID: "j1"})])), "\n")
 	want := []string{"FIRST ONE.", "Segunda (humana).", "THIRD ONE.", `Inicio <g id="1">negrita</g>.`, `THEN <g id="1">MORE</g>.`, "A ZORK HERE."}
 	if !slices.Equal(got, want) {
 		t.Errorf("targets %q\nwant %q", got, want)
@@ -119,7 +119,7 @@ func TestHumanTranslationsBeforeTheEngine(t *testing.T) {
 	js2 := p.Jobs.(*jobs)
 	js2.UpdateJob(context.Background(), "j1", func(j *job.Job) error { j.AccountID = "a2"; return nil })
 	runPass(t, p)
-	if got := string(mb.m[job.OutputKey("j1")]); !strings.Contains(got, "SECOND ONE.") {
+	if got := string(mb.m[job.OutputKey(&job.Job{ID: "j1"})]); !strings.Contains(got, "SECOND ONE.") {
 		t.Errorf("another account: %q", got)
 	}
 }

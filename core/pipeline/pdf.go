@@ -24,7 +24,7 @@ func (p *Pipeline) renderPDF(ctx context.Context, j *job.Job) (job.PDFState, str
 	if p.PDF == nil {
 		return job.PDFFailed, "no PDF was rendered: this server has no PDF renderer (the LibreOffice converter plugin)", nil, nil
 	}
-	in, err := p.Blobs.Open(ctx, job.OutputKey(j.ID))
+	in, err := p.Blobs.Open(ctx, job.OutputKey(j))
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -35,7 +35,7 @@ func (p *Pipeline) renderPDF(ctx context.Context, j *job.Job) (job.PDFState, str
 	size := pdf.Len()
 	rendition := bytes.Clone(pdf.Bytes())
 	if err == nil {
-		_, err = p.Blobs.Put(ctx, job.PDFKey(j.ID), &pdf)
+		_, err = p.Blobs.Put(ctx, job.PDFKey(j), &pdf)
 	}
 	p.log().Debug("pdf rendered", "job_id", j.ID, "took", p.Clock.Now().Sub(began), "bytes", size, "err", err)
 	if ctx.Err() != nil {

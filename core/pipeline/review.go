@@ -152,7 +152,7 @@ func (r *run) measure(ctx context.Context, pdf []byte) (*review.Summary, error) 
 			}
 		}
 	}
-	b, err := p.Blobs.Open(ctx, job.SegmentsKey(j.ID))
+	b, err := p.Blobs.Open(ctx, job.SegmentsKey(j))
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (r *run) measure(ctx context.Context, pdf []byte) (*review.Summary, error) 
 			sg.Flags = f
 		}
 	})
-	return s, p.write(ctx, job.SegmentsKey(j.ID), func(w io.Writer) error { return json.NewEncoder(w).Encode(&doc) })
+	return s, p.write(ctx, job.SegmentsKey(j), func(w io.Writer) error { return json.NewEncoder(w).Encode(&doc) })
 }
 
 // agree makes the structure check's verdict and the review say the same:

@@ -31,7 +31,7 @@ func TestPassReviewsItsSegments(t *testing.T) {
 		t.Fatalf("review %+v", s)
 	}
 	var doc segment.Document
-	if err := json.Unmarshal(mb.m[job.SegmentsKey("j1")], &doc); err != nil {
+	if err := json.Unmarshal(mb.m[job.SegmentsKey(&job.Job{ID: "j1"})], &doc); err != nil {
 		t.Fatal(err)
 	}
 	kinds := func(sg segment.Segment) (out []review.Kind) {

@@ -26,8 +26,11 @@ type Documents struct {
 	AccountMemory ports.AccountMemory
 	// PDF renders the PDF of a translation downloaded as PDF when the
 	// pipeline made none (the job did not ask for one); nil: such downloads are 404.
-	PDF   ports.PDFRenderer
-	Pages ports.PageRenderer // nil: no previews
+	PDF ports.PDFRenderer
+	// Bilingual composes a revision's bilingual document again, for a job
+	// that has one; nil: such a revision is left without one.
+	Bilingual ports.BilingualComposer
+	Pages     ports.PageRenderer // nil: no previews
 	// PDFText reads a revision's PDF rendition for the review (text a
 	// fixed-size box cuts off, pages added); nil: not measured again.
 	PDFText ports.PDFText
@@ -36,6 +39,11 @@ type Documents struct {
 	Accounts   ports.AccountStore
 	Glossaries ports.GlossaryStore
 	Clock      ports.Clock
+
+	// Within a process: a job's revisions one at a time, and each render
+	// once. A preview's render takes the PDF's lock inside its own, so the
+	// two are separate sets.
+	revising, renderingPDF, renderingPreview locks
 }
 
 func (s *Documents) job(ctx context.Context, c *Caller, id string) (*job.Job, error) {

@@ -30,7 +30,7 @@ func (s *Documents) ImportXLIFF(ctx context.Context, c *Caller, id string, body 
 	if s.XLIFF == nil {
 		return nil, fail(KindUnavailable, "XLIFF post-editing is not configured")
 	}
-	defer lockRevisions(id)()
+	defer s.revising.lock(id)()
 	j, doc, err := s.editable(ctx, c, id)
 	if err != nil {
 		return nil, err
@@ -99,12 +99,10 @@ func (s *Documents) rebuild(ctx context.Context, j *job.Job, doc *segment.Docume
 	}
 	defer src.Close()
 	req := ports.LayoutRequest{SourceLang: j.DetectedLang, TargetLang: j.TargetLang}
-	r, err := output.Rebuild(ctx, s.Blobs, s.Docs, src, doc, req, job.OutputKey(j.ID))
+	r, err := output.Rebuild(ctx, s.Blobs, s.Docs, src, doc, req, job.OutputKey(j))
 	if err != nil {
 		return nil, nil, fmt.Errorf("rebuild the revision of job %s: %w", j.ID, err)
 	}
-	// The preview of the translation showed the text before.
-	s.forgetPreview(ctx, j.ID)
 	return r.Warnings, r.RTL, nil
 }
 

@@ -4,47 +4,40 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
-// renderingPDF serialises on-demand renders of one job's PDF within a
-// process, so two clicks render once.
-var renderingPDF sync.Map // job id → *sync.Mutex
-
 // translationPDF opens the stored PDF of a completed job's output,
 // rendering and storing it first when there is none. The caller checked
 // the account and the download window.
 func (s *Documents) translationPDF(ctx context.Context, j *job.Job) (ports.Blob, error) {
-	b, err := s.Blobs.Open(ctx, job.PDFKey(j.ID))
+	b, err := s.Blobs.Open(ctx, job.PDFKey(j))
 	if err == nil || !errors.Is(err, ports.ErrNotFound) {
 		return b, err
 	}
 	if s.PDF == nil {
 		return nil, fail(KindNotFound, "job %s has no PDF, and PDF renditions are not available on this server (they need the LibreOffice converter plugin)", j.ID)
 	}
-	mu, _ := renderingPDF.LoadOrStore(j.ID, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
-	if b, err := s.Blobs.Open(ctx, job.PDFKey(j.ID)); err == nil { // rendered while this one waited
+	defer s.renderingPDF.lock(j.ID)()                           // two clicks render once
+	if b, err := s.Blobs.Open(ctx, job.PDFKey(j)); err == nil { // rendered while this one waited
 		return b, nil
 	}
 	// The render takes a converter instance in the job's account's turn.
-	if err := s.renderPDF(ports.WithAccount(ctx, j.AccountID), j.ID); err != nil {
+	if err := s.renderPDF(ports.WithAccount(ctx, j.AccountID), j); err != nil {
 		if errors.Is(err, ports.ErrNotFound) {
 			return nil, fail(KindGone, "the translated file of job %s was deleted", j.ID)
 		}
 		return nil, &Error{Kind: KindUnavailable, Message: "the PDF could not be rendered: " + err.Error(), Err: err}
 	}
-	return s.Blobs.Open(ctx, job.PDFKey(j.ID))
+	return s.Blobs.Open(ctx, job.PDFKey(j))
 }
 
-// renderPDF renders job id's output (.docx) to PDF and stores it at
+// renderPDF renders j's output (.docx) to PDF and stores it at
 // job.PDFKey; nothing is stored when rendering fails.
-func (s *Documents) renderPDF(ctx context.Context, id string) error {
-	in, err := s.Blobs.Open(ctx, job.OutputKey(id))
+func (s *Documents) renderPDF(ctx context.Context, j *job.Job) error {
+	in, err := s.Blobs.Open(ctx, job.OutputKey(j))
 	if err != nil {
 		return err
 	}
@@ -53,6 +46,6 @@ func (s *Documents) renderPDF(ctx context.Context, id string) error {
 	if err := s.PDF.RenderPDF(ctx, "docx", in, &pdf); err != nil {
 		return err
 	}
-	_, err = s.Blobs.Put(ctx, job.PDFKey(id), &pdf)
+	_, err = s.Blobs.Put(ctx, job.PDFKey(j), &pdf)
 	return err
 }

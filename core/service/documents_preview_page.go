@@ -6,15 +6,17 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
 )
 
 // PreviewPage is page n (from 1) of a rendered side, as PNG.
 func (s *Documents) PreviewPage(ctx context.Context, c *Caller, id, side string, n int) ([]byte, error) {
-	if _, err := s.previewable(ctx, c, id, side); err != nil {
+	j, err := s.previewable(ctx, c, id, side)
+	if err != nil {
 		return nil, err
 	}
-	b, err := s.Blobs.Open(ctx, previewKey(id, side, strconv.Itoa(n)+".png"))
+	b, err := s.Blobs.Open(ctx, job.PreviewKey(j, side, strconv.Itoa(n)+".png"))
 	if errors.Is(err, ports.ErrNotFound) {
 		return nil, fail(KindNotFound, "page %d of the %s is not rendered", n, side)
 	}

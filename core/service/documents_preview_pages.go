@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -21,11 +20,6 @@ const (
 // PreviewMaxPages bounds how many pages a preview renders.
 const PreviewMaxPages = 20
 
-// rendering serialises renders of one job side within a process.
-var rendering sync.Map // job id + side → *sync.Mutex
-
-func previewKey(id, side, name string) string { return job.Prefix(id) + "preview/" + side + "/" + name }
-
 // PreviewPages renders one side of a completed job to page images, once,
 // while its download window is open, and returns how many pages there are.
 // The images live with the job's files and are deleted with them.
@@ -34,13 +28,11 @@ func (s *Documents) PreviewPages(ctx context.Context, c *Caller, id, side string
 	if err != nil {
 		return 0, err
 	}
-	mu, _ := rendering.LoadOrStore(id+"/"+side, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
-	if n, err := s.pageCount(ctx, id, side); err == nil {
+	defer s.renderingPreview.lock(id + "/" + side)()
+	if n, err := s.pageCount(ctx, j, side); err == nil {
 		return n, nil
 	}
-	src, ext := job.OutputKey(id), "docx"
+	src, ext := job.OutputKey(j), "docx"
 	if side == PreviewOriginal {
 		src, ext = job.InputKey(id), j.Format
 	}
@@ -65,11 +57,11 @@ func (s *Documents) PreviewPages(ctx context.Context, c *Caller, id, side string
 		return 0, &Error{Kind: KindUnavailable, Message: "the preview could not be rendered: " + err.Error(), Err: err}
 	}
 	for i, p := range pages {
-		if _, err := s.Blobs.Put(ctx, previewKey(id, side, strconv.Itoa(i+1)+".png"), bytes.NewReader(p)); err != nil {
+		if _, err := s.Blobs.Put(ctx, job.PreviewKey(j, side, strconv.Itoa(i+1)+".png"), bytes.NewReader(p)); err != nil {
 			return 0, err
 		}
 	}
-	if _, err := s.Blobs.Put(ctx, previewKey(id, side, "count"), bytes.NewReader([]byte(strconv.Itoa(len(pages))))); err != nil {
+	if _, err := s.Blobs.Put(ctx, job.PreviewKey(j, side, "count"), bytes.NewReader([]byte(strconv.Itoa(len(pages))))); err != nil {
 		return 0, err
 	}
 	return len(pages), nil
@@ -95,8 +87,8 @@ func (s *Documents) previewable(ctx context.Context, c *Caller, id, side string)
 	return j, nil
 }
 
-func (s *Documents) pageCount(ctx context.Context, id, side string) (int, error) {
-	b, err := s.Blobs.Open(ctx, previewKey(id, side, "count"))
+func (s *Documents) pageCount(ctx context.Context, j *job.Job, side string) (int, error) {
+	b, err := s.Blobs.Open(ctx, job.PreviewKey(j, side, "count"))
 	if err != nil {
 		return 0, err
 	}

@@ -3,12 +3,12 @@ package service
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/output"
@@ -16,20 +16,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/review"
 	"github.com/dragoman-translate/dragoman/core/segment"
 )
-
-// revising serialises the revisions of one job within a process: each
-// reads the latest segments and writes the next revision. A fixed set of
-// locks picked by the job id's hash (two jobs may share one; they only
-// wait for each other) keeps memory flat however many jobs are revised.
-var revising [64]sync.Mutex
-
-func lockRevisions(id string) func() {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(id))
-	mu := &revising[h.Sum32()%uint32(len(revising))]
-	mu.Lock()
-	return mu.Unlock
-}
 
 // stale refuses an edit made on a revision the job has left behind.
 func stale(j *job.Job, base int) error {
@@ -89,30 +75,49 @@ func (s *Documents) revise(ctx context.Context, j *job.Job, doc *segment.Documen
 			}
 		}
 	}
-	warnings, rtl, err := s.rebuild(ctx, j, doc)
+	// The revision's files go to a folder of their own; the job switches to
+	// it only if it is still at base, so an edit saved at the same time in
+	// another process cannot mix its files with these.
+	rev := *j
+	rev.Files = job.RevisionFiles(next, nonce())
+	folder, written := job.Prefix(j.ID)+rev.Files, false
+	defer func() {
+		if !written { // refused, failed or lost the race: nobody reads them
+			_ = s.Blobs.DeletePrefix(context.WithoutCancel(ctx), folder)
+		}
+	}()
+	warnings, rtl, err := s.rebuild(ctx, &rev, doc)
 	if err != nil {
 		return nil, err
 	}
-	pdf, pages, sourcePages := s.remeasure(ctx, j, doc)
+	pdf, pages, sourcePages := s.remeasure(ctx, &rev, doc)
 	document := review.Without(documentFlags(j), review.Pages)
 	if f := review.PagesFlag(sourcePages, pages); f != nil {
 		document = append(document, *f)
 	}
 	summary := output.Summarize(doc, document, sourcePages, pages)
-	if err := s.putJSON(ctx, job.SegmentsKey(j.ID), doc); err != nil {
+	if err := s.putJSON(ctx, job.SegmentsKey(&rev), doc); err != nil {
 		return nil, err
 	}
+	bilingual, bilingualWarning := s.rebuildBilingual(ctx, &rev, doc)
 	now := s.Clock.Now()
+	var replaced *job.Job
 	j, err = s.Jobs.UpdateJob(ctx, j.ID, func(j *job.Job) error {
 		if j.Revision != base {
 			return stale(j, base)
 		}
+		old := *j
 		if err := j.Revise(now); err != nil {
 			return err
 		}
+		replaced = &old
+		j.Files = rev.Files
 		j.Warn(fmt.Sprintf("revision %d: %s", j.Revision, how))
 		for _, w := range warnings {
 			j.Warn(fmt.Sprintf("revision %d: %s", j.Revision, w))
+		}
+		if bilingualWarning != "" {
+			j.Warn(fmt.Sprintf("revision %d: %s", j.Revision, bilingualWarning))
 		}
 		if rtl != nil {
 			j.RTL = rtl
@@ -120,15 +125,18 @@ func (s *Documents) revise(ctx context.Context, j *job.Job, doc *segment.Documen
 		if pdf {
 			j.PDF = job.PDFReady
 		}
+		j.Bilingual = bilingual
 		j.Review = summary
 		return nil
 	})
 	if errors.Is(err, job.ErrTransition) {
-		return nil, fail(KindNotFound, "job %s is no longer completed", j.ID)
+		return nil, fail(KindNotFound, "job %s is no longer completed", rev.ID)
 	}
 	if err != nil {
 		return nil, err
 	}
+	written = true
+	s.deleteRevisionFiles(ctx, replaced)
 	if s.AccountMemory != nil && len(entries) > 0 {
 		// The revision stands without them; a failure only loses the reuse.
 		_ = s.AccountMemory.PutMemory(ctx, j.AccountID, entries)
@@ -179,32 +187,27 @@ func (s *Documents) checker(ctx context.Context, j *job.Job) (*review.Checker, e
 // remeasure renders the revision's PDF when the job has a rendition (it
 // asked for one), stores it, and measures it as the pass measures the
 // machine translation's: the segments cut off by their fixed-size box get
-// their overflow flags again. Otherwise the old PDF, now wrong, is deleted
-// and the next PDF download renders the revision. A rendition that fails
-// leaves the flags as they were.
+// their overflow flags again. Otherwise (and when the rendition fails) the
+// revision has no PDF yet and the next PDF download renders it; the flags
+// stay as they were.
 func (s *Documents) remeasure(ctx context.Context, j *job.Job, doc *segment.Document) (rendered bool, pages, sourcePages int) {
 	if j.Review != nil {
 		pages, sourcePages = j.Review.Pages, j.Review.SourcePages
 	}
-	drop := func() { _ = s.Blobs.Delete(ctx, job.PDFKey(j.ID)) }
 	if j.PDF != job.PDFReady && j.PDF != job.PDFRequested || s.PDF == nil {
-		drop()
 		return false, pages, sourcePages
 	}
-	in, err := s.Blobs.Open(ctx, job.OutputKey(j.ID))
+	in, err := s.Blobs.Open(ctx, job.OutputKey(j))
 	if err != nil {
-		drop()
 		return false, pages, sourcePages
 	}
 	defer in.Close()
 	var pdf bytes.Buffer
 	if err := s.PDF.RenderPDF(ports.WithAccount(ctx, j.AccountID), "docx", in, &pdf); err != nil {
-		drop()
 		return false, pages, sourcePages
 	}
 	body := bytes.Clone(pdf.Bytes())
-	if _, err := s.Blobs.Put(ctx, job.PDFKey(j.ID), &pdf); err != nil {
-		drop()
+	if _, err := s.Blobs.Put(ctx, job.PDFKey(j), &pdf); err != nil {
 		return false, pages, sourcePages
 	}
 	if s.PDFText == nil {
@@ -232,8 +235,23 @@ func (s *Documents) remeasure(ctx context.Context, j *job.Job, doc *segment.Docu
 	return true, out.Pages, sourcePages
 }
 
-// forgetPreview deletes the rendered pages of the translation's preview,
-// so the next preview shows the revision.
-func (s *Documents) forgetPreview(ctx context.Context, id string) {
-	_ = s.Blobs.Delete(ctx, previewKey(id, PreviewTranslation, "count"))
+// deleteRevisionFiles deletes the files of the revision a newer one
+// replaced. A download that opened them before goes on reading what it
+// opened (a local file stays readable once open; S3 serves a GET begun
+// before the delete).
+func (s *Documents) deleteRevisionFiles(ctx context.Context, old *job.Job) {
+	ctx = context.WithoutCancel(ctx)
+	keys, previews := job.RevisionKeys(old)
+	for _, k := range keys {
+		_ = s.Blobs.Delete(ctx, k)
+	}
+	_ = s.Blobs.DeletePrefix(ctx, previews)
+}
+
+// nonce is a random name part: two attempts at one revision never share
+// a folder.
+func nonce() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

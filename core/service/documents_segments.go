@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -160,7 +161,8 @@ const MaxEditedTarget = 100000
 // else KindUnprocessable naming the code), checked by the review, and a
 // new revision of the document (revise). ifMatch, when set, is the
 // revision the edit was made on (the segments' ETag): an older one is
-// refused with KindStale.
+// refused with KindStale. Without it the edit applies to the latest
+// revision, even one another process saved while this one was being made.
 func (s *Documents) EditSegment(ctx context.Context, c *Caller, id, segmentID, target string, ifMatch *int) (*job.Job, *SegmentView, error) {
 	if len(target) > MaxEditedTarget { // the API's schema says so too; the dashboard reaches here directly
 		return nil, nil, fail(KindUnprocessable, "the new translation is %d bytes long; at most %d", len(target), MaxEditedTarget)
@@ -169,7 +171,18 @@ func (s *Documents) EditSegment(ctx context.Context, c *Caller, id, segmentID, t
 	if err != nil || n < 1 {
 		return nil, nil, fail(KindNotFound, "job %s has no segment %q: segments are numbered from 1", id, segmentID)
 	}
-	defer lockRevisions(id)()
+	defer s.revising.lock(id)()
+	for attempt := 1; ; attempt++ {
+		j, v, err := s.editSegment(ctx, c, id, n, target, ifMatch)
+		var se *Error
+		if ifMatch == nil && attempt < 3 && errors.As(err, &se) && se.Kind == KindStale {
+			continue // another process saved an edit first: apply this one to it
+		}
+		return j, v, err
+	}
+}
+
+func (s *Documents) editSegment(ctx context.Context, c *Caller, id string, n int, target string, ifMatch *int) (*job.Job, *SegmentView, error) {
 	j, doc, err := s.editable(ctx, c, id)
 	if err != nil {
 		return nil, nil, err

@@ -83,3 +83,19 @@ func expireOutput(ctx context.Context, blobs ports.BlobStore, jobs ports.JobStor
 func (s *Jobs) expireOutput(ctx context.Context, id string) error {
 	return expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
 }
+
+// openRevisionFile opens j's file at key(j). When it is gone because a
+// revision replaced j's files since j was read (an edit saved meanwhile),
+// it opens the new revision's file and returns that job.
+func openRevisionFile(ctx context.Context, jobs ports.JobStore, blobs ports.BlobStore, j *job.Job, key func(*job.Job) string) (ports.Blob, *job.Job, error) {
+	b, err := blobs.Open(ctx, key(j))
+	if !errors.Is(err, ports.ErrNotFound) {
+		return b, j, err
+	}
+	now, gerr := jobs.GetJob(ctx, j.ID)
+	if gerr != nil || now.Files == j.Files {
+		return nil, j, err
+	}
+	b, err = blobs.Open(ctx, key(now))
+	return b, now, err
+}

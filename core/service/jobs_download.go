@@ -30,7 +30,7 @@ func (s *Jobs) Download(ctx context.Context, c *Caller, id string) (*Download, e
 		_ = s.expireOutput(ctx, j.ID) // a failed delete is tried again by the sweep
 		return nil, fail(KindGone, "the translated file of job %s expired %s after completion and was deleted", id, s.Config.DownloadTTL)
 	}
-	b, err := s.Blobs.Open(ctx, job.OutputKey(j.ID))
+	b, j, err := openRevisionFile(ctx, s.Jobs, s.Blobs, j, job.OutputKey)
 	if errors.Is(err, ports.ErrNotFound) {
 		return nil, fail(KindGone, "the translated file of job %s was deleted", id)
 	}

@@ -30,7 +30,7 @@ func (s *Jobs) DownloadBilingual(ctx context.Context, c *Caller, id string) (*Do
 	case job.PDFFailed:
 		return nil, fail(KindNotFound, "job %s has no bilingual document: making it failed (see the job's warnings)", id)
 	}
-	b, err := s.Blobs.Open(ctx, job.BilingualKey(j.ID))
+	b, j, err := openRevisionFile(ctx, s.Jobs, s.Blobs, j, job.BilingualKey)
 	if errors.Is(err, ports.ErrNotFound) {
 		return nil, fail(KindGone, "the bilingual document of job %s was deleted", id)
 	}

@@ -195,3 +195,39 @@ func TestSourceListsCountApart(t *testing.T) {
 		}
 	}
 }
+
+// Tab stops set for the page (a table of contents' right tab with its dot
+// leader at the page's text width) are brought into the column: past the
+// cell they pushed the entries off the page in a right-to-left column and
+// the leaders past its edge in the other.
+func TestTabStopsFitTheColumn(t *testing.T) {
+	src, body, _ := compose(t, "../../../testdata/corpus/docx/aspose-Formatted_elements.docx")
+	sp, err := ooxml.Open(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if main, _ := sp.ReadPart(sp.Main()); !bytes.Contains(main, []byte(`w:pos="9345"`)) {
+		t.Fatal("the source has lost its table of contents' right tab at 9345 twips")
+	}
+	tables := body.ChildrenW("tbl")
+	if len(tables) == 0 {
+		t.Fatal("no table in the bilingual body")
+	}
+	tabs := 0
+	for _, tbl := range tables {
+		cols := tbl.Child("tblGrid").ChildrenW("gridCol")
+		room := atoi(cols[0].AttrOr("w", ""), 0) - 2*cellMargin
+		for _, tab := range tbl.FindAllW("tab") {
+			if tab.Parent == nil || !tab.Parent.IsW("tabs") || tab.AttrOr("val", "") == "clear" {
+				continue
+			}
+			tabs++
+			if pos := atoi(tab.AttrOr("pos", ""), 0); pos > room {
+				t.Errorf("a %s tab stop at %d twips in a column with %d twips of text width", tab.AttrOr("val", ""), pos, room)
+			}
+		}
+	}
+	if tabs < 8 { // the table of contents' four entries, in both columns
+		t.Errorf("%d tab stops in the bilingual table, want the table of contents' in both columns", tabs)
+	}
+}

@@ -1620,7 +1620,7 @@ type ImportMemoryTmxMultipartBody struct {
 
 // QuoteMultipartBody defines parameters for Quote.
 type QuoteMultipartBody struct {
-	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged.
+	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job (null when not asked or when making it failed: the job's warnings say why) and in job.completed (absent then, never null: job.completed keeps exactly the specification's fields). No extra words are charged.
 	Bilingual *bool `json:"bilingual,omitempty"`
 
 	// File .docx, .doc, .odt or .rtf; max 50 MB
@@ -1653,7 +1653,7 @@ type QuoteMultipartBodyTranslationMode string
 
 // TranslateMultipartBody defines parameters for Translate.
 type TranslateMultipartBody struct {
-	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job and in job.completed, null when not asked or when making it failed (the job's warnings say why). No extra words are charged.
+	// Bilingual Also make a bilingual .docx beside the target-only one: its body is a two-column table, each paragraph (list item, heading, table, picture) of the source beside its translation, each column in its own direction (an English column left to right beside an Arabic one right to left, or the reverse; the table's order follows the target's direction), inline formatting kept; headers, footers and notes are the translation's, as in the target-only output. Downloaded with GET /jobs/{job_id}/download?format=bilingual (same key, window and expiry as the .docx); bilingual_url on the job (null when not asked or when making it failed: the job's warnings say why) and in job.completed (absent then, never null: job.completed keeps exactly the specification's fields). No extra words are charged.
 	Bilingual *bool `json:"bilingual,omitempty"`
 
 	// File .docx, .doc, .odt or .rtf; max 50 MB
