@@ -154,6 +154,8 @@ func (d *Dashboard) translate(w http.ResponseWriter, r *http.Request, s *service
 		sub, q, err = d.svc.Jobs.HoldAndQuote(r.Context(), s.Caller, up, req)
 	case up != nil:
 		sub, err = d.svc.Jobs.QueueUpload(r.Context(), s.Caller, up, req)
+	case f["url"] != "" && req.Hold:
+		sub, q, err = d.svc.Jobs.HoldAndQuoteURL(r.Context(), s.Caller, f["url"], req)
 	case f["url"] != "":
 		sub, err = d.svc.Jobs.SubmitURL(r.Context(), s.Caller, f["url"], req)
 	default:

@@ -48,7 +48,8 @@ const targetLangsDoc = "Several targets at once, comma-separated (`Spanish,Urdu`
 	"A .zip that names an entry outside itself (`..`, absolute) or whose data is not what its directory says (size, checksum) is 422; documents named alike in different folders take their folders' names (`2023/report.docx` → `2023_report.docx`)."
 
 const holdDoc = "Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): " +
-	"submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged."
+	"submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged. " +
+	"A held job reserves no words: its words are counted and charged only once it is confirmed and runs (see POST /jobs/{job_id}/confirm)."
 
 func (a *API) registerBatches() {
 	huma.Register(a.api, huma.Operation{
@@ -60,9 +61,10 @@ func (a *API) registerBatches() {
 
 	huma.Register(a.api, huma.Operation{
 		OperationID: "confirmJob", Method: http.MethodPost, Path: "/jobs/{job_id}/confirm", Tags: []string{"Jobs"},
-		Summary:     "Start a held job",
-		Description: "Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).",
-		Security:    security, Errors: []int{401, 403, 404, 409, 429, 503},
+		Summary: "Start a held job",
+		Description: "Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold). " +
+			"A held job reserves no words (its quote is no promise): 402 when the month's words are used up, as for a submission, and the job stays held until its hold ends (confirm it after a change of plan, or cancel it); its words are counted and reserved when it runs, and a job that no longer fits then fails without charge.",
+		Security: security, Errors: []int{401, 402, 403, 404, 409, 429, 503},
 	}, a.confirmJob)
 }
 

@@ -3,9 +3,12 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"os"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -56,19 +59,9 @@ type QuoteQuota struct {
 
 type quoteOutput struct{ Body QuoteOut }
 
-// quoteURLBody is the JSON form of a quote: the fields of POST /translate-url.
-type quoteURLBody struct {
-	URL             string   `json:"url"`
-	TargetLang      string   `json:"target_lang"`
-	TargetLangs     []string `json:"target_langs"`
-	SourceLang      string   `json:"source_lang"`
-	TranslationMode string   `json:"translation_mode"`
-	GlossaryID      string   `json:"glossary_id"`
-}
-
 const quoteDoc = "Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. " +
-	"It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. " +
-	"The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. " +
+	"It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). " +
+	"The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. " +
 	"To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after."
 
 func (a *API) registerQuote() {
@@ -95,13 +88,11 @@ func (a *API) quote(ctx context.Context, in *uploadInput) (*quoteOutput, error) 
 	)
 	switch mt {
 	case "application/json":
-		var b quoteURLBody
-		dec := json.NewDecoder(io.LimitReader(in.req.Body, 64<<10))
-		if err := dec.Decode(&b); err != nil {
-			return nil, newProblem(http.StatusUnprocessableEntity, "the JSON body could not be read: "+err.Error())
+		url, opts, perr := a.readURLBody(in.req)
+		if perr != nil {
+			return nil, perr
 		}
-		q, err = a.svc.Jobs.QuoteURL(ctx, c, b.URL, service.SubmitRequest{JobOptions: service.JobOptions{TargetLang: b.TargetLang, TargetLangs: b.TargetLangs,
-			SourceLang: b.SourceLang, Mode: b.TranslationMode, GlossaryID: b.GlossaryID}})
+		q, err = a.svc.Jobs.QuoteURL(ctx, c, url, service.SubmitRequest{JobOptions: opts.submission()})
 	case "multipart/form-data":
 		up, req, ferr := a.receiveForm(ctx, in.req)
 		if ferr != nil {
@@ -115,6 +106,44 @@ func (a *API) quote(ctx context.Context, in *uploadInput) (*quoteOutput, error) 
 		return nil, a.fail(err)
 	}
 	return &quoteOutput{Body: QuoteBody(q, c.Account.Limits().Name)}, nil
+}
+
+// readURLBody reads the JSON form of a quote: POST /translate-url's body,
+// checked against its schema, so that it answers the same problems (400
+// for JSON that does not parse, 422 naming the field for an unknown one or
+// a wrong type, a missing url or a mode out of the enum).
+const maxJSONBody = 1 << 20 // huma's default, which POST /translate-url has
+
+func (a *API) readURLBody(r *http.Request) (string, JobOptions, error) {
+	var body struct {
+		URL string `json:"url"`
+		JobOptions
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return "", body.JobOptions, a.bodyError(err)
+	case err != nil:
+		return "", body.JobOptions, newProblem(http.StatusBadRequest, "the request body could not be read")
+	case len(data) > maxJSONBody: // as huma answers POST /translate-url
+		return "", body.JobOptions, newProblem(http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is too large limit=%d bytes", maxJSONBody))
+	}
+	var raw any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return "", body.JobOptions, newProblem(http.StatusBadRequest, "validation failed", &huma.ErrorDetail{Location: "body", Message: err.Error()})
+	}
+	reg := a.api.OpenAPI().Components.Schemas
+	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
+	pb.Push("body")
+	res := &huma.ValidateResult{}
+	huma.Validate(reg, reg.Map()["TranslateURLInputBody"], pb, huma.ModeWriteToServer, raw, res)
+	if len(res.Errors) > 0 {
+		return "", body.JobOptions, newProblem(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
+	}
+	if err := json.Unmarshal(data, &body); err != nil { // valid by the schema: cannot fail
+		return "", body.JobOptions, newProblem(http.StatusBadRequest, "validation failed", &huma.ErrorDetail{Location: "body", Message: err.Error()})
+	}
+	return body.URL, body.JobOptions, nil
 }
 
 // QuoteBody is the JSON of a quote, as POST /v1/quote answers it (the

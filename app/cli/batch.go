@@ -125,11 +125,7 @@ func failed(input, name string, err error) outcome {
 // holdAll submits every file held (translate --hold): nothing is charged
 // until `dragoman jobs confirm`; it prints each job with the quote of its
 // document.
-func holdAll(ctx context.Context, c *client.Client, files, urls []string, targets []string, opts client.Options, asJSON bool, stdout, stderr io.Writer) int {
-	if len(urls) > 0 {
-		fmt.Fprintln(stderr, "dragoman translate --hold: give files, not --url")
-		return 2
-	}
+func holdAll(ctx context.Context, c *client.Client, files, urls []string, targets []string, opts client.Options, asJSON bool, stdout io.Writer) int {
 	opts.Hold, opts.Targets = true, targets
 	type held struct {
 		Input string        `json:"input"`
@@ -140,13 +136,17 @@ func holdAll(ctx context.Context, c *client.Client, files, urls []string, target
 	}
 	var all []held
 	code := 0
-	for _, f := range files {
+	for i, f := range append(files, urls...) {
 		h := held{Input: f}
-		q, err := c.QuoteFile(ctx, f, opts)
+		quote, submit := c.QuoteFile, c.SubmitBatch
+		if i >= len(files) { // the server fetches it
+			quote, submit = c.QuoteURL, c.SubmitBatchURL
+		}
+		q, err := quote(ctx, f, opts)
 		if err == nil {
 			h.Quote = q
 			var acc *client.BatchAccepted
-			if acc, err = c.SubmitBatch(ctx, f, opts); err == nil {
+			if acc, err = submit(ctx, f, opts); err == nil {
 				h.Batch = acc.BatchId.String()
 				for _, j := range deref(acc.Jobs) {
 					h.Jobs = append(h.Jobs, j.JobId.String())

@@ -150,7 +150,7 @@ func translate(c *cobra.Command, cf *clientFlags, f *translateFlags, files []str
 	opts := client.Options{From: f.from, Mode: f.mode, PDF: f.pdf, Bilingual: f.bilingual, OutDir: f.out, GlossaryID: f.glossaryID}
 	targets := splitTargets(f.to)
 	if f.hold {
-		return holdAll(ctx, clientOf, files, f.urls, targets, opts, cf.json, stdout, stderr)
+		return holdAll(ctx, clientOf, files, f.urls, targets, opts, cf.json, stdout)
 	}
 	return runTranslations(ctx, tr, clientOf, planItems(files, f.urls, targets, clientOf != nil), opts, cf.json, stdout, stderr)
 }

@@ -11,10 +11,25 @@ import (
 // it is announced to the pipeline as any new job. A job that is not held
 // (never was, or confirmed already, or cancelled) is a conflict; one
 // whose hold ran out is refused too (the sweep drops it).
+//
+// A held job reserves no words (a quote is no promise): confirming is
+// when it is spent, so a month whose words are used up is refused here as
+// a submission is (402), and the job stays held for a change of plan or a
+// cancellation. Its words are counted and reserved when it runs, as any
+// job's; one that no longer fits then fails without charge.
 func (s *Jobs) ConfirmJob(ctx context.Context, c *Caller, id string) (*job.Job, error) {
 	held, err := s.Job(ctx, c, id)
 	if err != nil {
 		return nil, err
+	}
+	if held.Held() && s.Clock.Now().Before(*held.HeldUntil) {
+		if err := checkQuota(ctx, s.Quota, s.Clock, c); err != nil {
+			var e *Error
+			if errors.As(err, &e) && e.Kind == KindQuota {
+				e.Message += "; the job stays held until " + held.HeldUntil.UTC().Format("2006-01-02 15:04:05 UTC") + ": confirm it once words are available, or cancel it"
+			}
+			return nil, err
+		}
 	}
 	j, err := s.Jobs.UpdateJob(ctx, id, func(j *job.Job) error { return j.Confirm(s.Clock.Now()) })
 	switch {

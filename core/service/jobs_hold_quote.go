@@ -18,6 +18,22 @@ func (s *Jobs) HoldAndQuote(ctx context.Context, c *Caller, up *Upload, r Submit
 	if err != nil {
 		return nil, nil, err
 	}
+	return s.quoteHeld(ctx, c, sub, r)
+}
+
+// HoldAndQuoteURL is HoldAndQuote for a document fetched from a URL
+// (SubmitURL with hold): fetched once, held, quoted.
+func (s *Jobs) HoldAndQuoteURL(ctx context.Context, c *Caller, rawURL string, r SubmitRequest) (*Submission, *Quote, error) {
+	r.Hold = true
+	sub, err := s.SubmitURL(ctx, c, rawURL, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.quoteHeld(ctx, c, sub, r)
+}
+
+// quoteHeld quotes the held jobs of a submission from their stored inputs.
+func (s *Jobs) quoteHeld(ctx context.Context, c *Caller, sub *Submission, r SubmitRequest) (*Submission, *Quote, error) {
 	jobs := []*Accepted{sub.Job}
 	if sub.Batch != nil {
 		jobs = sub.Batch.Jobs

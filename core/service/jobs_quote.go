@@ -101,6 +101,9 @@ func (s *Jobs) quoteDocs(ctx context.Context, c *Caller, docs []named, targets [
 		if err != nil {
 			return nil, err
 		}
+		if err := s.checkWords(c, rd); err != nil { // the job would fail at it
+			return nil, err
+		}
 		if err := s.checkReadPairs(ctx, rd, targets); err != nil {
 			return nil, err
 		}

@@ -127,14 +127,14 @@ func (s *Jobs) queueBatch(ctx context.Context, c *Caller, up *Upload, r SubmitRe
 // batchOptions parses every target with the request's source and mode,
 // once each, and checks each pair a given source makes.
 func (s *Jobs) batchOptions(ctx context.Context, c *Caller, r SubmitRequest) ([]Options, error) {
-	names := r.TargetLangs
-	if len(names) == 0 {
-		names = []string{r.TargetLang}
+	names, listed := r.TargetLangs, len(r.TargetLangs) > 0
+	if !listed {
+		names = []string{r.TargetLang} // "" is the default target, as for one job
 	}
 	var out []Options
 	seen := map[string]bool{}
 	for _, name := range names {
-		if strings.TrimSpace(name) == "" {
+		if listed && strings.TrimSpace(name) == "" {
 			continue
 		}
 		o, err := ParseOptions(name, r.SourceLang, r.Mode)

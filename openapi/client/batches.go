@@ -57,6 +57,9 @@ func (c *Client) SubmitBatch(ctx context.Context, path string, opts Options) (*B
 // error is in BatchResult.Errors. When ctx ends, the unfinished jobs are
 // cancelled unless opts.KeepOnCancel.
 func (c *Client) TranslateBatch(ctx context.Context, path string, opts Options) (*BatchResult, error) {
+	if opts.Hold {
+		return nil, errHoldWaits
+	}
 	acc, err := c.SubmitBatch(ctx, path, opts)
 	if err != nil {
 		if acc != nil {
@@ -138,24 +141,7 @@ func (c *Client) QuoteFile(ctx context.Context, path string, opts Options) (*Quo
 
 // QuoteURL is QuoteFile for a document the server fetches.
 func (c *Client) QuoteURL(ctx context.Context, url string, opts Options) (*Quote, error) {
-	body := gen.QuoteJSONRequestBody{Url: url}
-	if opts.To != "" {
-		body.TargetLang = &opts.To
-	}
-	if len(opts.Targets) > 0 {
-		body.TargetLangs = &opts.Targets
-	}
-	if opts.From != "" {
-		body.SourceLang = &opts.From
-	}
-	if opts.Mode != "" {
-		m := gen.TranslateURLInputBodyTranslationMode(opts.Mode)
-		body.TranslationMode = &m
-	}
-	if opts.GlossaryID != "" {
-		body.GlossaryId = &opts.GlossaryID
-	}
-	r, err := c.API.QuoteWithResponse(ctx, body)
+	r, err := c.API.QuoteWithResponse(ctx, urlBody(url, opts))
 	if err := result(r, err); err != nil {
 		return nil, err
 	}

@@ -90,6 +90,9 @@ type Result struct {
 // with the Result holding the job. When ctx ends before the job does, the
 // job is cancelled unless opts.KeepOnCancel.
 func (c *Client) TranslateFile(ctx context.Context, path string, opts Options) (*Result, error) {
+	if opts.Hold {
+		return nil, errHoldWaits
+	}
 	acc, err := c.Submit(ctx, path, opts)
 	if err != nil {
 		if acc != nil { // accepted as ctx ended
@@ -147,29 +150,11 @@ func requestContext(ctx context.Context, sent <-chan struct{}) (rctx context.Con
 // TranslateURL is TranslateFile for a document the server fetches from an
 // HTTPS URL.
 func (c *Client) TranslateURL(ctx context.Context, url string, opts Options) (*Result, error) {
-	body := gen.TranslateURLInputBody{Url: url}
-	if opts.To != "" {
-		body.TargetLang = &opts.To
-	}
-	if opts.From != "" {
-		body.SourceLang = &opts.From
-	}
-	if opts.Mode != "" {
-		m := gen.TranslateURLInputBodyTranslationMode(opts.Mode)
-		body.TranslationMode = &m
-	}
-	if opts.PDF {
-		body.Pdf = &opts.PDF
-	}
-	if opts.GlossaryID != "" {
-		body.GlossaryId = &opts.GlossaryID
-	}
 	if opts.Hold {
-		body.Hold = &opts.Hold
+		return nil, errHoldWaits
 	}
-	if opts.Bilingual {
-		body.Bilingual = &opts.Bilingual
-	}
+	opts.Targets = nil
+	body := urlBody(url, opts)
 	sent := make(chan struct{})
 	close(sent) // a small JSON body: always wait for the answer
 	rctx, stop := requestContext(ctx, sent)

@@ -326,8 +326,8 @@
     return all;
   }
   function needsQuote() {
-    if (!picked) return false; // a URL's size is only known once fetched
     var tight = limitWords !== null && leftWords !== null && leftWords < limitWords / 5;
+    if (!picked) return tight; // a URL's size is only known once fetched
     return picked.size > quoteAbove || /\.zip$/i.test(picked.name) || tight;
   }
   function opened(body) {

@@ -33,13 +33,15 @@ func isBlock(n *ooxml.Node) bool {
 // compose pairs the source's body elements with the translation's, one
 // for one (the translation was assembled from the source), and rebuilds
 // the body: rows of a two-column table, broken where a section ends (a
-// paragraph holding w:sectPr stays a paragraph of the body, translated),
-// with the final w:sectPr last.
+// paragraph holding w:sectPr stays a paragraph of the body, translated,
+// and so do the empty paragraphs before it: endsSection), with the final
+// w:sectPr last.
 func (c *composition) compose(src, tgt []*ooxml.Node) error {
 	if len(src) != len(tgt) {
 		return fmt.Errorf("%w: %d body elements in the source, %d in the translation", ErrStructure, len(src), len(tgt))
 	}
 	var final *ooxml.Node
+	plain := endsSection(src)
 	for i, t := range tgt {
 		s := src[i]
 		if s.Local != t.Local {
@@ -48,8 +50,9 @@ func (c *composition) compose(src, tgt []*ooxml.Node) error {
 		switch {
 		case t.IsW("sectPr"):
 			final = t
-		case t.IsW("p") && t.Child("pPr") != nil && t.Child("pPr").Child("sectPr") != nil:
-			// A section break: the sections keep their own page setup.
+		case isBreak(t) || plain[i]:
+			// A section break (the sections keep their own page setup),
+			// or an empty paragraph before one.
 			c.flush()
 			c.out = append(c.out, t)
 			c.table = nil

@@ -38,8 +38,10 @@ func (Composer) KeepSourceDirection(ctx context.Context, src, laidOut ports.Blob
 	}
 	var want []bool    // the source's paragraphs in order, as the source column holds them
 	var closing []bool // per row: the cell ends with a paragraph added to close it
-	for _, b := range elems(bodyOf(sdoc)) {
-		if !isBlock(b) || (b.IsW("p") && b.Child("pPr") != nil && b.Child("pPr").Child("sectPr") != nil) {
+	sblocks := elems(bodyOf(sdoc))
+	plain := endsSection(sblocks)
+	for i, b := range sblocks {
+		if !isBlock(b) || isBreak(b) || plain[i] {
 			continue
 		}
 		blocks := unwrap(b)

@@ -1629,7 +1629,7 @@ type QuoteMultipartBody struct {
 	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
 	GlossaryId *string `json:"glossary_id,omitempty"`
 
-	// Hold Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged.
+	// Hold Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged. A held job reserves no words: its words are counted and charged only once it is confirmed and runs (see POST /jobs/{job_id}/confirm).
 	Hold *bool `json:"hold,omitempty"`
 
 	// Pdf Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download.
@@ -1662,7 +1662,7 @@ type TranslateMultipartBody struct {
 	// GlossaryId One of the account's glossaries (POST /glossaries) for this job's pair: its terms are enforced whatever the engine. Needs source_lang (not auto); a glossary of another pair is 422.
 	GlossaryId *string `json:"glossary_id,omitempty"`
 
-	// Hold Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged.
+	// Hold Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): submit with hold, read the quote (POST /quote), then confirm. A held job not confirmed within an hour (serve --hold-for, DRAGOMAN_HOLD_FOR) is dropped: it fails with the reason, its document is deleted, job.failed is sent, and nothing is charged. A held job reserves no words: its words are counted and charged only once it is confirmed and runs (see POST /jobs/{job_id}/confirm).
 	Hold *bool `json:"hold,omitempty"`
 
 	// Pdf Also render the translation to PDF (LibreOffice's rendition, right-to-left layout included). The job completes only once the PDF is rendered, which adds a few seconds per document (more for long ones) on the converter's warm LibreOffice pool; the word quota is not affected (words are charged once, for the translation). When rendered, job.completed's data.pdf_url is its absolute download address (GET /v1/jobs/{job_id}/download?format=pdf, same key and 10-minute window as the .docx); without pdf, or when rendering failed (the job's warnings say why), pdf_url is null. A job submitted without pdf can still be downloaded as PDF: it is then rendered on demand, at the first such download.
@@ -2175,7 +2175,7 @@ type ClientInterface interface {
 
 	// ConfirmJob Start a held job
 	//
-	// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+	// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold). A held job reserves no words (its quote is no promise): 402 when the month's words are used up, as for a submission, and the job stays held until its hold ends (confirm it after a change of plan, or cancel it); its words are counted and reserved when it runs, and a job that no longer fits then fails without charge.
 	//
 	// Corresponds with POST /jobs/{job_id}/confirm (the `ConfirmJob` operationId).
 	ConfirmJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2267,7 +2267,7 @@ type ClientInterface interface {
 
 	// QuoteWithBody Quote a submission before spending
 	//
-	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2276,7 +2276,7 @@ type ClientInterface interface {
 
 	// Quote Quote a submission before spending
 	//
-	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2788,7 +2788,7 @@ func (c *Client) GetJob(ctx context.Context, jobId openapi_types.UUID, reqEditor
 
 // ConfirmJob Start a held job
 //
-// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold). A held job reserves no words (its quote is no promise): 402 when the month's words are used up, as for a submission, and the job stays held until its hold ends (confirm it after a change of plan, or cancel it); its words are counted and reserved when it runs, and a job that no longer fits then fails without charge.
 //
 // Corresponds with POST /jobs/{job_id}/confirm (the `ConfirmJob` operationId).
 func (c *Client) ConfirmJob(ctx context.Context, jobId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3000,7 +3000,7 @@ func (c *Client) ProblemType(ctx context.Context, code string, reqEditors ...Req
 
 // QuoteWithBody Quote a submission before spending
 //
-// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3019,7 +3019,7 @@ func (c *Client) QuoteWithBody(ctx context.Context, contentType string, body io.
 
 // Quote Quote a submission before spending
 //
-// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5253,7 +5253,7 @@ type ClientWithResponsesInterface interface {
 
 	// ConfirmJobWithResponse Start a held job
 	//
-	// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+	// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold). A held job reserves no words (its quote is no promise): 402 when the month's words are used up, as for a submission, and the job stays held until its hold ends (confirm it after a change of plan, or cancel it); its words are counted and reserved when it runs, and a job that no longer fits then fails without charge.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5361,7 +5361,7 @@ type ClientWithResponsesInterface interface {
 
 	// QuoteWithBodyWithResponse Quote a submission before spending
 	//
-	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5370,7 +5370,7 @@ type ClientWithResponsesInterface interface {
 
 	// QuoteWithResponse Quote a submission before spending
 	//
-	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+	// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7330,6 +7330,8 @@ type ConfirmJobResponse struct {
 	JSON200 *JobStatus
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON402 the response for an HTTP 402 `application/problem+json` response
+	ApplicationproblemJSON402 *Problem
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -7358,6 +7360,11 @@ func (r ConfirmJobResponse) GetJSON200() *JobStatus {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ConfirmJobResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON402 returns the response for an HTTP 402 `application/problem+json` response
+func (r ConfirmJobResponse) GetApplicationproblemJSON402() *Problem {
+	return r.ApplicationproblemJSON402
 }
 
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
@@ -10086,7 +10093,7 @@ func (c *ClientWithResponses) GetJobWithResponse(ctx context.Context, jobId open
 
 // ConfirmJobWithResponse Start a held job
 //
-// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold).
+// Starts a job submitted with `hold: true`, after its quote: it is then processed and charged as any job. 409 for a job that is not held (submitted without hold, confirmed already, cancelled, or past its hold). A held job reserves no words (its quote is no promise): 402 when the month's words are used up, as for a submission, and the job stays held until its hold ends (confirm it after a change of plan, or cancel it); its words are counted and reserved when it runs, and a job that no longer fits then fails without charge.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10266,7 +10273,7 @@ func (c *ClientWithResponses) ProblemTypeWithResponse(ctx context.Context, code 
 
 // QuoteWithBodyWithResponse Quote a submission before spending
 //
-// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10281,7 +10288,7 @@ func (c *ClientWithResponses) QuoteWithBodyWithResponse(ctx context.Context, con
 
 // QuoteWithResponse Quote a submission before spending
 //
-// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url. The same checks give the same errors (languages, pairs, glossary, formats, sizes); the quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
+// Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12241,6 +12248,13 @@ func ParseConfirmJobResponse(rsp *http.Response) (*ConfirmJobResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON402 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Problem
