@@ -173,4 +173,10 @@ func TestSDKBatchQuoteConfirm(t *testing.T) {
 	if b, err := c.Batch(ctx, batch[1]); err != nil || b.Total != 2 || b.Counts.Pending+b.Counts.Processing != 0 {
 		t.Errorf("the .zip's batch after TranslateURL: %+v %v; want its 2 jobs cancelled or done", b, err)
 	}
+	if _, err := c.SubmitURL(ctx, zs.URL+"/folder.zip", client.Options{To: "Spanish"}); err == nil || !strings.Contains(err.Error(), "use SubmitBatchURL") {
+		t.Errorf("SubmitURL of a .zip: %v", err)
+	}
+	if acc, err := c.SubmitBatchURL(ctx, zs.URL+"/folder.zip", client.Options{To: "Spanish"}); err != nil || len(*acc.Jobs) != 2 {
+		t.Errorf("SubmitBatchURL of a .zip: %+v %v", acc, err)
+	}
 }

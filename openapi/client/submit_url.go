@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/uuid"
+
 	"github.com/dragoman-translate/dragoman/openapi/client/gen"
 )
 
@@ -22,8 +24,11 @@ func (c *Client) SubmitURL(ctx context.Context, url string, opts Options) (*gen.
 		return nil, err
 	}
 	acc, err := b.AsJobAcceptedURL()
-	if err != nil || acc.JobId.String() == "00000000-0000-0000-0000-000000000000" {
-		return nil, fmt.Errorf("dragoman: reading the accepted job: %v", err)
+	if err != nil {
+		return nil, fmt.Errorf("dragoman: reading the accepted job: %w", err)
+	}
+	if acc.JobId == uuid.Nil { // a batch: the URL holds a .zip of documents
+		return nil, c.refuseBatch(ctx, b)
 	}
 	return &acc, nil
 }

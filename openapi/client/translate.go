@@ -384,8 +384,9 @@ func (c *Client) Wait(ctx context.Context, id string, progress func(Progress)) (
 	}
 }
 
-// refuseBatch cancels the jobs of a batch TranslateURL was answered with
-// (it gives one Result; a small document may be translated, and charged,
+// refuseBatch cancels the jobs of a batch TranslateURL or SubmitURL was
+// answered with
+// (they give one job; a small document may be translated, and charged,
 // before its cancel arrives) and says what to do instead.
 func (c *Client) refuseBatch(ctx context.Context, body *gen.TranslateUrl202JSONResponseBody) error {
 	b, err := body.AsBatchAccepted()
@@ -397,7 +398,7 @@ func (c *Client) refuseBatch(ctx context.Context, body *gen.TranslateUrl202JSONR
 	for _, j := range jobsOf(&b) {
 		_, _ = c.CancelUnfinished(cctx, j.JobId.String())
 	}
-	return fmt.Errorf("dragoman: the URL holds a .zip of documents, which the server made batch %s of; its jobs were cancelled: download the .zip and use TranslateBatch (dragoman translate FILE.zip)", b.BatchId)
+	return fmt.Errorf("dragoman: the URL holds a .zip of documents, which the server made batch %s of; its jobs were cancelled: use SubmitBatchURL, or TranslateBatch on the downloaded .zip (dragoman translate FILE.zip)", b.BatchId)
 }
 
 // zipOfDocuments says whether the file at path is a .zip of documents, as
