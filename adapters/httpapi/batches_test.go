@@ -165,6 +165,32 @@ func TestBatchReadsAndDetectsOnce(t *testing.T) {
 	}
 }
 
+// A single upload with the source left to detection is detected once, at
+// submission, as its pass would detect it, and the job carries the
+// language (and what the detection warned), so its pass takes it and
+// translates while the document is still being read.
+func TestAnUploadIsDetectedOnce(t *testing.T) {
+	b := newBatchEnv(t)
+	code, body := b.upload("alice", "report.docx", b.docx, map[string]string{"target_lang": "Spanish"})
+	if code != 202 {
+		t.Fatalf("upload: %d %s", code, body)
+	}
+	var acc struct {
+		JobID string `json:"job_id"`
+	}
+	json.Unmarshal([]byte(body), &acc)
+	j, err := b.store.GetJob(bg, acc.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.SourceLang != "auto" || j.DetectedLang != "en" {
+		t.Errorf("source %q, detected %q; want auto, detected English at submission", j.SourceLang, j.DetectedLang)
+	}
+	if n := b.det.n.Load(); n != 1 {
+		t.Errorf("%d detections at submission, want 1", n)
+	}
+}
+
 // A batch whose words do not all fit in what is left of the month is 402
 // before anything starts: no job, and nothing left in the blob store.
 func TestBatchOverTheQuotaLeavesNothing(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 	"github.com/dragoman-translate/dragoman/core/ports"
 	"github.com/dragoman-translate/dragoman/core/translate"
 	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
-	"github.com/dragoman-translate/dragoman/plugins/sdk/language"
 )
 
 // JobOptions are what a client asks of a job beyond its document, the same
@@ -74,13 +73,14 @@ func (s *Jobs) accept(ctx context.Context, c *Caller, up *Upload, r SubmitReques
 	if format, err = s.verify(ctx, blob, formatErr, ""); err != nil {
 		return nil, err
 	}
+	var detected func(*job.Job)
 	if opts.Source == nil && format == docformat.DOCX {
-		if err := s.checkDetected(ctx, blob, opts); err != nil {
+		if detected, err = s.checkDetected(ctx, blob, opts); err != nil {
 			return nil, err
 		}
 	}
 
-	acc, err := s.create(ctx, c, up.ID, r.name(), format, blob, r, opts, nil)
+	acc, err := s.create(ctx, c, up.ID, r.name(), format, blob, r, opts, detected)
 	if err == nil && !acc.Job.Held() {
 		s.announce(ctx, acc.Job)
 	}
@@ -198,31 +198,42 @@ func (r SubmitRequest) name() string {
 }
 
 // checkDetected detects the language of a document sent with source auto
-// (the upload is read here already) and refuses, before the job exists, a
-// detected pair no engine serves. An unreadable document or an unsure
-// detection is left to the pipeline.
-func (s *Jobs) checkDetected(ctx context.Context, blob ports.Blob, o Options) error {
-	if s.Docs == nil || s.Detector == nil || s.Engines == nil {
-		return nil
+// (the upload is read here already) as the job's pass would
+// (translate.DetectSource on the same text) and refuses, before the job
+// exists, a detected pair no engine serves. The job takes the language
+// and the detection's warning from here (the returned edit), so its pass
+// does not detect again; an unreadable document or a failed detection is
+// left to the pass.
+func (s *Jobs) checkDetected(ctx context.Context, blob ports.Blob, o Options) (func(*job.Job), error) {
+	if s.Docs == nil || s.Detector == nil {
+		return nil, nil
 	}
 	if _, err := blob.Seek(0, io.SeekStart); err != nil {
-		return err
+		return nil, err
 	}
 	text, err := plainText(ctx, s.Docs, blob)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	code, _ := s.Detector.Detect(text)
-	src, ok := language.ByCode(code)
-	if !ok || src.Code == o.Target.Code {
-		return nil
+	src, warn, err := translate.DetectSource(s.Detector, text)
+	if err != nil {
+		return nil, nil
+	}
+	detected := func(j *job.Job) {
+		j.DetectedLang = src.Code
+		if warn != "" {
+			j.Warn(warn)
+		}
+	}
+	if src.Code == o.Target.Code || s.Engines == nil {
+		return detected, nil // the pass says what it does with nothing to translate
 	}
 	engines, err := s.Engines.Engines(ctx)
 	if err != nil {
-		return enginesUnavailable(err)
+		return nil, enginesUnavailable(err)
 	}
 	if !translate.Servable(engines, src.Code, o.Target.Code) {
-		return fail(KindUnprocessable, "the document's language was detected as %s (give source_lang if that is wrong), and %s", src.Name, translate.Unserved(engines, src.Code, o.Target))
+		return nil, fail(KindUnprocessable, "the document's language was detected as %s (give source_lang if that is wrong), and %s", src.Name, translate.Unserved(engines, src.Code, o.Target))
 	}
-	return nil
+	return detected, nil
 }
