@@ -107,17 +107,10 @@ func TestDashboardBatchAndQuote(t *testing.T) {
 	large := largeDocx(t, doc)
 	quote := func() string {
 		u.open("/translate")
-		u.do("quote a large document",
-			chromedp.WaitReady(chromedp.CSS("#target option")),
-			chromedp.Evaluate[chromedp.Void](`(() => {
-				const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
-			})()`),
-			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{large}),
-			chromedp.WaitVisible(chromedp.CSS("#chosen")),
-			chromedp.Evaluate[chromedp.Void](`document.getElementById("target").value = "Spanish"`),
+		u.do("quote a large document", pickDocument("English", large, "Spanish",
 			chromedp.Click(chromedp.CSS("#submit")),
 			chromedp.WaitVisible(chromedp.CSS("#quote")),
-		)
+		)...)
 		return u.text("#quote-body")
 	}
 	text := quote()

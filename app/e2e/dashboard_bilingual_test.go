@@ -28,17 +28,7 @@ func TestDashboardBilingual(t *testing.T) {
 	submit := func(bilingual bool) string {
 		t.Helper()
 		u.open("/translate")
-		u.do("choose English → Arabic",
-			chromedp.WaitReady(chromedp.CSS("#target option")),
-			// The source first: a document chosen with source auto is
-			// detected, and the detection's answer picks the target again.
-			chromedp.Evaluate[chromedp.Void](`(() => {
-				const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
-			})()`),
-			chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
-			chromedp.WaitVisible(chromedp.CSS("#chosen")),
-			chromedp.Evaluate[chromedp.Void](`document.getElementById("target").value = "Arabic"`),
-		)
+		u.do("choose English → Arabic", pickDocument("English", doc, "Arabic")...)
 		if bilingual {
 			u.do("tick Bilingual too", chromedp.Click(chromedp.CSS("label.option:has(#bilingual)")))
 			if !uiRun(u, "ticked", chromedp.Evaluate[bool](`document.getElementById("bilingual").checked`)) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,21 @@ type ui struct {
 	ctx  context.Context
 	s    *server
 	shot string // screenshot folder
+}
+
+// pickDocument chooses the source, then the document, then the target on
+// /translate. The source comes first: a document chosen with source auto
+// is detected, and the detection's answer picks the target again.
+func pickDocument(source, path, target string, then ...chromedp.Action[chromedp.Void]) []chromedp.Action[chromedp.Void] {
+	return append([]chromedp.Action[chromedp.Void]{
+		chromedp.WaitReady(chromedp.CSS("#target option")),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const s = document.getElementById("source"); s.value = ` + strconv.Quote(source) + `; s.dispatchEvent(new Event("change"));
+		})()`),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{path}),
+		chromedp.WaitVisible(chromedp.CSS("#chosen")),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("target").value = ` + strconv.Quote(target)),
+	}, then...)
 }
 
 func (u *ui) do(what string, steps ...chromedp.Action[chromedp.Void]) {

@@ -38,17 +38,10 @@ func TestDashboardQuotesWhenTheQuotaIsTight(t *testing.T) {
 
 	// A small file: quoted, then translated.
 	u.open("/translate")
-	u.do("quote a small document",
-		chromedp.WaitReady(chromedp.CSS("#target option")),
-		chromedp.Evaluate[chromedp.Void](`(() => {
-			const s = document.getElementById("source"); s.value = "English"; s.dispatchEvent(new Event("change"));
-		})()`),
-		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{doc}),
-		chromedp.WaitVisible(chromedp.CSS("#chosen")),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById("target").value = "Spanish"`),
+	u.do("quote a small document", pickDocument("English", doc, "Spanish",
 		chromedp.Click(chromedp.CSS("#submit")),
 		chromedp.WaitVisible(chromedp.CSS("#quote")),
-	)
+	)...)
 	if text := u.text("#quote-body"); !strings.Contains(text, "31 words") || !strings.Contains(text, "69 words will be left this month") {
 		t.Errorf("quote of a small document: %q", text)
 	}
