@@ -19,12 +19,9 @@ import (
 
 	"github.com/dragoman-translate/dragoman/adapters/blobstore"
 	"github.com/dragoman-translate/dragoman/adapters/docx"
-	"github.com/dragoman-translate/dragoman/adapters/docx/docxbuild"
 	"github.com/dragoman-translate/dragoman/adapters/rtl"
 	"github.com/dragoman-translate/dragoman/core/job"
-	"github.com/dragoman-translate/dragoman/core/output"
 	"github.com/dragoman-translate/dragoman/core/ports"
-	"github.com/dragoman-translate/dragoman/core/segment"
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
@@ -77,34 +74,7 @@ func newTwoAPIs(t *testing.T) *twoAPIs {
 		}
 	})
 
-	src := (&docxbuild.Doc{Body: []docxbuild.Block{docxbuild.Plain("One apple."), docxbuild.Plain("Two pears.")}}).Bytes()
-	if _, err := blobs.Put(bg, job.InputKey(w.id), bytes.NewReader(src)); err != nil {
-		t.Fatal(err)
-	}
-	doc := segment.Document{Format: "docx"}
-	if _, err := docs.Read(bg, output.NewBytes(src), func(u []segment.Unit) error { doc.Units = append(doc.Units, u...); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	targets := []string{"Una manzana.", "Dos peras."}
-	n := 0
-	doc.EachSegment(func(_ *segment.Unit, s *segment.Segment) { s.Target = targets[n]; n++ })
-	if n != 2 {
-		t.Fatalf("the document has %d segments, want 2", n)
-	}
-	now := time.Now()
-	j := job.New(w.id, "alice", now)
-	j.Status, j.CompletedAt, j.Format, j.OriginalName = job.Completed, &now, "docx", "fruit.docx"
-	j.SourceLang, j.DetectedLang, j.TargetLang = "en", "en", "es"
-	seg, _ := json.Marshal(&doc)
-	if _, err := blobs.Put(bg, job.SegmentsKey(j), bytes.NewReader(seg)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := output.Rebuild(bg, blobs, docs, output.NewBytes(src), &doc, ports.LayoutRequest{SourceLang: "en", TargetLang: "es"}, job.OutputKey(j)); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.store.CreateJob(bg, j); err != nil {
-		t.Fatal(err)
-	}
+	seedCompletedJob(t, e.store, blobs, docs, w.id, []string{"One apple.", "Two pears."}, []string{"Una manzana.", "Dos peras."}, nil)
 	return w
 }
 

@@ -76,7 +76,7 @@ func (s *Documents) Segments(ctx context.Context, c *Caller, id string, f Segmen
 	if limit > MaxSegmentPage {
 		return nil, fail(KindUnprocessable, "limit must be at most %d", MaxSegmentPage)
 	}
-	from, err := segmentCursor(f.Cursor)
+	after, err := parseSegmentCursor(f.Cursor)
 	if err != nil {
 		return nil, err
 	}
@@ -95,32 +95,67 @@ func (s *Documents) Segments(ctx context.Context, c *Caller, id string, f Segmen
 		}
 		picked = append(picked, v)
 	}
-	if f.Order == OrderScore {
+	byScore := f.Order == OrderScore
+	if byScore {
 		slices.SortStableFunc(picked, func(a, b SegmentView) int { return cmp.Compare(b.Score, a.Score) })
 	}
 	p := &SegmentPage{Job: j, Matching: len(picked)}
-	if from < len(picked) {
-		end := min(from+limit, len(picked))
-		p.Segments = picked[from:end]
-		if end < len(picked) {
-			p.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("o" + strconv.Itoa(end)))
+	from := 0
+	if after != nil {
+		from = len(picked)
+		for i, v := range picked {
+			if after.before(v, byScore) {
+				from = i
+				break
+			}
 		}
+	}
+	end := min(from+limit, len(picked))
+	p.Segments = picked[from:end]
+	if end < len(picked) {
+		p.NextCursor = cursorAfter(picked[end-1])
 	}
 	return p, nil
 }
 
-// segmentCursor is the offset a next_cursor stands for.
-func segmentCursor(c string) (int, error) {
-	if c == "" {
-		return 0, nil
+// segmentCursor is where a page ended: its last segment's position and
+// score. The next page starts after that segment in the list's order, not
+// at an offset, so an edit made between two pages (which can take a
+// segment out of a filter, or move it in the score order) skips none.
+type segmentCursor struct {
+	pos   int
+	score float64
+}
+
+func cursorAfter(v SegmentView) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("a" + v.ID + ":" + strconv.FormatFloat(v.Score, 'g', -1, 64)))
+}
+
+// before says whether v comes after the cursor's segment: in document
+// order by position; by score, a lower score or the same one further on.
+func (c *segmentCursor) before(v SegmentView, byScore bool) bool {
+	pos, _ := strconv.Atoi(v.ID)
+	if byScore && v.Score != c.score {
+		return v.Score < c.score
 	}
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err == nil && len(b) > 1 && b[0] == 'o' {
-		if n, err := strconv.Atoi(string(b[1:])); err == nil && n >= 0 {
-			return n, nil
+	return pos > c.pos
+}
+
+func parseSegmentCursor(s string) (*segmentCursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil && len(b) > 1 && b[0] == 'a' {
+		if pos, score, ok := strings.Cut(string(b[1:]), ":"); ok {
+			n, err1 := strconv.Atoi(pos)
+			sc, err2 := strconv.ParseFloat(score, 64)
+			if err1 == nil && err2 == nil && n >= 1 {
+				return &segmentCursor{pos: n, score: sc}, nil
+			}
 		}
 	}
-	return 0, fail(KindUnprocessable, "cursor %q is not a next_cursor of this list", c)
+	return nil, fail(KindUnprocessable, "cursor %q is not a next_cursor of this list", s)
 }
 
 func kindList() string {
