@@ -62,8 +62,26 @@ func build(toks []tagged.Token, i int) ([]item, int) {
 	return items, i
 }
 
+// edges returns the middle of one level: the items before lo and from hi
+// on are the isolated codes at its edges.
+func edges(items []item) (lo, hi int) {
+	lo, hi = 0, len(items)
+	for lo < hi && items[lo].kind == tagged.Place {
+		lo++
+	}
+	for hi > lo && items[hi-1].kind == tagged.Place {
+		hi--
+	}
+	return lo, hi
+}
+
+// reverse reverses the words of every level. Isolated codes at a level's
+// edges stay there, as a real engine keeps them: a TOC entry's tab and page
+// number (or a list's leading tab) moved to the other end would put the
+// page number beside the heading instead of at the tab stop.
 func reverse(items []item) {
-	for i, j := 0, len(items)-1; i < j; i, j = i+1, j-1 {
+	lo, hi := edges(items)
+	for i, j := lo, hi-1; i < j; i, j = i+1, j-1 {
 		items[i], items[j] = items[j], items[i]
 	}
 	for i := range items {
@@ -89,8 +107,9 @@ func splitFinalPunct(items []item) ([]item, string) {
 }
 
 func render(w *tagged.Builder, items []item, a alphabet) {
+	lo, hi := edges(items)
 	for i, it := range items {
-		if i > 0 {
+		if i > lo && i < hi { // edge codes are written against their neighbours
 			w.Text(" ")
 		}
 		switch it.kind {

@@ -107,3 +107,18 @@ func TestDeterministicAndEscaped(t *testing.T) {
 		t.Errorf("blank segment became %q", got)
 	}
 }
+
+// A TOC entry: heading text, then a tab and the page-number field. The tab
+// and the field stay after the text, or the page number lands beside the
+// heading instead of at the tab stop (seen in a rendered Arabic TOC).
+func TestKeepsEdgeCodesAtTheEdges(t *testing.T) {
+	in := `<g id="1">First heading<x id="2"/><x id="3"/></g>`
+	out := pseudo(in, scriptFor("ar"))
+	if !strings.HasSuffix(out, `<x id="2"/><x id="3"/></g>`) || !strings.HasPrefix(out, `<g id="1">`) {
+		t.Errorf("edge codes moved: %s", out)
+	}
+	in = `<x id="1"/>Step one<x id="2"/>`
+	if out := pseudo(in, scriptFor("he")); !strings.HasPrefix(out, `<x id="1"/>`) || !strings.HasSuffix(out, `<x id="2"/>`) {
+		t.Errorf("edge codes moved: %s", out)
+	}
+}
