@@ -117,7 +117,35 @@ func (ps *pass) mirrorDrawing(n *node) {
 		if st, ok := n.Attr("style"); ok {
 			n.SetAttr("style", ps.mirrorVMLStyle(st))
 		}
+	case n.Is("oMathParaPr", nsMath, nsMathStrict):
+		mirrorMathJc(mathChild(n, "jc"))
 	}
+}
+
+// mirrorMathJc swaps a display equation's justification (m:oMathParaPr's
+// m:jc, or settings' m:defJc): unlike w:jc it is physical, so a
+// left-aligned equation stayed at the left of a right-to-left page
+// (brief row 40).
+func mirrorMathJc(jc *node) {
+	if jc == nil {
+		return
+	}
+	if v, ok := jc.Attr("val"); ok {
+		jc.SetAttr("val", swapLR(v))
+	}
+}
+
+// mathChild is n's first Office Math child named local.
+func mathChild(n *node, local string) *node {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.Children {
+		if c.Is(local, nsMath, nsMathStrict) {
+			return c
+		}
+	}
+	return nil
 }
 
 func (ps *pass) mirrorAnchor(a *node) {

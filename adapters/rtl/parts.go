@@ -91,6 +91,9 @@ func (ps *pass) layoutSettings(root *node, fields bool) {
 	if fields && ps.m.flip {
 		setFlag(r, "updateFields", true, settingsOrder)
 	}
+	if ps.m.flip {
+		mirrorMathJc(mathChild(mathChild(r, "mathPr"), "defJc"))
+	}
 }
 
 // layoutFontTable declares the complex-script font, and its fallback,
