@@ -139,7 +139,7 @@ func markPositions(text []rune, arabicScript bool) []int {
 			continue
 		}
 		j := i + 1
-		for j < len(text) && isClosing(text[j]) {
+		for j < len(text) && (isClosing(text[j]) || endSlash(text, j)) {
 			j++
 		}
 		if j == i+1 || j >= len(text) || text[j] == lrm {
@@ -166,6 +166,15 @@ func precededByRTL(text []rune, i int) bool {
 		}
 	}
 	return false
+}
+
+// endSlash: the slash at text[j] ends a word ("http://poi.apache.org/ "),
+// so it belongs to the Latin before it. Without a mark the UBA gives it
+// the RTL paragraph's direction and draws it on the far side of the
+// address ("/http://poi.apache.org", seen on a rendered Urdu page). A
+// slash between a Latin and an RTL word ("TCP/بروتوكول") stays neutral.
+func endSlash(text []rune, j int) bool {
+	return text[j] == '/' && (j+1 == len(text) || unicode.IsSpace(text[j+1]))
 }
 
 func isClosing(r rune) bool {

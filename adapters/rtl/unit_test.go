@@ -31,6 +31,11 @@ func TestMarkPositions(t *testing.T) {
 		// digits are two things: "±9 (75%)" is not one number to keep
 		// left to right (the mark cut the 9 from its sign).
 		{"الصفحة ±9 (75%)", true, "الصفحة ±9 (75%)"},
+		// An address ending in a slash keeps it: without the mark the
+		// slash was drawn on the far side ("/http://poi.apache.org").
+		{"طضذذ http://poi.apache.org/ طضذذ", true, "طضذذ http://poi.apache.org/\u200e طضذذ"},
+		{"אתר http://poi.apache.org/ שלנו", false, "אתר http://poi.apache.org/\u200e שלנו"},
+		{"פרוטוקול TCP/עברית", false, "פרוטוקול TCP/עברית"}, // a slash between words stays neutral
 	}
 	for _, c := range cases {
 		rs := []rune(c.in)
