@@ -25,21 +25,37 @@ import (
 	"github.com/dragoman-translate/dragoman/core/service"
 )
 
-// gatedBlobs holds the first write through it until opened: the moment
-// one API process has made its revision's files and not yet saved it.
+// gatedBlobs holds the first write (or, with reads, the first read)
+// through it until opened: the moment one API process has made its
+// revision's files and not yet saved it, or has read a job and not yet
+// its files.
 type gatedBlobs struct {
 	ports.BlobStore
+	reads   bool
 	once    sync.Once
 	waiting chan struct{} // closed when the first write waits
 	open    chan struct{} // closed to let it go on
 }
 
-func (g *gatedBlobs) Put(ctx context.Context, key string, r io.Reader) (int64, error) {
+func (g *gatedBlobs) wait() {
 	g.once.Do(func() {
 		close(g.waiting)
 		<-g.open
 	})
+}
+
+func (g *gatedBlobs) Put(ctx context.Context, key string, r io.Reader) (int64, error) {
+	if !g.reads {
+		g.wait()
+	}
 	return g.BlobStore.Put(ctx, key, r)
+}
+
+func (g *gatedBlobs) Open(ctx context.Context, key string) (ports.Blob, error) {
+	if g.reads {
+		g.wait()
+	}
+	return g.BlobStore.Open(ctx, key)
 }
 
 // twoAPIs is two API processes (each its own use cases, as two processes
@@ -49,15 +65,19 @@ func (g *gatedBlobs) Put(ctx context.Context, key string, r io.Reader) (int64, e
 type twoAPIs struct {
 	*webhookEnv
 	a, b  *httptest.Server
-	gate  *gatedBlobs
+	gate  *gatedBlobs // A's
 	blobs *blobstore.Local
 	id    string
 }
 
-func newTwoAPIs(t *testing.T) *twoAPIs {
+func newTwoAPIs(t *testing.T) *twoAPIs { return newAPIs(t, false) }
+
+// newAPIs is newTwoAPIs; with reads, A's first read waits at the gate
+// instead of its first write.
+func newAPIs(t *testing.T, reads bool) *twoAPIs {
 	e, blobs, bus := newJobsEnv(t)
 	docs := docx.New(rtl.New(rtl.Options{Coverage: rtl.KnownFonts{}}))
-	gate := &gatedBlobs{BlobStore: blobs, waiting: make(chan struct{}), open: make(chan struct{})}
+	gate := &gatedBlobs{BlobStore: blobs, reads: reads, waiting: make(chan struct{}), open: make(chan struct{})}
 	server := func(b ports.BlobStore) *httptest.Server {
 		svc := testPorts{config: service.DefaultConfig, store: e.store, jobCatalog: e.store, blobs: b, bus: bus}.useCases()
 		svc.Documents.Docs = docs
@@ -213,5 +233,44 @@ func TestAnEditWithoutIfMatchBuildsOnOneSavedMeanwhile(t *testing.T) {
 		if k != "input" && !strings.HasPrefix(k, j.Files) {
 			t.Errorf("%s is left over: the job's files are input and %s", k, j.Files)
 		}
+	}
+}
+
+// A process that read the job just before another saved a revision, and
+// so looks for the files that revision replaced, reads the new revision's
+// instead of answering 410 for a job whose files are there.
+func TestAReadRacingAnEditFindsTheNewRevision(t *testing.T) {
+	w := newAPIs(t, true)
+	done := make(chan SegmentList)
+	go func() {
+		var l SegmentList
+		req, _ := http.NewRequest(http.MethodGet, w.a.URL+"/v1/jobs/"+w.id+"/segments", nil)
+		req.Header.Set("X-API-Key", w.keys["alice"])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			done <- l
+			return
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			raw, _ := io.ReadAll(resp.Body)
+			t.Errorf("segments read during an edit: %d %s", resp.StatusCode, raw)
+		}
+		json.NewDecoder(resp.Body).Decode(&l)
+		done <- l
+	}()
+	select {
+	case <-w.gate.waiting:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("A never read the job's files")
+	}
+	if st := w.edit(w.b, "2", "Dos peras verdes.", "0"); st != http.StatusOK {
+		t.Fatalf("B's edit: %d", st)
+	}
+	close(w.gate.open)
+	l := <-done
+	if l.Revision != 1 || len(l.Segments) != 2 || l.Segments[1].Target != "Dos peras verdes." {
+		t.Fatalf("A read revision %d: %+v", l.Revision, l.Segments)
 	}
 }

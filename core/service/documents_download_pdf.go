@@ -24,7 +24,7 @@ func (s *Documents) DownloadPDF(ctx context.Context, c *Caller, id string) (*Dow
 		_ = s.expireOutput(ctx, j.ID) // a failed delete is tried again by the sweep
 		return nil, fail(KindGone, "the translated file of job %s expired %s after completion and was deleted", id, s.Config.DownloadTTL)
 	}
-	b, err := s.translationPDF(ctx, j)
+	b, j, err := s.translationPDF(ctx, j)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func (s *Documents) editable(ctx context.Context, c *Caller, id string) (*job.Jo
 		_ = s.expireOutput(ctx, j.ID) // a failed delete is tried again by the sweep
 		return nil, nil, fail(KindGone, "the files of job %s expired %s after completion and were deleted", id, s.Config.DownloadTTL)
 	}
-	b, err := s.Blobs.Open(ctx, job.SegmentsKey(j))
+	b, j, err := openRevisionFile(ctx, s.Jobs, s.Blobs, j, job.SegmentsKey)
 	if errors.Is(err, ports.ErrNotFound) {
 		return nil, nil, fail(KindGone, "the segments of job %s are no longer stored (jobs completed before post-editing existed keep none)", id)
 	}

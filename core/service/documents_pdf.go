@@ -10,9 +10,24 @@ import (
 )
 
 // translationPDF opens the stored PDF of a completed job's output,
-// rendering and storing it first when there is none. The caller checked
-// the account and the download window.
-func (s *Documents) translationPDF(ctx context.Context, j *job.Job) (ports.Blob, error) {
+// rendering and storing it first when there is none, on the job's current
+// revision (withRevision), and returns the job it is of. The caller
+// checked the account and the download window.
+func (s *Documents) translationPDF(ctx context.Context, j *job.Job) (ports.Blob, *job.Job, error) {
+	var b ports.Blob
+	j, err := withRevision(ctx, s.Jobs, j, func(j *job.Job) (err error) {
+		b, err = s.revisionPDF(ctx, j)
+		return err
+	})
+	if errors.Is(err, ports.ErrNotFound) {
+		return nil, j, fail(KindGone, "the translated file of job %s was deleted", j.ID)
+	}
+	return b, j, err
+}
+
+// revisionPDF opens the PDF of j's revision, rendering it first when there
+// is none; ports.ErrNotFound when the revision's files are gone.
+func (s *Documents) revisionPDF(ctx context.Context, j *job.Job) (ports.Blob, error) {
 	b, err := s.Blobs.Open(ctx, job.PDFKey(j))
 	if err == nil || !errors.Is(err, ports.ErrNotFound) {
 		return b, err
@@ -27,7 +42,7 @@ func (s *Documents) translationPDF(ctx context.Context, j *job.Job) (ports.Blob,
 	// The render takes a converter instance in the job's account's turn.
 	if err := s.renderPDF(ports.WithAccount(ctx, j.AccountID), j); err != nil {
 		if errors.Is(err, ports.ErrNotFound) {
-			return nil, fail(KindGone, "the translated file of job %s was deleted", j.ID)
+			return nil, err
 		}
 		return nil, &Error{Kind: KindUnavailable, Message: "the PDF could not be rendered: " + err.Error(), Err: err}
 	}
@@ -35,7 +50,9 @@ func (s *Documents) translationPDF(ctx context.Context, j *job.Job) (ports.Blob,
 }
 
 // renderPDF renders j's output (.docx) to PDF and stores it at
-// job.PDFKey; nothing is stored when rendering fails.
+// job.PDFKey; nothing is stored when rendering fails. A revision saved
+// while it rendered has deleted j's files: the PDF is not left behind
+// them, and the answer is ports.ErrNotFound, to render the new one.
 func (s *Documents) renderPDF(ctx context.Context, j *job.Job) error {
 	in, err := s.Blobs.Open(ctx, job.OutputKey(j))
 	if err != nil {
@@ -46,6 +63,12 @@ func (s *Documents) renderPDF(ctx context.Context, j *job.Job) error {
 	if err := s.PDF.RenderPDF(ctx, "docx", in, &pdf); err != nil {
 		return err
 	}
-	_, err = s.Blobs.Put(ctx, job.PDFKey(j), &pdf)
-	return err
+	if _, err = s.Blobs.Put(ctx, job.PDFKey(j), &pdf); err != nil {
+		return err
+	}
+	if now, err := s.Jobs.GetJob(ctx, j.ID); err == nil && now.Files != j.Files {
+		_ = s.Blobs.Delete(ctx, job.PDFKey(j))
+		return ports.ErrNotFound
+	}
+	return nil
 }

@@ -32,18 +32,22 @@ func (s *Documents) PreviewPages(ctx context.Context, c *Caller, id, side string
 	if n, err := s.pageCount(ctx, j, side); err == nil {
 		return n, nil
 	}
-	src, ext := job.OutputKey(j), "docx"
-	if side == PreviewOriginal {
-		src, ext = job.InputKey(id), j.Format
-	}
+	// The pages are of the revision read; one saved meanwhile is read
+	// instead, and the pages stored with it.
 	var b ports.Blob
-	if side == PreviewTranslation && s.PDF != nil {
+	var ext string
+	switch {
+	case side == PreviewOriginal:
+		b, err = s.Blobs.Open(ctx, job.InputKey(id))
+		ext = j.Format
+	case s.PDF != nil:
 		// The translation's pages come from its PDF download, rendered
 		// once for both.
-		b, err = s.translationPDF(ctx, j)
+		b, j, err = s.translationPDF(ctx, j)
 		ext = "pdf"
-	} else {
-		b, err = s.Blobs.Open(ctx, src)
+	default:
+		b, j, err = openRevisionFile(ctx, s.Jobs, s.Blobs, j, job.OutputKey)
+		ext = "docx"
 	}
 	if errors.Is(err, ports.ErrNotFound) {
 		return 0, fail(KindGone, "the %s of job %s is no longer stored", side, id)

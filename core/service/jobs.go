@@ -84,18 +84,32 @@ func (s *Jobs) expireOutput(ctx context.Context, id string) error {
 	return expireOutput(ctx, s.Blobs, s.Jobs, s.Clock, id)
 }
 
-// openRevisionFile opens j's file at key(j). When it is gone because a
-// revision replaced j's files since j was read (an edit saved meanwhile),
-// it opens the new revision's file and returns that job.
+// withRevision runs use on j's current revision files. When they are gone
+// because a revision replaced them since j was read (an edit saved
+// meanwhile, perhaps in another process: use returns ports.ErrNotFound
+// and the job's folder has moved), it runs use again on the job as it is
+// now, and returns the job use last ran on.
+func withRevision(ctx context.Context, jobs ports.JobStore, j *job.Job, use func(*job.Job) error) (*job.Job, error) {
+	for attempt := 1; ; attempt++ {
+		err := use(j)
+		if !errors.Is(err, ports.ErrNotFound) || attempt == 3 {
+			return j, err
+		}
+		now, gerr := jobs.GetJob(ctx, j.ID)
+		if gerr != nil || now.Files == j.Files {
+			return j, err
+		}
+		j = now
+	}
+}
+
+// openRevisionFile opens j's file at key(j), on the current revision
+// (withRevision), and returns the job it opened it for.
 func openRevisionFile(ctx context.Context, jobs ports.JobStore, blobs ports.BlobStore, j *job.Job, key func(*job.Job) string) (ports.Blob, *job.Job, error) {
-	b, err := blobs.Open(ctx, key(j))
-	if !errors.Is(err, ports.ErrNotFound) {
-		return b, j, err
-	}
-	now, gerr := jobs.GetJob(ctx, j.ID)
-	if gerr != nil || now.Files == j.Files {
-		return nil, j, err
-	}
-	b, err = blobs.Open(ctx, key(now))
-	return b, now, err
+	var b ports.Blob
+	j, err := withRevision(ctx, jobs, j, func(j *job.Job) (err error) {
+		b, err = blobs.Open(ctx, key(j))
+		return err
+	})
+	return b, j, err
 }

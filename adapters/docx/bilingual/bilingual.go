@@ -69,7 +69,11 @@ func (Composer) Compose(ctx context.Context, src, translated ports.Blob, out io.
 			return err
 		}
 	}
-	c := newComposition(tbody, numbering)
+	styles, err := loadStyles(tp)
+	if err != nil {
+		return err
+	}
+	c := newComposition(tbody, numbering, styles)
 	if err := c.compose(elems(sbody), elems(tbody)); err != nil {
 		return err
 	}

@@ -67,11 +67,18 @@ func compose(t *testing.T, path string) (src []byte, body *ooxml.Node, pk *ooxml
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, pk = composeBytes(t, src)
+	return src, body, pk
+}
+
+// composeBytes composes document src beside its upper-cased translation.
+func composeBytes(t *testing.T, src []byte) (body *ooxml.Node, pk *ooxml.Package) {
+	t.Helper()
 	var out bytes.Buffer
 	if err := (Composer{}).Compose(context.Background(), blobOf(src), blobOf(translate(t, src)), &out); err != nil {
 		t.Fatal(err)
 	}
-	pk, err = ooxml.Open(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	pk, err := ooxml.Open(bytes.NewReader(out.Bytes()), int64(out.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +87,7 @@ func compose(t *testing.T, path string) (src []byte, body *ooxml.Node, pk *ooxml
 	if err != nil {
 		t.Fatal(err)
 	}
-	return src, bodyOf(doc), pk
+	return bodyOf(doc), pk
 }
 
 func text(n *ooxml.Node) string {

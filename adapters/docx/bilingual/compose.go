@@ -13,14 +13,15 @@ type composition struct {
 	body    *ooxml.Node // the translation's w:body, rebuilt in place
 	cellW   int         // each column's width in twips
 	numbers *numbers    // the source column's own lists
+	styles  *styleSheet // the translation's, which both columns use
 	ids     *drawingIDs // docPr ids, unique across both columns
 	out     []*ooxml.Node
 	table   *ooxml.Node // the table rows are added to; nil between sections
 	pending []*ooxml.Node
 }
 
-func newComposition(body, numbering *ooxml.Node) *composition {
-	c := &composition{body: body, numbers: newNumbers(numbering), ids: newDrawingIDs(body)}
+func newComposition(body, numbering *ooxml.Node, styles *styleSheet) *composition {
+	c := &composition{body: body, numbers: newNumbers(numbering), ids: newDrawingIDs(body), styles: styles}
 	c.cellW = textWidth(body.Child("sectPr")) / 2
 	return c
 }
@@ -107,8 +108,8 @@ func (c *composition) row(s, t *ooxml.Node) {
 	}
 	s = s.Clone()
 	c.sourceCopy(s)
-	fit(t, c.cellW)
-	fit(s, c.cellW)
+	fit(t, c.cellW, c.styles)
+	fit(s, c.cellW, c.styles)
 	tr := w(t, "tr")
 	for _, content := range []*ooxml.Node{s, t} {
 		tc := w(t, "tc")

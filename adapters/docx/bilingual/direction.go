@@ -32,7 +32,7 @@ func (Composer) KeepSourceDirection(ctx context.Context, src, laidOut ports.Blob
 	if err != nil {
 		return err
 	}
-	dir, err := newDirections(sp)
+	dir, err := loadStyles(sp)
 	if err != nil {
 		return err
 	}
@@ -78,17 +78,11 @@ func (Composer) KeepSourceDirection(ctx context.Context, src, laidOut ports.Blob
 		return err
 	}
 	for i, p := range got {
-		ppr := p.Child("pPr")
-		if ppr == nil {
-			ppr = w(p, "pPr")
-			p.InsertAt(0, ppr)
-			ppr.Parent = p
-		}
+		ppr := pPrOf(p)
 		bidi := ppr.Child("bidi")
 		if bidi == nil {
 			bidi = w(p, "bidi")
-			ppr.InsertAt(bidiAt(ppr), bidi)
-			bidi.Parent = ppr
+			ppr.InsertAt(pPrAt(ppr, "bidi"), bidi)
 		}
 		bidi.Attrs = nil
 		if !want[i] {
@@ -109,85 +103,4 @@ func paragraphs(b *ooxml.Node) []*ooxml.Node {
 		return []*ooxml.Node{b}
 	}
 	return b.FindAllW("p")
-}
-
-// bidiAt is where w:bidi goes in a w:pPr: after the properties the schema
-// puts before it.
-func bidiAt(ppr *ooxml.Node) int {
-	before := map[string]bool{"pStyle": true, "keepNext": true, "keepLines": true, "pageBreakBefore": true, "framePr": true,
-		"widowControl": true, "numPr": true, "suppressLineNumbers": true, "pBdr": true, "shd": true, "tabs": true,
-		"suppressAutoHyphens": true, "kinsoku": true, "wordWrap": true, "overflowPunct": true, "topLinePunct": true,
-		"autoSpaceDE": true, "autoSpaceDN": true}
-	at := 0
-	for i, c := range ppr.Children {
-		if c.Kind == ooxml.ElemNode && before[c.Local] {
-			at = i + 1
-		}
-	}
-	return at
-}
-
-// directions resolves a paragraph's direction in its own document:
-// direct w:bidi, else its style chain, else the default paragraph style,
-// else the document defaults.
-type directions struct {
-	bidi     map[string]*bool
-	basedOn  map[string]string
-	defStyle string
-	defBidi  bool
-}
-
-func newDirections(p *ooxml.Package) (*directions, error) {
-	d := &directions{bidi: map[string]*bool{}, basedOn: map[string]string{}}
-	name := partNamed(p, "styles")
-	if name == "" {
-		return d, nil
-	}
-	doc, err := parsePart(p, name)
-	if err != nil {
-		return nil, err
-	}
-	root := doc.RootElem()
-	if dd := root.Child("docDefaults"); dd != nil && dd.Child("pPrDefault") != nil {
-		if b := flag(dd.Child("pPrDefault").Child("pPr")); b != nil {
-			d.defBidi = *b
-		}
-	}
-	for _, st := range root.ChildrenW("style") {
-		id := st.AttrOr("styleId", "")
-		d.bidi[id] = flag(st.Child("pPr"))
-		if b := st.Child("basedOn"); b != nil {
-			d.basedOn[id] = b.AttrOr("val", "")
-		}
-		if v := st.AttrOr("default", ""); st.AttrOr("type", "") == "paragraph" && (v == "1" || v == "true") {
-			d.defStyle = id
-		}
-	}
-	return d, nil
-}
-
-func flag(ppr *ooxml.Node) *bool {
-	if ppr == nil || ppr.Child("bidi") == nil {
-		return nil
-	}
-	on := ooxml.On(ppr.Child("bidi"))
-	return &on
-}
-
-func (d *directions) rtl(p *ooxml.Node) bool {
-	ppr := p.Child("pPr")
-	if b := flag(ppr); b != nil {
-		return *b
-	}
-	id := d.defStyle
-	if ppr != nil && ppr.Child("pStyle") != nil {
-		id = ppr.Child("pStyle").AttrOr("val", "")
-	}
-	for depth := 0; id != "" && depth < 20; depth++ {
-		if b := d.bidi[id]; b != nil {
-			return *b
-		}
-		id = d.basedOn[id]
-	}
-	return d.defBidi
 }

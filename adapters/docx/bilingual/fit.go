@@ -12,8 +12,9 @@ const cellMargin = 108
 
 // fit scales what is wider than a column down to it: inline pictures
 // (their extent and their shape's), tables (grid, cell and table widths
-// and indent in twips) and paragraphs' tab stops.
-func fit(n *ooxml.Node, cellW int) {
+// and indent in twips) and paragraphs' tab stops, their own and those
+// their styles give them.
+func fit(n *ooxml.Node, cellW int, styles *styleSheet) {
 	limit := int64(cellW) * emuPerTwip
 	var scale func(k *ooxml.Node)
 	scale = func(k *ooxml.Node) {
@@ -35,32 +36,7 @@ func fit(n *ooxml.Node, cellW int) {
 	scale(n)
 	n.Walk(func(k *ooxml.Node) bool { scale(k); return true })
 	fitTables(n, cellW)
-	fitTabs(n, cellW-2*cellMargin)
-}
-
-// fitTabs scales a paragraph's tab stops into room twips when the farthest
-// lies beyond it: tab stops set for the page (a table of contents' right
-// tab with its dot leader at the page's text width) would push the text
-// after them past the cell, off the page in a right-to-left column. Stops
-// that clear a style's are left where they are, so they still clear it.
-func fitTabs(n *ooxml.Node, room int) {
-	for _, tabs := range n.FindAllW("tabs") {
-		far := 0
-		for _, tab := range tabs.ChildrenW("tab") {
-			if tab.AttrOr("val", "") != "clear" {
-				far = max(far, atoi(tab.AttrOr("pos", ""), 0))
-			}
-		}
-		if far <= room || room <= 0 {
-			continue
-		}
-		f := float64(room) / float64(far)
-		for _, tab := range tabs.ChildrenW("tab") {
-			if tab.AttrOr("val", "") != "clear" {
-				scaleAttr(tab, "pos", f)
-			}
-		}
-	}
+	fitTabs(n, cellW-2*cellMargin, styles)
 }
 
 // fitTables scales the tables in n whose grid is wider than cellW.
