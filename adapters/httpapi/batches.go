@@ -13,7 +13,7 @@ type BatchAccepted struct {
 	BatchID string        `json:"batch_id" format:"uuid" doc:"Identifier of the batch"`
 	PollURL string        `json:"poll_url" doc:"Relative path of the batch resource" example:"/v1/batches/0b7c…"`
 	Jobs    []JobAccepted `json:"jobs" doc:"The usual acceptance body of each job, in order: for each document, each target in the order given"`
-	Skipped []string      `json:"skipped" doc:"Entries of an uploaded .zip that are not documents (.docx, .doc, .odt, .rtf) and made no job"`
+	Skipped []string      `json:"skipped" doc:"Entries of an uploaded .zip that are not documents (.docx, .doc, .odt, .rtf) and made no job: at most 100 names, without direction or other control characters, then a last entry '… and N more' counting the rest"`
 }
 
 // BatchStatus is the state of a batch and of each of its jobs.
@@ -44,7 +44,7 @@ const targetLangsDoc = "Several targets at once, comma-separated (`Spanish,Urdu`
 	"The document is read once (converted once, its words counted and its language detected once), and the quota is checked for every target before any job starts: " +
 	"the words are charged per target, and when they do not all fit the answer is 402 and no job is made. At most 12 targets; target_lang is then ignored. " +
 	"The answer is 202 with `{batch_id, poll_url, jobs: [the acceptance body of each job]}`; GET /batches/{batch_id} shows the jobs together, and each job sends its own job.completed or job.failed. " +
-	"A .zip of documents (what the CLI and the dashboard send for several files) is a batch too: every .docx, .doc, .odt and .rtf in it (at most 50, 200 MB unpacked together, each under 50 MB: checked from its directory before anything is unpacked, 422 or 413) to every target; other entries (a .zip inside is not opened) are listed in `skipped`. " +
+	"A .zip of documents (what the CLI and the dashboard send for several files) is a batch too: every .docx, .doc, .odt and .rtf in it (at most 50, 200 MB unpacked together, each under 50 MB, and 100 jobs, documents × targets: checked from its directory before anything is unpacked, 422 or 413) to every target; other entries (a .zip inside is not opened) are listed in `skipped` (the first 100, then '… and N more'). " +
 	"A .zip that names an entry outside itself (`..`, absolute) or whose data is not what its directory says (size, checksum) is 422; documents named alike in different folders take their folders' names (`2023/report.docx` → `2023_report.docx`)."
 
 const holdDoc = "Keep the job (each job of a batch) `pending`, with nothing started and nothing charged, until POST /jobs/{job_id}/confirm (or DELETE to cancel it): " +

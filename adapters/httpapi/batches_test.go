@@ -87,6 +87,12 @@ func newBatchEnv(t *testing.T) *batchEnv {
 // upload posts name with content and fields to /v1/translate as acct.
 func (b *batchEnv) upload(acct, name string, content []byte, fields map[string]string) (int, string) {
 	b.t.Helper()
+	return b.uploadTo("/v1/translate", acct, name, content, fields)
+}
+
+// uploadTo posts name with content and fields to path as acct.
+func (b *batchEnv) uploadTo(path, acct, name string, content []byte, fields map[string]string) (int, string) {
+	b.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	for k, v := range fields {
@@ -96,7 +102,7 @@ func (b *batchEnv) upload(acct, name string, content []byte, fields map[string]s
 	fw.Write(content)
 	mw.Close()
 	g := &glossaryEnv{webhookEnv: b.webhookEnv}
-	return g.raw(acct, "POST", "/v1/translate", mw.FormDataContentType(), buf.Bytes(), nil)
+	return g.raw(acct, "POST", path, mw.FormDataContentType(), buf.Bytes(), nil)
 }
 
 // files lists what the blob store holds.

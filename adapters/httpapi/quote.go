@@ -61,7 +61,7 @@ type quoteOutput struct{ Body QuoteOut }
 
 const quoteDoc = "Answers what a submission would cost without calling an engine and without making a job: the words, counted as the job would count them (the quota is charged per target), the segments the memory already holds, the engine characters needed and the route of each target (the engines, leg by leg), an estimated time from the engines' throughput measured on this server, and the quota left after it. " +
 	"It takes the same fields, with the same defaults and checks, as the translate endpoints: a multipart upload as for POST /translate (a .zip of documents included), or a JSON body as for POST /translate-url (fields that only shape the output, pdf, bilingual and hold, are accepted and change nothing). " +
-	"The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. " +
+	"The same checks give the same errors (the fields, languages, pairs, glossary; corrupt, encrypted or unsupported documents, 422 naming the document, or 400 for a URL; over 50 MB, 413; a document over the plan's per-document word cap, 422, where its job would fail; a .zip past its limits, 422 or 413, over 100 jobs, documents × targets, included); the monthly quota is reported (`quota.fits`), not enforced. The document is deleted once quoted. " +
 	"To quote before spending: submit with `hold: true`, quote, then POST /jobs/{job_id}/confirm, or quote first and submit after."
 
 func (a *API) registerQuote() {
@@ -108,12 +108,12 @@ func (a *API) quote(ctx context.Context, in *uploadInput) (*quoteOutput, error) 
 	return &quoteOutput{Body: QuoteBody(q, c.Account.Limits().Name)}, nil
 }
 
+const maxJSONBody = 1 << 20 // huma's default, which POST /translate-url has
+
 // readURLBody reads the JSON form of a quote: POST /translate-url's body,
 // checked against its schema, so that it answers the same problems (400
 // for JSON that does not parse, 422 naming the field for an unknown one or
 // a wrong type, a missing url or a mode out of the enum).
-const maxJSONBody = 1 << 20 // huma's default, which POST /translate-url has
-
 func (a *API) readURLBody(r *http.Request) (string, JobOptions, error) {
 	var body struct {
 		URL string `json:"url"`

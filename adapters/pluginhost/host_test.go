@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -393,5 +395,52 @@ func TestConverterCallsNameTheirTenant(t *testing.T) {
 	t.Logf("a %q, b %q, none %q", a1, b, none)
 	if a1 == "" || a1 != a2 || a1 == b || strings.Contains(a1, "acct") || none != "" {
 		t.Fatalf("tenant keys a %q and %q, b %q, none %q: want one stable opaque key per account, none without", a1, a2, b, none)
+	}
+}
+
+// A plugin that cannot start again after a crash is not spawned on every
+// call: the failed start is answered again, in its words, until a
+// backoff has passed; then it is tried, and works once it can.
+func TestAFailedStartIsNotRetriedOnEveryCall(t *testing.T) {
+	dir := t.TempDir()
+	starts, refuse := filepath.Join(dir, "starts"), filepath.Join(dir, "refuse")
+	t.Setenv("DRAGOMAN_CRASHY_STARTS", starts)
+	t.Setenv("DRAGOMAN_CRASHY_REFUSE", refuse)
+	h := newHost(t, pluginDir, []string{"crashy"}, WithHealthInterval(0))
+	e := engineByName(t, h, "crashy")
+	if err := os.WriteFile(refuse, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Provider.Translate(context.Background(), ports.TranslateRequest{Source: "en", Target: "de", Segments: []string{"__crash__"}}); !errors.Is(err, ErrPluginCrashed) {
+		t.Fatalf("err = %v, want ErrPluginCrashed", err)
+	}
+	count := func() int {
+		b, _ := os.ReadFile(starts)
+		return strings.Count(string(b), "start")
+	}
+	for i := 0; i < 10; i++ {
+		if _, err := h.Engines(context.Background()); err == nil || !strings.Contains(err.Error(), "told not to start") {
+			t.Fatalf("call %d: %v, want the failed start in the plugin's words", i, err)
+		}
+	}
+	// The first start, then one failed start (the crash's eager restart
+	// or the first call's; on a slow machine the eager restart may come
+	// after the first backoff and try once more), not one per call (12).
+	if n := count(); n < 2 || n > 3 {
+		t.Fatalf("%d starts, want 2 (3 at most)", n)
+	}
+	os.Remove(refuse)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := h.Engines(context.Background()); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the plugin was never started again")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if n := count(); n > 5 {
+		t.Errorf("%d starts to get going again, want the backoff's few", n)
 	}
 }

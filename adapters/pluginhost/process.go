@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc/codes"
@@ -41,6 +42,12 @@ type process struct {
 	targets  []string           // converters: output formats besides docx ("pdf")
 	maxConc  int                // converters: documents at once, 0 if not said
 	starting sync.Mutex         // one eager restart at a time
+	// A start that failed is not tried again before retryAt (1 s after the
+	// first failure, doubling to a minute): a plugin that cannot start
+	// would otherwise be spawned, and waited for, on every call.
+	startFails int
+	startErr   error
+	retryAt    time.Time
 }
 
 // get returns the live plugin client, starting the process if needed.
@@ -59,9 +66,16 @@ func (p *process) get() (any, uint64, error) {
 		p.client.Kill()
 		p.client = nil
 	}
+	if p.startFails > 0 && time.Now().Before(p.retryAt) {
+		return nil, 0, fmt.Errorf("%w; not tried again for %s", p.startErr, time.Until(p.retryAt).Round(100*time.Millisecond))
+	}
 	if err := p.startLocked(); err != nil {
+		p.startFails++
+		p.startErr = err
+		p.retryAt = time.Now().Add(min(time.Second<<min(p.startFails-1, 6), time.Minute))
 		return nil, 0, err
 	}
+	p.startFails, p.startErr = 0, nil
 	return p.raw, p.gen, nil
 }
 

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -110,9 +111,14 @@ func TestBilingualAPIAndWebhook(t *testing.T) {
 
 // After the download window the bilingual document goes with the .docx:
 // both downloads are 410, whichever comes first, its file is deleted and
-// the job no longer offers bilingual_url.
+// the job no longer offers bilingual_url. The window (10 s) outlasts the
+// polling that sees a job completed (at most 2 s apart) with room to
+// spare, so the file is still there to be seen, whenever the server's
+// sweep (every 15 s) runs; the test then waits out each job's window from
+// its completed_at.
 func TestBilingualDownloadExpires(t *testing.T) {
-	s := startServer(t, []string{"--download-ttl", "1s"}, "DRAGOMAN_ENGINES=pseudo")
+	const ttl = 10 * time.Second
+	s := startServer(t, []string{"--download-ttl", ttl.String()}, "DRAGOMAN_ENGINES=pseudo")
 	_, key, _ := s.account("pro")
 	var ids []string
 	for range 2 {
@@ -122,15 +128,24 @@ func TestBilingualDownloadExpires(t *testing.T) {
 		}
 		ids = append(ids, r.json(t)["job_id"].(string))
 	}
+	var expired time.Time // when the later job's window has passed
 	for _, id := range ids {
-		if j := s.waitJob(key, id, 3*time.Minute); j["status"] != "completed" {
+		j := s.waitJob(key, id, 3*time.Minute)
+		if j["status"] != "completed" {
 			t.Fatalf("job %v", j)
 		}
+		done, err := time.Parse(time.RFC3339Nano, fmt.Sprint(j["completed_at"]))
+		if err != nil {
+			t.Fatalf("completed_at %v: %v", j["completed_at"], err)
+		}
 		if _, err := os.Stat(filepath.Join(s.dataDir, "documents", "jobs", id, "bilingual.docx")); err != nil {
-			t.Fatalf("the bilingual document is not stored beside the output: %v", err)
+			t.Fatalf("the bilingual document is not stored beside the output %s after completion: %v", time.Since(done).Round(time.Millisecond), err)
+		}
+		if end := done.Add(ttl + time.Second); end.After(expired) {
+			expired = end
 		}
 	}
-	time.Sleep(1500 * time.Millisecond)
+	time.Sleep(time.Until(expired))
 	for i, id := range ids {
 		order := []string{"?format=bilingual", ""} // the first job: the bilingual download first
 		if i == 1 {

@@ -159,7 +159,14 @@ func TestSDKBatchQuoteConfirm(t *testing.T) {
 		t.Errorf("TranslateFile of a .zip made %d jobs", n-jobsBefore)
 	}
 	zb, _ := os.ReadFile(z)
-	zs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(zb) }))
+	db, _ := os.ReadFile(englishDocx)
+	zs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".docx") {
+			w.Write(db)
+			return
+		}
+		w.Write(zb)
+	}))
 	defer zs.Close()
 	_, err = c.TranslateURL(ctx, zs.URL+"/folder.zip", client.Options{To: "Spanish", From: "English", OutDir: dir})
 	if err == nil || !strings.Contains(err.Error(), "the URL holds a .zip of documents") {
@@ -178,5 +185,24 @@ func TestSDKBatchQuoteConfirm(t *testing.T) {
 	}
 	if acc, err := c.SubmitBatchURL(ctx, zs.URL+"/folder.zip", client.Options{To: "Spanish"}); err != nil || len(*acc.Jobs) != 2 {
 		t.Errorf("SubmitBatchURL of a .zip: %+v %v", acc, err)
+	}
+
+	// A batch without a target would be one job to the default target on
+	// the server, which the batch helpers cannot return: they send nothing.
+	jobsBefore = len(s.getPatiently("/v1/jobs?limit=100", key).json(t)["jobs"].([]any))
+	for name, submit := range map[string]func() error{
+		"SubmitBatch": func() error { _, err := c.SubmitBatch(ctx, englishDocx, client.Options{From: "English"}); return err },
+		"SubmitBatchURL": func() error {
+			_, err := c.SubmitBatchURL(ctx, zs.URL+"/report.docx", client.Options{From: "English"})
+			return err
+		},
+		"TranslateBatch": func() error { _, err := c.TranslateBatch(ctx, englishDocx, client.Options{OutDir: dir}); return err },
+	} {
+		if err := submit(); err == nil || !strings.Contains(err.Error(), "a batch needs its target languages: set Options.Targets") {
+			t.Errorf("%s without a target: %v", name, err)
+		}
+	}
+	if n := len(s.getPatiently("/v1/jobs?limit=100", key).json(t)["jobs"].([]any)); n != jobsBefore {
+		t.Errorf("the batch helpers without a target made %d jobs", n-jobsBefore)
 	}
 }

@@ -8,8 +8,10 @@ import (
 	"io"
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/dragoman-translate/dragoman/core/ports"
+	"github.com/dragoman-translate/dragoman/plugins/sdk/docformat"
 )
 
 // A .zip of documents uploaded to /translate (the CLI and the dashboard
@@ -20,6 +22,9 @@ const (
 	MaxBundleUnpacked = 200 << 20 // their uncompressed sizes together
 	MaxBatchTargets   = 12        // targets in one submission
 	MaxBatchJobs      = 100       // documents × targets
+	// MaxSkippedListed is how many entries left out (not documents) the
+	// answer names; a last entry "… and N more" counts the rest.
+	MaxSkippedListed = 100
 )
 
 // bundleExts are the documents taken from a .zip; other entries (a
@@ -46,6 +51,62 @@ func isBundle(blob ports.Blob) (*zip.Reader, bool) {
 		}
 	}
 	return zr, true
+}
+
+// bundleUpload is a stored upload opened as a .zip of documents, its
+// directory read once.
+type bundleUpload struct {
+	blob ports.Blob
+	zr   *zip.Reader
+}
+
+// openBundle opens a stored upload as a .zip of documents: nil when it is
+// a document (or cannot be opened: reading it says why). Close it.
+func (s *Jobs) openBundle(ctx context.Context, up *Upload) *bundleUpload {
+	if up.Format != docformat.DOCX { // what a zip sniffs as
+		return nil
+	}
+	blob, err := s.Blobs.Open(ctx, up.Key)
+	if err != nil {
+		return nil
+	}
+	zr, bundle := isBundle(blob)
+	if !bundle {
+		blob.Close()
+		return nil
+	}
+	return &bundleUpload{blob: blob, zr: zr}
+}
+
+// Close closes the .zip; again, or on nil, it does nothing.
+func (b *bundleUpload) Close() {
+	if b != nil && b.blob != nil {
+		b.blob.Close()
+		b.blob = nil
+	}
+}
+
+// submissionDocs is what a submission (or its quote) reads: the upload
+// itself, or, for a .zip (zb), its documents, each stored as an upload of
+// its own (the .zip is then closed and deleted), with the entries left out
+// (see skippedList). It refuses more jobs than a batch takes (documents ×
+// targets) before any document is read. docs are the caller's to discard,
+// on error too.
+func (s *Jobs) submissionDocs(ctx context.Context, up *Upload, zb *bundleUpload, name string, targets int) (docs []named, skipped []string, err error) {
+	docs = []named{{up: up, name: name}}
+	if zb != nil {
+		more, left, err := s.unbundle(ctx, zb.zr)
+		zb.Close()
+		if err != nil {
+			return docs, nil, err
+		}
+		s.Discard(context.WithoutCancel(ctx), up) // the .zip itself makes no job
+		docs, skipped = more, skippedList(left)
+	}
+	if n := len(docs) * targets; n > MaxBatchJobs {
+		return docs, nil, fail(KindUnprocessable, "%d documents to %d targets make %d jobs, over the %d of one batch", len(docs), targets, n, MaxBatchJobs)
+	}
+	return docs, skipped, nil
 }
 
 // unbundle stores each document of a .zip as an upload of its own. skipped
@@ -116,12 +177,39 @@ func bundleEntries(zr *zip.Reader, maxOne uint64) (docs []bundleEntry, skipped [
 	if len(docs) == 0 {
 		msg := "the .zip holds no document (.docx, .doc, .odt or .rtf)"
 		if len(zips) > 0 {
-			msg += fmt.Sprintf("; a .zip inside it is not opened (%s): put its documents in the outer .zip", strings.Join(zips, ", "))
+			msg += fmt.Sprintf("; a .zip inside it is not opened (%s): put its documents in the outer .zip", strings.Join(skippedList(zips), ", "))
 		}
 		return nil, skipped, fail(KindUnprocessable, "%s", msg)
 	}
 	uniqueNames(docs)
 	return docs, skipped, nil
+}
+
+// skippedList is names of a .zip's entries as an answer shows them: at
+// most MaxSkippedListed, then "… and N more"; each without direction
+// controls (a name must not display as another: "\u202Egpj.exe") or other
+// control characters, and at most 200 characters long.
+func skippedList(names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	out := make([]string, 0, min(len(names), MaxSkippedListed)+1)
+	for _, name := range names[:min(len(names), MaxSkippedListed)] {
+		name = strings.Map(func(r rune) rune {
+			if isBidiControl(r) || unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, strings.ToValidUTF8(name, "\uFFFD"))
+		if r := []rune(name); len(r) > 200 {
+			name = string(r[:199]) + "…"
+		}
+		out = append(out, name)
+	}
+	if rest := len(names) - MaxSkippedListed; rest > 0 {
+		out = append(out, fmt.Sprintf("… and %d more", rest))
+	}
+	return out
 }
 
 // insideBundle says whether a .zip entry's name (slashes only) stays

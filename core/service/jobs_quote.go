@@ -64,27 +64,16 @@ type QuoteLeg struct {
 // the same errors (target languages, pairs, glossary, formats), but the
 // quota is reported, not enforced.
 func (s *Jobs) QuoteUpload(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Quote, error) {
+	zb := s.openBundle(ctx, up)
+	defer zb.Close()
 	docs := []named{{up: up, name: r.name()}}
 	defer func() { s.discardAll(context.WithoutCancel(ctx), docs) }()
 	targets, err := s.batchOptions(ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
-	if blob, err := s.Blobs.Open(ctx, up.Key); err == nil {
-		zr, bundle := isBundle(blob)
-		if bundle {
-			var more []named
-			more, _, err = s.unbundle(ctx, zr)
-			docs = append(docs, more...)
-		}
-		blob.Close()
-		if err != nil {
-			return nil, err
-		}
-		if bundle {
-			s.Discard(ctx, up)
-			docs = docs[1:]
-		}
+	if docs, _, err = s.submissionDocs(ctx, up, zb, r.name(), len(targets)); err != nil {
+		return nil, err
 	}
 	return s.quoteDocs(ctx, c, docs, targets)
 }

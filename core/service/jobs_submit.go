@@ -6,6 +6,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dragoman-translate/dragoman/core/job"
 	"github.com/dragoman-translate/dragoman/core/ports"
@@ -184,8 +185,12 @@ func cleanName(name, format string) string {
 	if name == "" || name == "." || name == "/" {
 		name = "document." + format
 	}
-	if len(name) > 200 {
-		name = name[len(name)-200:]
+	if len(name) > 200 { // its last 200 bytes, from a character's start
+		i := len(name) - 200
+		for i < len(name) && !utf8.RuneStart(name[i]) {
+			i++
+		}
+		name = name[i:]
 	}
 	return name
 }

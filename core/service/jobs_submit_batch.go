@@ -31,8 +31,9 @@ type Submission struct {
 // several targets (TargetLangs) or the upload is a .zip of documents, into
 // a batch (see queueBatch). On any error the upload is deleted.
 func (s *Jobs) QueueUpload(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (*Submission, error) {
-	if len(r.TargetLangs) > 0 || s.isBundleUpload(ctx, up) {
-		return s.queueBatch(ctx, c, up, r)
+	zb := s.openBundle(ctx, up)
+	if len(r.TargetLangs) > 0 || zb != nil {
+		return s.queueBatch(ctx, c, up, zb, r)
 	}
 	acc, err := s.Queue(ctx, c, up, r)
 	if err != nil {
@@ -41,26 +42,13 @@ func (s *Jobs) QueueUpload(ctx context.Context, c *Caller, up *Upload, r SubmitR
 	return &Submission{Job: acc}, nil
 }
 
-// isBundleUpload says whether a stored upload is a .zip of documents.
-func (s *Jobs) isBundleUpload(ctx context.Context, up *Upload) bool {
-	if up.Format != docformat.DOCX { // what a zip sniffs as
-		return false
-	}
-	blob, err := s.Blobs.Open(ctx, up.Key)
-	if err != nil {
-		return false
-	}
-	defer blob.Close()
-	_, bundle := isBundle(blob)
-	return bundle
-}
-
 // queueBatch makes the jobs of a batch from one upload: the document is
 // read once (converted, counted, its language detected), the quota is
 // checked for every target before any job exists (402 when the words of
 // all do not fit), then one pending job per document and target is made,
 // each with its own copy of the document, and each announced (or held).
-func (s *Jobs) queueBatch(ctx context.Context, c *Caller, up *Upload, r SubmitRequest) (sub *Submission, err error) {
+func (s *Jobs) queueBatch(ctx context.Context, c *Caller, up *Upload, zb *bundleUpload, r SubmitRequest) (sub *Submission, err error) {
+	defer zb.Close()
 	docs := []named{{up: up, name: r.name()}}
 	defer func() { s.discardAll(context.WithoutCancel(ctx), docs) }() // the jobs have their copies
 	targets, err := s.batchOptions(ctx, c, r)
@@ -68,24 +56,8 @@ func (s *Jobs) queueBatch(ctx context.Context, c *Caller, up *Upload, r SubmitRe
 		return nil, err
 	}
 	b := &Batch{ID: s.NewID(), CreatedAt: s.Clock.Now()}
-	if blob, err := s.Blobs.Open(ctx, up.Key); err == nil {
-		zr, bundle := isBundle(blob)
-		if bundle {
-			var more []named
-			more, b.Skipped, err = s.unbundle(ctx, zr)
-			docs = append(docs, more...)
-		}
-		blob.Close()
-		if err != nil {
-			return nil, err
-		}
-		if bundle {
-			docs = docs[1:] // the .zip itself makes no job
-			defer s.Discard(context.WithoutCancel(ctx), up)
-		}
-	}
-	if n := len(docs) * len(targets); n > MaxBatchJobs {
-		return nil, fail(KindUnprocessable, "%d documents to %d targets make %d jobs, over the %d of one batch", len(docs), len(targets), n, MaxBatchJobs)
+	if docs, b.Skipped, err = s.submissionDocs(ctx, up, zb, r.name(), len(targets)); err != nil {
+		return nil, err
 	}
 	var readings []*reading
 	words := 0

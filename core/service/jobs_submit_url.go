@@ -33,7 +33,7 @@ func (s *Jobs) SubmitURL(ctx context.Context, c *Caller, rawURL string, r Submit
 		if err != nil {
 			return nil, err
 		}
-		return s.queueBatch(ctx, c, up, r)
+		return s.queueBatch(ctx, c, up, s.openBundle(ctx, up), r)
 	}
 	opts, err := s.validate(ctx, c, r.TargetLang, r.SourceLang, r.Mode)
 	if err != nil {
@@ -46,8 +46,8 @@ func (s *Jobs) SubmitURL(ctx context.Context, c *Caller, rawURL string, r Submit
 	if err != nil {
 		return nil, err
 	}
-	if s.isBundleUpload(ctx, up) {
-		return s.queueBatch(ctx, c, up, r)
+	if zb := s.openBundle(ctx, up); zb != nil {
+		return s.queueBatch(ctx, c, up, zb, r)
 	}
 	acc, err := s.queue(ctx, c, up, r, opts)
 	if err != nil {

@@ -36,19 +36,50 @@ func (r *BatchResult) Err() error { return errors.Join(r.Errors...) }
 
 // SubmitBatch uploads the document at path (or a .zip of documents) to
 // every target of opts.Targets (or opts.To) at once and returns the batch.
+// Without a target it sends nothing and answers errNoTarget.
 func (c *Client) SubmitBatch(ctx context.Context, path string, opts Options) (*BatchAccepted, error) {
-	if len(opts.Targets) == 0 && opts.To != "" {
-		opts.Targets = []string{opts.To}
+	opts, err := batchTargets(opts)
+	if err != nil {
+		return nil, err
 	}
 	b, err := c.upload(ctx, path, opts)
 	if b == nil {
 		return nil, err
 	}
 	var acc BatchAccepted
-	if uerr := json.Unmarshal(b, &acc); uerr != nil || len(jobsOf(&acc)) == 0 {
-		return nil, fmt.Errorf("dragoman: reading the accepted batch: %v", uerr)
+	if uerr := acceptedBatch(&acc, json.Unmarshal(b, &acc)); uerr != nil {
+		return nil, uerr
 	}
 	return &acc, err
+}
+
+// errNoTarget refuses a batch without a target. The server would make one
+// job to its default target (Arabic), not a batch: the helper could not
+// return it, and it would run and be charged unseen.
+var errNoTarget = errors.New("dragoman: a batch needs its target languages: set Options.Targets (or Options.To for one); nothing was sent")
+
+// batchTargets is opts as a batch sends it: Targets, or To as the one
+// target; neither is errNoTarget.
+func batchTargets(opts Options) (Options, error) {
+	if len(opts.Targets) == 0 && opts.To != "" {
+		opts.Targets = []string{opts.To}
+	}
+	if len(opts.Targets) == 0 {
+		return opts, errNoTarget
+	}
+	return opts, nil
+}
+
+// acceptedBatch checks the server's 202 answer to a batch, read into acc
+// with error err.
+func acceptedBatch(acc *BatchAccepted, err error) error {
+	if err != nil {
+		return fmt.Errorf("dragoman: reading the accepted batch: %w", err)
+	}
+	if len(jobsOf(acc)) == 0 {
+		return errors.New("dragoman: the server's answer is not a batch: it lists no job")
+	}
+	return nil
 }
 
 // TranslateBatch submits a batch (SubmitBatch), waits for each job and

@@ -36,16 +36,17 @@ func (c *Client) SubmitURL(ctx context.Context, url string, opts Options) (*gen.
 // SubmitBatchURL is SubmitBatch for a document the server fetches: one
 // job per target of opts.Targets (or opts.To), as a batch.
 func (c *Client) SubmitBatchURL(ctx context.Context, url string, opts Options) (*BatchAccepted, error) {
-	if len(opts.Targets) == 0 && opts.To != "" {
-		opts.Targets = []string{opts.To}
+	opts, err := batchTargets(opts)
+	if err != nil {
+		return nil, err
 	}
 	b, err := c.postURL(ctx, url, opts)
 	if err != nil {
 		return nil, err
 	}
 	acc, err := b.AsBatchAccepted()
-	if err != nil || len(jobsOf(&acc)) == 0 {
-		return nil, fmt.Errorf("dragoman: reading the accepted batch: %v", err)
+	if err := acceptedBatch(&acc, err); err != nil {
+		return nil, err
 	}
 	return &acc, nil
 }

@@ -43,4 +43,21 @@ func (echo) Translate(ctx context.Context, req sdk.TranslateRequest) (sdk.Transl
 	return sdk.TranslateResult{Segments: out}, nil
 }
 
-func main() { sdk.ServeProvider(echo{}) }
+// main serves, after noting the start in the file DRAGOMAN_CRASHY_STARTS
+// names (when set); while the file DRAGOMAN_CRASHY_REFUSE names exists, it
+// exits at once instead, as a plugin that cannot start does.
+func main() {
+	if f := os.Getenv("DRAGOMAN_CRASHY_STARTS"); f != "" {
+		if w, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			w.WriteString("start\n")
+			w.Close()
+		}
+	}
+	if f := os.Getenv("DRAGOMAN_CRASHY_REFUSE"); f != "" {
+		if _, err := os.Stat(f); err == nil {
+			os.Stderr.WriteString("crashy: told not to start\n")
+			os.Exit(4)
+		}
+	}
+	sdk.ServeProvider(echo{})
+}
