@@ -291,7 +291,9 @@ func message(k kind, n int, dir string, names []string) string {
 	case kindControls:
 		return fmt.Sprintf("%d interactive controls (form fields, ActiveX, ink) were not mirrored.", n)
 	case kindSubstitution:
-		return fmt.Sprintf("Fonts without glyphs for the target script were replaced for complex-script text: %s.", strings.Join(names, "; "))
+		// Only the complex-script slot changes: Latin text keeps its font,
+		// which a right-to-left source translated to English shows.
+		return fmt.Sprintf("Fonts lacking the glyphs of the right-to-left or complex script were replaced for text in that script only (other text keeps its font): %s.", strings.Join(names, "; "))
 	}
 	return ""
 }
