@@ -34,6 +34,7 @@ func (tour *browserTour) webhooks() {
 		t.Fatalf("test ping: event %q, signature: %v", d.event, err)
 	}
 	u.do("history shows the delivery", chromedp.WaitVisible(chromedp.CSS("#attempts tr.attempt"), chromedp.RetryInterval(time.Second)))
+	waitAttemptResult(u, "first-child")
 	// Attempt, result, HTTP status and latency; no error.
 	if h := uiRun(u, "history row", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#attempts tr.attempt:first-child td")).map(c => c.textContent.trim())`)); len(h) != 7 ||
 		h[1] != "webhook.test" || h[2] != "1" || h[3] != "succeeded" || h[4] != "204" || !regexp.MustCompile(`^(<1|\d+) ms$`).MatchString(h[5]) || h[6] != "" {
@@ -66,6 +67,7 @@ func (tour *browserTour) webhooks() {
 		navClick(chromedp.CSS("#ping")),
 		chromedp.WaitVisible(chromedp.CSS("#attempts tr.attempt"), chromedp.RetryInterval(time.Second)),
 	)
+	waitAttemptResult(u, "last-child")
 	if h := uiRun(u, "failed history row", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#attempts tr.attempt:last-child td")).map(c => c.textContent.trim())`)); len(h) != 7 ||
 		h[2] != "1" || h[3] == "succeeded" || h[4] != "500" || h[6] == "" {
 		t.Errorf("a failed delivery in the history: %q", h)
@@ -93,4 +95,16 @@ func (tour *browserTour) webhooks() {
 		t.Fatalf("ftp webhook: %q", msg)
 	}
 	tour.hookPath = hookPath
+}
+
+// waitAttemptResult waits until the history's row (first-child or
+// last-child) has a result: the page may show the attempt still in
+// progress (the receiver has the request, its answer is not recorded
+// yet), and the history refreshes itself until it is.
+func waitAttemptResult(u *ui, row string) {
+	u.t.Helper()
+	u.do("the delivery's result shows", chromedp.Poll[chromedp.Void](`(() => {
+		const c = document.querySelector("#attempts tr.attempt:`+row+` td:nth-child(4)");
+		return c !== null && c.textContent.trim() !== "in_progress";
+	})()`, chromedp.WithPollingInterval(500*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
 }
