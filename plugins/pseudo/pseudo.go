@@ -15,6 +15,11 @@ type item struct {
 	open     int // <g id>, when kind is tagged.Open
 	kind     tagged.TokenKind
 	children []item
+	// Whether white space stood before and after it in the source: an
+	// isolated code kept at a level's edge keeps its gap to the words
+	// (a glossary term's placeholder after "in real") or its lack of one
+	// (a TOC entry's tab after the heading).
+	spaceBefore, spaceAfter bool
 }
 
 // pseudo rewrites one tagged segment: the words of every level are
@@ -28,6 +33,14 @@ func pseudo(seg string, a alphabet) string {
 	}
 	toks := tagged.Tokenize(seg)
 	lead, trail := outerSpace(tagged.Plain(seg))
+	// White space beside an isolated code at the segment's edge is the
+	// code's gap to the words (render keeps it), not the segment's own.
+	if toks[0].Kind == tagged.Place {
+		lead = ""
+	}
+	if toks[len(toks)-1].Kind == tagged.Place {
+		trail = ""
+	}
 	items, _ := build(toks, 0)
 	items, punct := splitFinalPunct(items)
 	reverse(items)
@@ -41,18 +54,32 @@ func pseudo(seg string, a alphabet) string {
 // build reads tokens up to the matching close of the current level.
 func build(toks []tagged.Token, i int) ([]item, int) {
 	var items []item
+	spaced := false // white space since the last item
+	add := func(it item) {
+		it.spaceBefore, spaced = spaced, false
+		items = append(items, it)
+	}
 	for i < len(toks) {
 		t := toks[i]
 		switch t.Kind {
 		case tagged.Text:
+			if strings.TrimLeftFunc(t.Text, unicode.IsSpace) != t.Text {
+				spaced = true
+				if len(items) > 0 {
+					items[len(items)-1].spaceAfter = true
+				}
+			}
 			for _, f := range strings.Fields(t.Text) {
-				items = append(items, item{kind: tagged.Text, word: f})
+				add(item{kind: tagged.Text, word: f})
+			}
+			if strings.TrimRightFunc(t.Text, unicode.IsSpace) != t.Text {
+				spaced = true
 			}
 		case tagged.Place:
-			items = append(items, item{kind: tagged.Place, place: t.ID})
+			add(item{kind: tagged.Place, place: t.ID})
 		case tagged.Open:
 			children, next := build(toks, i+1)
-			items = append(items, item{kind: tagged.Open, open: t.ID, children: children})
+			add(item{kind: tagged.Open, open: t.ID, children: children})
 			i = next
 		case tagged.Close:
 			return items, i
@@ -109,8 +136,11 @@ func splitFinalPunct(items []item) ([]item, string) {
 func render(w *tagged.Builder, items []item, a alphabet) {
 	lo, hi := edges(items)
 	for i, it := range items {
-		if i > lo && i < hi { // edge codes are written against their neighbours
+		switch {
+		case i > lo && i < hi:
 			w.Text(" ")
+		case i == lo && i > 0 && items[i-1].spaceAfter, i == hi && i > 0 && it.spaceBefore:
+			w.Text(" ") // an edge code keeps the gap it had to the words
 		}
 		switch it.kind {
 		case tagged.Text:

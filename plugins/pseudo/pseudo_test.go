@@ -122,3 +122,21 @@ func TestKeepsEdgeCodesAtTheEdges(t *testing.T) {
 		t.Errorf("edge codes moved: %s", out)
 	}
 }
+
+// An edge code keeps the gap it had to the words: a glossary term's
+// placeholder after "in real" stays a word of its own, and a list's
+// leading tab stays against the text.
+func TestEdgeCodesKeepTheirGaps(t *testing.T) {
+	out := pseudo(`Co-edit them in real <x id="1"/>`, scriptFor("ar"))
+	if !strings.HasSuffix(out, ` <x id="1"/>`) || strings.HasSuffix(out, `  <x id="1"/>`) {
+		t.Errorf("a spaced edge code lost its gap: %q", out)
+	}
+	out = pseudo(`<x id="1"/> Read this`, scriptFor("he"))
+	if !strings.HasPrefix(out, `<x id="1"/> `) {
+		t.Errorf("a spaced leading code lost its gap: %q", out)
+	}
+	out = pseudo(`<x id="1"/>Step one<x id="2"/>`, scriptFor("he"))
+	if strings.Contains(out, " <x") || strings.Contains(out, "/> ") {
+		t.Errorf("codes against the text were spaced: %q", out)
+	}
+}
