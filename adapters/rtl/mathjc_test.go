@@ -36,7 +36,7 @@ func TestMirrorsMathJustification(t *testing.T) {
 		if got := documentXML(t, out.Bytes()); !strings.Contains(got, c.want) {
 			t.Errorf("%s→%s, m:jc %s: want %s in\n%s", c.from, c.to, c.in, c.want, got)
 		}
-		if got := zipPart(t, out.Bytes(), "word/settings.xml"); !strings.Contains(got, c.defJc) {
+		if got := partOf(t, out.Bytes(), "word/settings.xml"); !strings.Contains(got, c.defJc) {
 			t.Errorf("%s→%s: want %s in\n%s", c.from, c.to, c.defJc, got)
 		}
 	}
@@ -62,21 +62,4 @@ func withPart(t *testing.T, docx []byte, name, content string) []byte {
 	io.WriteString(w, content)
 	zw.Close()
 	return b.Bytes()
-}
-
-func zipPart(t *testing.T, docx []byte, name string) string {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(docx), int64(len(docx)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range zr.File {
-		if f.Name == name {
-			rc, _ := f.Open()
-			b, _ := io.ReadAll(rc)
-			return string(b)
-		}
-	}
-	t.Fatalf("no %s", name)
-	return ""
 }
